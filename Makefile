@@ -1,0 +1,88 @@
+# libidlelock: build, demo and tests.
+#
+#   make demo   build the library and the replay tool, replay every trace
+#   make test   every test: Swift unit tests, C ABI tests, traces, Python
+#   make lib    only build/libidlelock.so.1 (Embedded Swift, no Swift runtime)
+#
+# Both demo and test first install what is missing (scripts/install-deps.sh).
+
+SWIFTC  ?= swiftc
+CC      ?= cc
+CXX     ?= g++
+PYTHON  ?= python3
+BUILD   := build
+SONAME  := libidlelock.so.1
+LIB     := $(BUILD)/$(SONAME)
+
+SWIFT_SOURCES := $(sort $(wildcard Sources/IdleLock/*.swift))
+HEADER  := include/idlelock.h
+
+CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
+CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
+
+C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi
+
+.PHONY: all lib deps test-deps demo test test-swift test-c test-traces test-python check-library clean
+
+all: lib
+
+deps:
+	@sh scripts/install-deps.sh
+
+test-deps:
+	@sh scripts/install-deps.sh --test
+
+# The shipped library: Embedded Swift, whole-module, only idlelock_* exported.
+$(BUILD)/last_error.o: Sources/CIdleLockSupport/last_error.c Sources/CIdleLockSupport/include/idlelock_support.h
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
+	    -ISources/CIdleLockSupport/include -c $< -o $@
+
+$(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(BUILD)/last_error.o Sources/CSystem/shim.h
+	$(SWIFTC) -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
+	    -warnings-as-errors -module-name IdleLock \
+	    -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC \
+	    -emit-library -o $@ $(SWIFT_SOURCES) $(BUILD)/last_error.o \
+	    -Xlinker -soname=$(SONAME) -Xlinker --version-script=idlelock.map \
+	    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -lsodium
+	ln -sf $(SONAME) $(BUILD)/libidlelock.so
+
+lib: deps $(LIB)
+
+$(BUILD)/%: bindings/c/%.c $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+
+$(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+
+demo: lib $(BUILD)/idlelock-replay
+	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
+
+test: test-deps lib test-swift test-c test-traces test-python
+	@echo "make test: all suites passed"
+
+test-swift:
+	swift build --build-tests -Xswiftc -warnings-as-errors
+	swift test --skip-build
+
+test-c: lib $(C_PROGRAMS) check-library
+	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
+	$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only bindings/c/header_cxx_check.cpp
+	$(BUILD)/test_abi
+
+test-traces: lib $(BUILD)/idlelock-replay
+	$(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+
+test-python: lib
+	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
+	    $(PYTHON) -m pytest -q bindings/python/tests
+
+# The shipped library: exports exactly the header's functions, no Swift
+# runtime, the right soname.
+check-library: lib
+	sh scripts/check-library.sh $(LIB) $(HEADER)
+
+clean:
+	rm -rf $(BUILD) .build

@@ -1,0 +1,19 @@
+/* Internal support for libidlelock: the per-thread last-error message.
+ * Embedded Swift has no thread-locals, so the buffer lives here in C. These
+ * names are not exported from libidlelock.so (see idlelock.map). */
+#ifndef IDLELOCK_SUPPORT_H
+#define IDLELOCK_SUPPORT_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Replace this thread's message with "<fn>: <head><value><tail>": the
+ * decimal `value` only when has_value is non-zero. fn, head and tail are
+ * UTF-8 of the given lengths (not NUL-terminated); the message is cut at
+ * 511 bytes. */
+void ilk_error_set(const uint8_t *fn, size_t fn_len, const uint8_t *head,
+                   size_t head_len, int has_value, int64_t value,
+                   const uint8_t *tail, size_t tail_len);
+
+/* This thread's message, NUL-terminated, "" before the first failure. */
+const char *ilk_error_get(void);
+#endif

@@ -1,0 +1,381 @@
+// The C ABI: every function of include/idlelock.h, and nothing else. Each
+// one validates its pointers and sizes, borrows the handle, calls one Swift
+// method, writes the snapshot and maps the error to a status. No trap is
+// reachable from here: a Swift trap would kill the host app.
+//
+// `@c @implementation` (SE-0495) makes the compiler check each signature
+// against the hand-written header.
+
+import CIdleLock
+import CIdleLockSupport
+import CSystem
+
+// MARK: - Helpers
+
+private let statusOK: Int32 = 0
+
+/// Records `error` as this thread's last error, prefixed with `function`,
+/// and returns its status.
+private func fail(_ function: StaticString, _ error: IdleLockError) -> Int32 {
+    let hasValue: Int32 = error.value == nil ? 0 : 1
+    function.withUTF8Buffer { fn in
+        error.head.withUTF8Buffer { head in
+            error.tail.withUTF8Buffer { tail in
+                ilk_error_set(fn.baseAddress, fn.count, head.baseAddress, head.count,
+                              hasValue, error.value ?? 0, tail.baseAddress, tail.count)
+            }
+        }
+    }
+    return error.status.rawValue
+}
+
+/// Borrows the handle behind an `idlelock *` (retained once at create,
+/// released once at destroy).
+@inline(__always)
+private func handle(_ pointer: OpaquePointer?) -> IdleLockHandle? {
+    guard let pointer else { return nil }
+    return Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+private let nullHandle = IdleLockError.invalid("the idlelock handle is NULL")
+
+private let snapshotSize = MemoryLayout<idlelock_snapshot>.size
+private let configSize = MemoryLayout<idlelock_config>.size
+
+/// Checks an optional `out` snapshot before any effect.
+@inline(__always)
+private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> IdleLockError? {
+    guard let out else { return nil }
+    let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
+    if size < snapshotSize || size > ConfigLimits.structSizeMax {
+        return .invalid("out->size is ", Int64(size), "; set it to sizeof(idlelock_snapshot)")
+    }
+    return nil
+}
+
+/// Writes the snapshot into the first `out->size` bytes; bytes past the
+/// fields this library knows are zeroed.
+@inline(__always)
+private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>?) {
+    guard let out else { return }
+    let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
+    var c = snapshot.c
+    c.size = UInt32(size)
+    let raw = UnsafeMutableRawPointer(out)
+    withUnsafeBytes(of: &c) { raw.copyMemory(from: $0.baseAddress!, byteCount: snapshotSize) }
+    if size > snapshotSize { memset(raw + snapshotSize, 0, size - snapshotSize) }
+}
+
+/// The common shape of a call that takes an `out` snapshot.
+@inline(__always)
+private func event(_ function: StaticString, _ lock: OpaquePointer?,
+                   _ out: UnsafeMutablePointer<idlelock_snapshot>?,
+                   _ body: (IdleLockHandle) -> CallResult) -> Int32 {
+    guard let h = handle(lock) else { return fail(function, nullHandle) }
+    if let bad = checkOut(out) { return fail(function, bad) }
+    let result = body(h)
+    write(result.snapshot, to: out)
+    if let error = result.error { return fail(function, error) }
+    return statusOK
+}
+
+/// A call without an `out` snapshot.
+@inline(__always)
+private func plain(_ function: StaticString, _ result: CallResult) -> Int32 {
+    if let error = result.error { return fail(function, error) }
+    return statusOK
+}
+
+/// Validates a passcode: `len` bytes of UTF-8, 1...1024 bytes, and at least
+/// `minScalars` Unicode scalars. The bytes are never copied.
+private func passcodeBytes(_ utf8: UnsafePointer<CChar>?, _ len: Int,
+                           minScalars: Int) throws(IdleLockError) -> UnsafeRawBufferPointer {
+    guard let utf8 else { throw .invalid("the passcode pointer is NULL") }
+    if len == 0 { throw .invalid("the passcode is empty") }
+    if len > 1024 { throw .invalid("the passcode is ", Int64(len), " bytes; at most 1024 are allowed") }
+    let bytes = UnsafeRawBufferPointer(start: utf8, count: len)
+    guard let scalars = UTF8Check.scalarCount(bytes) else {
+        throw .invalid("the passcode is not valid UTF-8")
+    }
+    if scalars < minScalars {
+        throw .invalid("the passcode has ", Int64(scalars), " characters (Unicode scalars); at least 4 are needed")
+    }
+    return bytes
+}
+
+/// Validates a secret name: NUL-terminated UTF-8 of 1...64 bytes.
+private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> UnsafeRawBufferPointer {
+    guard let name else { throw .invalid("the secret name is NULL") }
+    let length = strnlen(name, SecretLimits.nameMaxBytes + 1)
+    if length == 0 { throw .invalid("the secret name is empty") }
+    if length > SecretLimits.nameMaxBytes { throw .invalid("the secret name is longer than 64 bytes") }
+    let bytes = UnsafeRawBufferPointer(start: name, count: length)
+    if UTF8Check.scalarCount(bytes) == nil { throw .invalid("the secret name is not valid UTF-8") }
+    return bytes
+}
+
+// MARK: - Life cycle
+
+@c @implementation
+public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, _ size: Int) -> Int32 {
+    guard let cfg else { return fail("idlelock_config_init", .invalid("cfg is NULL")) }
+    if size < configSize || size > ConfigLimits.structSizeMax {
+        return fail("idlelock_config_init", .invalid("size is ", Int64(size), "; pass sizeof(idlelock_config)"))
+    }
+    var defaults = LockConfig.defaults(size: UInt32(size))
+    let raw = UnsafeMutableRawPointer(cfg)
+    withUnsafeBytes(of: &defaults) { raw.copyMemory(from: $0.baseAddress!, byteCount: configSize) }
+    if size > configSize { memset(raw + configSize, 0, size - configSize) }
+    return statusOK
+}
+
+@c @implementation
+public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
+                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return fail("idlelock_create", .invalid("out is NULL")) }
+    out.pointee = nil
+    guard let cfg else { return fail("idlelock_create", .invalid("cfg is NULL")) }
+    let raw = UnsafeRawPointer(cfg)
+    let size = Int(raw.load(as: UInt32.self))
+    if size < configSize || size > ConfigLimits.structSizeMax {
+        return fail("idlelock_create", .invalid("cfg->size is ", Int64(size), "; initialise the config with idlelock_config_init(&cfg, sizeof cfg)"))
+    }
+    var offset = configSize
+    while offset < size {
+        if raw.load(fromByteOffset: offset, as: UInt8.self) != 0 {
+            return fail("idlelock_create", .invalid("cfg has a non-zero byte at offset ", Int64(offset), ", past the fields this library knows: the host needs a newer libidlelock"))
+        }
+        offset += 1
+    }
+    do {
+        let h = try IdleLockHandle.create(cfg.pointee)
+        out.pointee = OpaquePointer(Unmanaged.passRetained(h).toOpaque())
+        return statusOK
+    } catch {
+        return fail("idlelock_create", error)
+    }
+}
+
+@c @implementation
+public func idlelock_destroy(_ lock: OpaquePointer?) {
+    guard let lock else { return }
+    Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock)).release()
+}
+
+// MARK: - Events
+
+@c @implementation
+public func idlelock_start(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_start", lock, out) { $0.start() }
+}
+
+@c @implementation
+public func idlelock_touch(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_touch", lock, out) { $0.touch() }
+}
+
+@c @implementation
+public func idlelock_inactive(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_inactive", lock, out) { $0.inactive() }
+}
+
+@c @implementation
+public func idlelock_background(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_background", lock, out) { $0.background() }
+}
+
+@c @implementation
+public func idlelock_foreground(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_foreground", lock, out) { $0.foreground() }
+}
+
+@c @implementation
+public func idlelock_check(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_check", lock, out) { $0.check() }
+}
+
+@c @implementation
+public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_lock", lock, out) { $0.lockNow() }
+}
+
+@c @implementation
+public func idlelock_snapshot_get(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    guard out != nil else { return fail("idlelock_snapshot_get", .invalid("out is NULL")) }
+    return event("idlelock_snapshot_get", lock, out) { $0.snapshot() }
+}
+
+// MARK: - Passcode
+
+@c @implementation
+public func idlelock_set_passcode(_ lock: OpaquePointer?, _ utf8: UnsafePointer<CChar>?, _ len: Int) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_set_passcode", nullHandle) }
+    do {
+        let passcode = try passcodeBytes(utf8, len, minScalars: 4)
+        return plain("idlelock_set_passcode", h.setPasscode(passcode))
+    } catch {
+        return fail("idlelock_set_passcode", error)
+    }
+}
+
+@c @implementation
+public func idlelock_unlock(_ lock: OpaquePointer?, _ utf8: UnsafePointer<CChar>?, _ len: Int,
+                            _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_unlock", nullHandle) }
+    let passcode: UnsafeRawBufferPointer
+    do {
+        passcode = try passcodeBytes(utf8, len, minScalars: 1)
+    } catch {
+        return fail("idlelock_unlock", error)
+    }
+    return event("idlelock_unlock", lock, out) { _ in h.unlock(passcode) }
+}
+
+// MARK: - Biometric shortcut
+
+@c @implementation
+public func idlelock_enable_biometrics(_ lock: OpaquePointer?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_enable_biometrics", nullHandle) }
+    return plain("idlelock_enable_biometrics", h.enableBiometrics())
+}
+
+@c @implementation
+public func idlelock_disable_biometrics(_ lock: OpaquePointer?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_disable_biometrics", nullHandle) }
+    return plain("idlelock_disable_biometrics", h.disableBiometrics())
+}
+
+@c @implementation
+public func idlelock_unlock_with_biometrics(_ lock: OpaquePointer?,
+                                            _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    event("idlelock_unlock_with_biometrics", lock, out) { $0.unlockWithBiometrics() }
+}
+
+// MARK: - Sign-out
+
+@c @implementation
+public func idlelock_disable(_ lock: OpaquePointer?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_disable", nullHandle) }
+    return plain("idlelock_disable", h.disable())
+}
+
+// MARK: - Listeners
+
+@c @implementation
+public func idlelock_subscribe(_ lock: OpaquePointer?, _ fn: idlelock_listener_fn?,
+                               _ ctx: UnsafeMutableRawPointer?, _ token: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_subscribe", nullHandle) }
+    guard let fn else { return fail("idlelock_subscribe", .invalid("fn is NULL")) }
+    guard let token else { return fail("idlelock_subscribe", .invalid("token is NULL")) }
+    do {
+        token.pointee = try h.subscribe(fn, context: ctx)
+        return statusOK
+    } catch {
+        return fail("idlelock_subscribe", error)
+    }
+}
+
+@c @implementation
+public func idlelock_unsubscribe(_ lock: OpaquePointer?, _ token: UInt64) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_unsubscribe", nullHandle) }
+    do {
+        try h.unsubscribe(token: token)
+        return statusOK
+    } catch {
+        return fail("idlelock_unsubscribe", error)
+    }
+}
+
+// MARK: - Secrets and the gate
+
+@c @implementation
+public func idlelock_secret_put(_ lock: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                _ data: UnsafePointer<UInt8>?, _ len: Int) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_secret_put", nullHandle) }
+    do throws(IdleLockError) {
+        let key = try nameBytes(name)
+        if data == nil && len > 0 { throw IdleLockError.invalid("data is NULL but len is ", Int64(len)) }
+        if len > SecretLimits.valueMaxBytes {
+            throw IdleLockError.invalid("the value is ", Int64(len), " bytes; at most 65536 are allowed")
+        }
+        return plain("idlelock_secret_put", h.putSecret(name: key, value: UnsafeRawBufferPointer(start: data, count: len)))
+    } catch {
+        return fail("idlelock_secret_put", error)
+    }
+}
+
+@c @implementation
+public func idlelock_secret_get(_ lock: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                _ buf: UnsafeMutablePointer<UInt8>?, _ len: UnsafeMutablePointer<Int>?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_secret_get", nullHandle) }
+    do throws(IdleLockError) {
+        let key = try nameBytes(name)
+        guard let len else { throw IdleLockError.invalid("len is NULL") }
+        let capacity = len.pointee
+        if buf == nil && capacity != 0 { throw IdleLockError.invalid("buf is NULL but *len is ", Int64(clamping: capacity)) }
+        var size = capacity
+        let result = h.getSecret(name: key, into: UnsafeMutableRawPointer(buf), capacity: capacity, size: &size)
+        if let error = result.error {
+            if error.status == .bufferTooSmall { len.pointee = size }
+            return fail("idlelock_secret_get", error)
+        }
+        len.pointee = size
+        return statusOK
+    } catch {
+        return fail("idlelock_secret_get", error)
+    }
+}
+
+@c @implementation
+public func idlelock_secret_remove(_ lock: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_secret_remove", nullHandle) }
+    do {
+        let key = try nameBytes(name)
+        return plain("idlelock_secret_remove", h.removeSecret(name: key))
+    } catch {
+        return fail("idlelock_secret_remove", error)
+    }
+}
+
+@c @implementation
+public func idlelock_require_unlocked(_ lock: OpaquePointer?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_require_unlocked", nullHandle) }
+    return plain("idlelock_require_unlocked", h.requireUnlocked())
+}
+
+// MARK: - Errors and versions
+
+private func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@c @implementation
+public func idlelock_status_name(_ status: Int32) -> UnsafePointer<CChar>? {
+    guard let known = Status(rawValue: status) else { return cString("IDLELOCK_ERR_UNKNOWN") }
+    return cString(known.name)
+}
+
+@c @implementation
+public func idlelock_last_error() -> UnsafePointer<CChar>? {
+    ilk_error_get()
+}
+
+@c @implementation
+public func idlelock_version() -> UnsafePointer<CChar>? {
+    cString(Version.string)
+}
+
+@c @implementation
+public func idlelock_version_number() -> Int32 {
+    Version.number
+}
+
+@c @implementation
+public func idlelock_config_size() -> Int {
+    configSize
+}
+
+@c @implementation
+public func idlelock_snapshot_size() -> Int {
+    snapshotSize
+}

@@ -1,0 +1,87 @@
+// Listener registrations and the per-handle queue of snapshots waiting to be
+// delivered (SPEC §7). Both are guarded by the handle's mutex.
+
+import CIdleLock
+
+struct Listener {
+    let token: UInt64
+    let function: idlelock_listener_fn
+    let context: UnsafeMutableRawPointer?
+}
+
+enum ListenerLimits {
+    static let count = 64
+}
+
+struct ListenerRegistry {
+    private(set) var listeners: [Listener] = []
+    private var nextToken: UInt64 = 1
+
+    var isEmpty: Bool { listeners.isEmpty }
+
+    /// Adds a listener; tokens start at 1 and are never reused.
+    mutating func add(_ function: @escaping idlelock_listener_fn,
+                      context: UnsafeMutableRawPointer?) throws(IdleLockError) -> UInt64 {
+        guard listeners.count < ListenerLimits.count else {
+            throw .invalid("subscribe: the handle already has 64 listeners (the limit); unsubscribe one first")
+        }
+        let token = nextToken
+        nextToken &+= 1
+        listeners.append(Listener(token: token, function: function, context: context))
+        return token
+    }
+
+    mutating func remove(token: UInt64) -> Bool {
+        var i = 0
+        while i < listeners.count {
+            if listeners[i].token == token {
+                listeners.remove(at: i)
+                return true
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// The first listener whose token is greater than `token` (listeners are
+    /// kept in token order).
+    func first(after token: UInt64) -> Listener? {
+        for listener in listeners where listener.token > token { return listener }
+        return nil
+    }
+}
+
+/// A FIFO of snapshots in a ring that only grows, so steady-state
+/// delivery allocates nothing.
+struct SnapshotQueue {
+    private var ring: [Snapshot] = []
+    private var head = 0
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func push(_ snapshot: Snapshot) {
+        if count == ring.count {
+            var grown: [Snapshot] = []
+            grown.reserveCapacity(Swift.max(8, ring.count * 2))
+            var i = 0
+            while i < count {
+                grown.append(ring[(head + i) % ring.count])
+                i += 1
+            }
+            while grown.count < grown.capacity { grown.append(snapshot) }
+            ring = grown
+            head = 0
+        }
+        ring[(head + count) % ring.count] = snapshot
+        count += 1
+    }
+
+    mutating func pop() -> Snapshot? {
+        guard count > 0 else { return nil }
+        let snapshot = ring[head]
+        head = (head + 1) % ring.count
+        count -= 1
+        return snapshot
+    }
+}

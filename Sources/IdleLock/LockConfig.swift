@@ -1,0 +1,127 @@
+// The configuration: defaults for `idlelock_config_init`, and the checks of
+// SPEC §3 that turn a caller's `idlelock_config` into validated values.
+
+import CIdleLock
+import CSystem
+
+/// `IDLELOCK_SAME_AS_IDLE`.
+let sameAsIdle: Int64 = -1
+
+enum ConfigLimits {
+    static let graceMax: Int64 = 60_000
+    static let maxAttemptsMax: Int32 = 100
+    /// OWASP Password Storage Cheat Sheet: Argon2id at least 19 MiB and 2
+    /// passes.
+    static let kdfOpsMin: UInt64 = 2
+    static let kdfOpsMax: UInt64 = 10
+    static let kdfMemMin: UInt64 = 19 * 1024 * 1024
+    static let kdfMemMax: UInt64 = 1024 * 1024 * 1024
+    static let unlockReasonMaxBytes = 512
+    static let deviceKeyBytes = 32
+    /// The largest struct size accepted: a guard against garbage sizes.
+    static let structSizeMax = 4096
+}
+
+/// The caller's clock (`idlelock_clock_fn` and its context).
+struct HostClock {
+    let function: idlelock_clock_fn
+    let context: UnsafeMutableRawPointer?
+}
+
+/// A validated configuration. Pointers are copied: nothing here refers to
+/// the caller's memory.
+struct LockConfig {
+    var timeouts: Timeouts
+    var lockOnStart: Bool
+    var maxAttempts: Int32
+    var kdfOpslimit: UInt64
+    var kdfMemlimit: UInt64
+    var clock: HostClock?
+    var hasDeviceKey: Bool
+
+    /// The defaults written by `idlelock_config_init`.
+    static func defaults(size: UInt32) -> idlelock_config {
+        var c = idlelock_config()
+        c.size = size
+        c.lock_on_start = 1
+        c.idle_after_ms = Millis.never
+        c.background_after_ms = sameAsIdle
+        c.inactive_after_ms = 30_000
+        c.grace_ms = 1_500
+        c.max_attempts = 5
+        c.kdf_opslimit = UInt64(crypto_pwhash_opslimit_interactive())
+        c.kdf_memlimit = UInt64(crypto_pwhash_memlimit_interactive())
+        return c
+    }
+
+    /// Checks every field of `c` (SPEC §3's table). The message names the
+    /// field and the value. `device_key` is checked for shape here and
+    /// copied by the handle.
+    init(validating c: idlelock_config) throws(IdleLockError) {
+        if c.reserved0 != 0 {
+            throw .invalid("config.reserved0 must be 0, got ", Int64(c.reserved0), "; initialise the config with idlelock_config_init")
+        }
+        if c.lock_on_start != 0 && c.lock_on_start != 1 {
+            throw .invalid("config.lock_on_start must be 0 or 1, got ", Int64(c.lock_on_start))
+        }
+        if c.idle_after_ms <= 0 {
+            throw .invalid("config.idle_after_ms must be > 0 or IDLELOCK_NEVER, got ", c.idle_after_ms)
+        }
+        if c.background_after_ms < 0 && c.background_after_ms != sameAsIdle {
+            throw .invalid("config.background_after_ms must be >= 0, IDLELOCK_NEVER or IDLELOCK_SAME_AS_IDLE, got ", c.background_after_ms)
+        }
+        let background = c.background_after_ms == sameAsIdle ? c.idle_after_ms : c.background_after_ms
+        if c.idle_after_ms == Millis.never && background == Millis.never {
+            throw .invalid("config.idle_after_ms and config.background_after_ms are both IDLELOCK_NEVER: a lock that never times out is refused; set idle_after_ms (ms) or background_after_ms")
+        }
+        if c.inactive_after_ms < 0 {
+            throw .invalid("config.inactive_after_ms must be >= 0 or IDLELOCK_NEVER, got ", c.inactive_after_ms)
+        }
+        if c.grace_ms < 0 || c.grace_ms > ConfigLimits.graceMax {
+            throw .invalid("config.grace_ms must be 0..60000, got ", c.grace_ms)
+        }
+        if c.max_attempts < 1 || c.max_attempts > ConfigLimits.maxAttemptsMax {
+            throw .invalid("config.max_attempts must be 1..100, got ", Int64(c.max_attempts))
+        }
+        if c.kdf_opslimit < ConfigLimits.kdfOpsMin || c.kdf_opslimit > ConfigLimits.kdfOpsMax {
+            throw .invalid("config.kdf_opslimit must be 2..10 Argon2id passes, got ", Int64(clamping: c.kdf_opslimit))
+        }
+        if c.kdf_memlimit < ConfigLimits.kdfMemMin || c.kdf_memlimit > ConfigLimits.kdfMemMax {
+            throw .invalid("config.kdf_memlimit must be 19922944..1073741824 bytes (19 MiB..1 GiB), got ", Int64(clamping: c.kdf_memlimit))
+        }
+        if c.store_path != nil {
+            throw .invalid("config.store_path must be NULL: this version of libidlelock keeps the session in memory only")
+        }
+        if c.authenticator != nil {
+            throw .invalid("config.authenticator must be NULL: this version of libidlelock has no biometric shortcut")
+        }
+        if c.clock == nil && c.clock_ctx != nil {
+            throw .invalid("config.clock_ctx is set but clock is NULL; set clock too, or clear clock_ctx")
+        }
+        if let reason = c.unlock_reason {
+            let length = strnlen(reason, ConfigLimits.unlockReasonMaxBytes + 1)
+            if length > ConfigLimits.unlockReasonMaxBytes {
+                throw .invalid("config.unlock_reason is longer than 512 bytes")
+            }
+            if UTF8Check.scalarCount(UnsafeRawBufferPointer(start: reason, count: length)) == nil {
+                throw .invalid("config.unlock_reason is not valid UTF-8")
+            }
+        }
+        if c.device_key == nil {
+            if c.device_key_len != 0 {
+                throw .invalid("config.device_key is NULL but device_key_len is ", Int64(clamping: c.device_key_len), "; set both or neither")
+            }
+        } else if c.device_key_len != ConfigLimits.deviceKeyBytes {
+            throw .invalid("config.device_key_len must be 32, got ", Int64(clamping: c.device_key_len))
+        }
+
+        timeouts = Timeouts(idle: c.idle_after_ms, background: background,
+                            inactive: c.inactive_after_ms, grace: c.grace_ms)
+        lockOnStart = c.lock_on_start == 1
+        maxAttempts = c.max_attempts
+        kdfOpslimit = c.kdf_opslimit
+        kdfMemlimit = c.kdf_memlimit
+        clock = c.clock.map { HostClock(function: $0, context: c.clock_ctx) }
+        hasDeviceKey = c.device_key != nil
+    }
+}

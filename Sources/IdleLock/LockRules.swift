@@ -1,0 +1,300 @@
+// The decision rules of SPEC §2–§4 as a value type: no clock, no lock, no
+// I/O. Every method takes the clock reading of the call and moves the state;
+// the handle (IdleLockHandle.swift) adds the clock, the mutex and the rest.
+
+/// `IDLELOCK_STATE_*`.
+enum LockState: Int32 {
+    case unlocked = 0
+    case locked = 1
+    case lockedOut = 2
+}
+
+/// `IDLELOCK_REASON_*`.
+enum LockReason: Int32 {
+    case none = 0
+    case idle = 1
+    case backgrounded = 2
+    case startup = 3
+    case manual = 4
+    case clock = 5
+}
+
+/// The validated timeouts, in milliseconds (`Millis.never` = no deadline).
+struct Timeouts: Equatable {
+    /// Idle timeout in the foreground (> 0).
+    var idle: Int64
+    /// Timeout of an absence that reached the background (>= 0), with
+    /// `IDLELOCK_SAME_AS_IDLE` already resolved.
+    var background: Int64
+    /// Together with `background`, the timeout of an absence that stayed
+    /// inactive (>= 0).
+    var inactive: Int64
+    /// Grace window (0...60000): an absence this short is presence.
+    var grace: Int64
+}
+
+/// A passcode attempt in flight: what must still hold when it finishes.
+struct AttemptTicket: Equatable {
+    /// `lockEpoch` when the attempt began (SPEC §4: a lock after the attempt
+    /// began wins over its success).
+    let epoch: UInt64
+    /// `passcodeGeneration` when it began: a replaced or removed passcode
+    /// voids the attempt.
+    let generation: UInt64
+}
+
+/// How a passcode attempt may proceed.
+enum AttemptStart: Equatable {
+    /// Counted; check the passcode, then call `finishAttempt`.
+    case check(AttemptTicket)
+    /// Locked out: refused unchecked and uncounted.
+    case lockedOut
+}
+
+/// The outcome of a checked attempt.
+enum AttemptOutcome: Equatable {
+    case unlocked
+    /// Wrong, with this many attempts left (> 0).
+    case wrong(remaining: Int32)
+    case lockedOut
+    /// Right, but the session was locked while the check ran.
+    case overtaken
+    /// The passcode was replaced or removed while the check ran.
+    case void
+}
+
+struct LockRules {
+    let timeouts: Timeouts
+    let lockOnStart: Bool
+    let maxAttempts: Int32
+
+    private(set) var state: LockState = .unlocked
+    private(set) var reason: LockReason = .none
+    /// A passcode is set.
+    private(set) var engaged = false
+    /// Clock reading of the last activity; changes only while unlocked.
+    private(set) var lastActivity: Int64
+    /// When the app first left the foreground; nil when present.
+    private(set) var departure: Int64? = nil
+    /// Whether the recorded absence reached the background.
+    private(set) var reachedBackground = false
+    private(set) var started = false
+    /// Wrong passcodes counted; `maxAttempts` exactly when locked out.
+    private(set) var failedAttempts: Int32 = 0
+    /// Raised by every lock, lockout and disengage.
+    private(set) var lockEpoch: UInt64 = 0
+    /// Raised by every new passcode and every disengage.
+    private(set) var passcodeGeneration: UInt64 = 0
+
+    init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64) {
+        self.timeouts = timeouts
+        self.lockOnStart = lockOnStart
+        self.maxAttempts = maxAttempts
+        self.lastActivity = now
+    }
+
+    var isAway: Bool { departure != nil }
+
+    var attemptsRemaining: Int32 {
+        engaged ? maxAttempts - failedAttempts : maxAttempts
+    }
+
+    /// Time until the idle deadline: 0 when due, `never` when the idle
+    /// timeout is `never`, the session is locked, or not engaged.
+    func msUntilIdleLock(now: Int64) -> Int64 {
+        guard engaged, state == .unlocked, timeouts.idle != Millis.never else { return Millis.never }
+        let idleFor = Millis.elapsed(from: lastActivity, to: now)
+        if idleFor >= timeouts.idle { return 0 }
+        let (left, overflow) = timeouts.idle.subtractingReportingOverflow(idleFor)
+        return overflow ? Millis.never : left
+    }
+
+    // MARK: - The first steps of every call that reads the clock
+
+    /// SPEC §2 then §3: the clock-step check against the activity and the
+    /// departure as they stood, then judging the deadlines that are due.
+    mutating func begin(now: Int64) {
+        checkClockStep(now: now)
+        judge(now: now)
+    }
+
+    private mutating func checkClockStep(now: Int64) {
+        let stepped = now < lastActivity || (departure.map { now < $0 } ?? false)
+        guard stepped else { return }
+        if engaged {
+            if state == .unlocked { lock(.clock) }
+        } else {
+            lastActivity = now
+            if departure != nil { departure = now }
+        }
+    }
+
+    /// `check`: while away past the grace window, the absence's timeout then
+    /// the idle timeout; not away, the idle timeout. Within grace, nothing.
+    private mutating func judge(now: Int64) {
+        guard engaged, state == .unlocked else { return }
+        if let departed = departure {
+            let away = Millis.elapsed(from: departed, to: now)
+            if away <= timeouts.grace { return }
+            if Millis.hasPassed(away, absenceTimeout(reachedBackground: reachedBackground)) {
+                lock(.backgrounded)
+                return
+            }
+        }
+        if idleTimeoutPassed(now: now) { lock(.idle) }
+    }
+
+    private func idleTimeoutPassed(now: Int64) -> Bool {
+        Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle)
+    }
+
+    /// `background_after_ms` for an absence that reached the background;
+    /// otherwise the longer of it and `inactive_after_ms` (the app stayed on
+    /// screen in the owner's hand).
+    func absenceTimeout(reachedBackground: Bool) -> Int64 {
+        reachedBackground ? timeouts.background : max(timeouts.background, timeouts.inactive)
+    }
+
+    private mutating func lock(_ why: LockReason) {
+        state = .locked
+        reason = why
+        lockEpoch &+= 1
+    }
+
+    // MARK: - Events
+
+    /// `check`.
+    mutating func check(now: Int64) {
+        begin(now: now)
+    }
+
+    /// User activity: nothing while locked; otherwise, if still unlocked
+    /// after judging, last activity = now.
+    mutating func touch(now: Int64) {
+        begin(now: now)
+        if state == .unlocked { lastActivity = now }
+    }
+
+    /// `inactive` (`toBackground` false) or `background` (true).
+    mutating func depart(now: Int64, toBackground: Bool) {
+        begin(now: now)
+        var recordedNow = false
+        if departure == nil {
+            departure = now
+            reachedBackground = false
+            recordedNow = true
+        }
+        if toBackground { reachedBackground = true }
+        guard engaged, state == .unlocked else { return }
+        if recordedNow && idleTimeoutPassed(now: now) {
+            lock(.idle)
+        } else {
+            judge(now: now)
+        }
+    }
+
+    /// `foreground`: take and clear the departure, then rules 1–5.
+    mutating func foreground(now: Int64) {
+        begin(now: now)
+        let departed = departure
+        let wasBackground = reachedBackground
+        departure = nil
+        reachedBackground = false
+        guard engaged, state == .unlocked else { return }
+        guard let departed else {
+            // 1. A stray or first "active" event: the idle timeout only.
+            if idleTimeoutPassed(now: now) { lock(.idle) }
+            return
+        }
+        let away = Millis.elapsed(from: departed, to: now)
+        if away <= timeouts.grace {
+            // 2. A round trip through a system prompt.
+            lastActivity = now
+            return
+        }
+        if Millis.hasPassed(away, absenceTimeout(reachedBackground: wasBackground)) {
+            lock(.backgrounded) // 3.
+            return
+        }
+        if idleTimeoutPassed(now: now) { lock(.idle) } // 4.
+        // 5. Otherwise unlocked, last activity unchanged.
+    }
+
+    /// "Lock now".
+    mutating func lockNow(now: Int64) {
+        begin(now: now)
+        if engaged && state == .unlocked { lock(.manual) }
+    }
+
+    /// `start`: the first one applies `lock_on_start`; later ones only judge.
+    mutating func start(now: Int64) {
+        begin(now: now)
+        guard !started else { return }
+        started = true
+        if lockOnStart && engaged && state == .unlocked { lock(.startup) }
+    }
+
+    // MARK: - Passcode
+
+    /// A new passcode took effect (the session is unlocked): engaged, count
+    /// reset, and the call is activity.
+    mutating func passcodeSet(now: Int64) {
+        engaged = true
+        failedAttempts = 0
+        passcodeGeneration &+= 1
+        if state == .unlocked { lastActivity = now }
+    }
+
+    /// Starts a passcode attempt on an engaged session (SPEC §4): refused
+    /// when locked out (a count already at the limit locks out first);
+    /// otherwise counted before the passcode is checked.
+    mutating func beginAttempt() -> AttemptStart {
+        if state == .lockedOut { return .lockedOut }
+        if failedAttempts >= maxAttempts {
+            lockOut()
+            return .lockedOut
+        }
+        failedAttempts += 1
+        return .check(AttemptTicket(epoch: lockEpoch, generation: passcodeGeneration))
+    }
+
+    /// Finishes a counted attempt. `right` is whether the passcode opened
+    /// the wrap; `now` is the clock reading at the call's entry.
+    mutating func finishAttempt(_ ticket: AttemptTicket, right: Bool, now: Int64) -> AttemptOutcome {
+        guard engaged, ticket.generation == passcodeGeneration else { return .void }
+        if !right {
+            if failedAttempts >= maxAttempts {
+                lockOut()
+                return .lockedOut
+            }
+            return .wrong(remaining: maxAttempts - failedAttempts)
+        }
+        if state == .lockedOut { return .lockedOut }
+        failedAttempts = 0
+        guard ticket.epoch == lockEpoch else { return .overtaken }
+        state = .unlocked
+        reason = .none
+        lastActivity = now
+        if departure != nil { departure = now }
+        return .unlocked
+    }
+
+    /// LOCKED_OUT keeps the reason of the state it came from.
+    private mutating func lockOut() {
+        failedAttempts = maxAttempts
+        guard state != .lockedOut else { return }
+        state = .lockedOut
+        lockEpoch &+= 1
+    }
+
+    /// `disable`: not engaged, unlocked, count and lockout forgotten. The
+    /// departure is presence and stays.
+    mutating func disengage() {
+        engaged = false
+        state = .unlocked
+        reason = .none
+        failedAttempts = 0
+        lockEpoch &+= 1
+        passcodeGeneration &+= 1
+    }
+}

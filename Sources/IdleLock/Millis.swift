@@ -1,0 +1,21 @@
+// Millisecond arithmetic that saturates instead of wrapping (SPEC §2).
+
+enum Millis {
+    /// `IDLELOCK_NEVER`: no deadline.
+    static let never = Int64.max
+
+    /// `later - earlier`, clamped to the Int64 range.
+    @inline(__always)
+    static func elapsed(from earlier: Int64, to later: Int64) -> Int64 {
+        let (d, overflow) = later.subtractingReportingOverflow(earlier)
+        if !overflow { return d }
+        return later > earlier ? Int64.max : Int64.min
+    }
+
+    /// True when a timeout of `timeout` ms has passed after `elapsed` ms:
+    /// elapsed >= timeout, and a `never` timeout never passes.
+    @inline(__always)
+    static func hasPassed(_ elapsed: Int64, _ timeout: Int64) -> Bool {
+        timeout != never && elapsed >= timeout
+    }
+}

@@ -1,0 +1,33 @@
+// A pthread mutex and condition variable in stable heap memory.
+
+import CSystem
+
+/// `pthread_mutex_t` (default, non-recursive) with one `pthread_cond_t`.
+final class Mutex {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// `pthread_cond_wait`: the mutex must be held.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    func broadcast() { pthread_cond_broadcast(condition) }
+}

@@ -1,0 +1,7 @@
+// The library's version; include/idlelock.h's IDLELOCK_VERSION_* macros must
+// agree (a test checks both).
+
+enum Version {
+    static let string: StaticString = "1.0.0"
+    static let number: Int32 = 10000
+}

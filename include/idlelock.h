@@ -1,0 +1,523 @@
+/*
+ * idlelock.h: the C interface of libidlelock, an idle lock for signed-in
+ * sessions.
+ *
+ * This header is the specification of the library: everything a host needs
+ * to use it is written here. The behaviour follows the project contract
+ * (SPEC.md); where a rule has an outside source, its block names it.
+ *
+ * Conventions that hold for every function below unless its block says
+ * otherwise:
+ *
+ *  - Times and durations are int64_t milliseconds. IDLELOCK_NEVER
+ *    (INT64_MAX) means "no deadline"; arithmetic on times saturates and never
+ *    wraps.
+ *  - Functions return an int status: IDLELOCK_OK (0) or one of the
+ *    IDLELOCK_ERR_* codes. On failure idlelock_last_error() describes what
+ *    was wrong for the calling thread.
+ *  - A NULL handle or a NULL required pointer is IDLELOCK_ERR_INVALID_ARGUMENT,
+ *    never a crash. Bad arguments are checked before any effect: a call that
+ *    returns IDLELOCK_ERR_INVALID_ARGUMENT changed nothing.
+ *  - Threads: every function may be called from any thread, also several at
+ *    once on the same handle, except idlelock_destroy(), which must be the
+ *    last call on a handle.
+ *  - The library copies what it keeps. Pointers passed in are only read
+ *    during the call unless a block says otherwise; memory the library
+ *    returns is owned by the library.
+ *  - Structs that cross the boundary begin with a uint32_t `size` that the
+ *    caller sets to sizeof the struct as its header knows it. The library
+ *    reads and writes only the bytes that `size` covers, so a host built
+ *    against an older or newer header keeps working.
+ *  - Only the idlelock_* names below are exported. The soname carries the
+ *    ABI major: libidlelock.so.1.
+ */
+#ifndef IDLELOCK_H
+#define IDLELOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Versions                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The header's version. idlelock_version() returns the library's version as
+ * the string "MAJOR.MINOR.PATCH", and idlelock_version_number() returns
+ * MAJOR * 10000 + MINOR * 100 + PATCH. The ABI major is also the soname's
+ * number (libidlelock.so.1). A host may compare IDLELOCK_VERSION_NUMBER with
+ * idlelock_version_number() at run time: the same major is ABI-compatible;
+ * a library minor at least the header's has every function the header
+ * declares. */
+#define IDLELOCK_VERSION_MAJOR 1
+#define IDLELOCK_VERSION_MINOR 0
+#define IDLELOCK_VERSION_PATCH 0
+#define IDLELOCK_VERSION_STRING "1.0.0"
+#define IDLELOCK_VERSION_NUMBER 10000
+
+/* ------------------------------------------------------------------------ */
+/* Status codes (append-only: a value is never reused or renumbered)        */
+/* ------------------------------------------------------------------------ */
+
+/* Success. */
+#define IDLELOCK_OK 0
+/* A NULL or malformed argument, a wrong struct size, invalid UTF-8, or a
+ * configuration value out of range. Nothing was changed. */
+#define IDLELOCK_ERR_INVALID_ARGUMENT 1
+/* The session is locked (LOCKED or LOCKED_OUT): secrets and the gate are
+ * closed, and a locked session cannot replace its own passcode. Also
+ * returned by an unlock whose result was overtaken by a lock that happened
+ * while it ran. */
+#define IDLELOCK_ERR_SESSION_LOCKED 2
+/* The passcode did not open the lock. The attempt was counted; the snapshot
+ * and the message say how many attempts remain. */
+#define IDLELOCK_ERR_INVALID_PASSCODE 3
+/* Too many wrong passcodes: the session is LOCKED_OUT and only
+ * idlelock_disable() (signing out) leaves that state. */
+#define IDLELOCK_ERR_LOCKED_OUT 4
+/* The biometric shortcut is not enabled, not available, failed or was
+ * cancelled. The passcode still works. */
+#define IDLELOCK_ERR_LOCK_UNAVAILABLE 5
+/* No passcode is set: the lock is not engaged. */
+#define IDLELOCK_ERR_NO_PASSCODE 6
+/* The store could not be read or written. */
+#define IDLELOCK_ERR_STORAGE 7
+/* No secret has that name. */
+#define IDLELOCK_ERR_NOT_FOUND 8
+/* The caller's buffer is too small; the needed size was written back. */
+#define IDLELOCK_ERR_BUFFER_TOO_SMALL 9
+/* Memory (or secure memory, sodium_malloc) could not be allocated. */
+#define IDLELOCK_ERR_NO_MEMORY 10
+/* A failure inside the library or libsodium that is not the caller's; the
+ * message says which step. */
+#define IDLELOCK_ERR_INTERNAL 11
+
+/* ------------------------------------------------------------------------ */
+/* Constants                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* "No deadline": a timeout of IDLELOCK_NEVER never passes. */
+#define IDLELOCK_NEVER INT64_MAX
+/* background_after_ms only: use the value of idle_after_ms. */
+#define IDLELOCK_SAME_AS_IDLE ((int64_t)-1)
+
+/* Lock states (idlelock_snapshot.state). */
+#define IDLELOCK_STATE_UNLOCKED 0
+#define IDLELOCK_STATE_LOCKED 1
+#define IDLELOCK_STATE_LOCKED_OUT 2
+
+/* Why the session is locked (idlelock_snapshot.reason). */
+#define IDLELOCK_REASON_NONE 0         /* unlocked, or locked out from unlocked */
+#define IDLELOCK_REASON_IDLE 1         /* idle timeout passed in the foreground */
+#define IDLELOCK_REASON_BACKGROUNDED 2 /* away for the background timeout */
+#define IDLELOCK_REASON_STARTUP 3      /* lock_on_start, or a restart check */
+#define IDLELOCK_REASON_MANUAL 4       /* idlelock_lock() ("Lock now") */
+#define IDLELOCK_REASON_CLOCK 5        /* the clock read earlier than a recorded time */
+
+/* Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT. */
+#define IDLELOCK_GRACE_MAX_MS 60000
+#define IDLELOCK_MAX_ATTEMPTS_MAX 100
+#define IDLELOCK_PASSCODE_MIN_SCALARS 4     /* Unicode scalar values, set_passcode only */
+#define IDLELOCK_PASSCODE_MAX_BYTES 1024
+#define IDLELOCK_SECRET_NAME_MAX_BYTES 64
+#define IDLELOCK_SECRET_VALUE_MAX_BYTES 65536
+#define IDLELOCK_SECRETS_MAX 256            /* secrets held by one session */
+#define IDLELOCK_LISTENERS_MAX 64           /* listeners on one handle */
+#define IDLELOCK_UNLOCK_REASON_MAX_BYTES 512
+#define IDLELOCK_DEVICE_KEY_BYTES 32
+/* Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet
+ * minimum for Argon2id (19 MiB, 2 passes); the defaults are libsodium's
+ * crypto_pwhash_OPSLIMIT_INTERACTIVE / MEMLIMIT_INTERACTIVE (2, 64 MiB). */
+#define IDLELOCK_KDF_OPSLIMIT_MIN 2
+#define IDLELOCK_KDF_OPSLIMIT_MAX 10
+#define IDLELOCK_KDF_MEMLIMIT_MIN ((uint64_t)19 * 1024 * 1024)
+#define IDLELOCK_KDF_MEMLIMIT_MAX ((uint64_t)1024 * 1024 * 1024)
+
+/* ------------------------------------------------------------------------ */
+/* Types                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* An idle lock. Opaque; made by idlelock_create(), freed by
+ * idlelock_destroy(). */
+typedef struct idlelock idlelock;
+
+/* The clock: milliseconds from any fixed origin. It must be monotonic and
+ * must count time the device spends asleep (Linux CLOCK_BOOTTIME does;
+ * CLOCK_MONOTONIC does not, and a lock built on it never fires after a
+ * night in a drawer). It is read once per call, and it is the one host
+ * callback called with the library's internal lock held: it must return
+ * quickly and must not call into the library. It is called on the thread
+ * that made the call. */
+typedef int64_t (*idlelock_clock_fn)(void *ctx);
+
+/* The host authenticator (biometric shortcut). Its fields are defined by a
+ * later version of this header; this version accepts only NULL. */
+typedef struct idlelock_authenticator idlelock_authenticator;
+
+/* Creation options. Fill with idlelock_config_init() (which sets `size` and
+ * every default), then change the fields you need. Every field below is
+ * copied by idlelock_create(): the caller may free what the pointers point
+ * to afterwards. A value out of range makes idlelock_create() fail with
+ * IDLELOCK_ERR_INVALID_ARGUMENT and a message naming the field and the
+ * value: a lock that silently never closes is worse than one that fails to
+ * start. */
+typedef struct idlelock_config {
+    uint32_t size;               /* sizeof(idlelock_config), set by config_init */
+    int32_t lock_on_start;       /* 0 or 1; default 1: idlelock_start() locks an
+                                    engaged session with REASON_STARTUP */
+    int64_t idle_after_ms;       /* > 0 or IDLELOCK_NEVER (default): lock after
+                                    this long without idlelock_touch() */
+    int64_t background_after_ms; /* >= 0, IDLELOCK_NEVER, or IDLELOCK_SAME_AS_IDLE
+                                    (default): lock when away (backgrounded)
+                                    this long; 0 locks every absence that
+                                    outlasts the grace window */
+    int64_t inactive_after_ms;   /* >= 0 or IDLELOCK_NEVER; default 30000: an
+                                    absence that never reached the background
+                                    (inactive only) locks after the longer of
+                                    this and background_after_ms */
+    int64_t grace_ms;            /* 0..60000, default 1500: an absence this short
+                                    or shorter is presence (a Face ID sheet,
+                                    the notification shade) */
+    int32_t max_attempts;        /* 1..100, default 5: wrong passcodes before
+                                    LOCKED_OUT */
+    uint32_t reserved0;          /* must be 0 */
+    uint64_t kdf_opslimit;       /* Argon2id passes, 2..10, default 2 */
+    uint64_t kdf_memlimit;       /* Argon2id memory in bytes, 19 MiB..1 GiB,
+                                    default 64 MiB */
+    const char *store_path;      /* reserved for the on-disk store: must be
+                                    NULL in this version (memory only) */
+    idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME */
+    void *clock_ctx;             /* passed to clock; must be NULL when clock is */
+    const idlelock_authenticator *authenticator; /* must be NULL in this version */
+    const char *unlock_reason;   /* NULL or NUL-terminated UTF-8 of at most
+                                    512 bytes, for the authenticator's prompt */
+    const uint8_t *device_key;   /* NULL, or 32 bytes from a hardware keystore,
+                                    mixed into the passcode key (BLAKE2b keyed
+                                    hash of the Argon2id output) */
+    size_t device_key_len;       /* 0 with NULL, 32 otherwise */
+} idlelock_config;
+
+/* What the lock looks like after a call. Set `size` to
+ * sizeof(idlelock_snapshot) before passing one to the library. */
+typedef struct idlelock_snapshot {
+    uint32_t size;               /* set by the caller */
+    int32_t state;               /* IDLELOCK_STATE_* */
+    uint64_t seq;                /* number of the latest change of state, reason
+                                    or a flag below; starts at 0 at create */
+    int32_t reason;              /* IDLELOCK_REASON_* */
+    int32_t is_enabled;          /* 1 when a passcode is set (lock engaged) */
+    int32_t is_biometrics_enabled;
+    int32_t is_biometrics_available;
+    int32_t is_away;             /* 1 while an absence is recorded: show a privacy
+                                    cover (the app-switcher image is taken now),
+                                    whatever the state */
+    int32_t attempts_remaining;  /* wrong passcodes left before LOCKED_OUT;
+                                    max_attempts when not engaged, 0 when
+                                    locked out */
+    int64_t last_activity_ms;    /* clock reading of the last activity */
+    int64_t ms_until_idle_lock;  /* ms until the idle deadline, 0 when due,
+                                    IDLELOCK_NEVER when the idle timeout is
+                                    NEVER, the session is locked, or the lock
+                                    is not engaged */
+} idlelock_snapshot;
+
+/* A listener: called with a snapshot after each change of state, reason or
+ * a snapshot flag, in `seq` order, one call at a time per handle. The
+ * snapshot is owned by the library and valid only during the call. It runs
+ * on the thread of some call on the handle (often the one that caused the
+ * change, never with an internal lock held), and it may call any function
+ * on the handle except idlelock_destroy(), including idlelock_unsubscribe()
+ * of itself; changes it causes are delivered after the current one. It
+ * must not block waiting for another thread that is calling into the same
+ * handle. */
+typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapshot);
+
+/* ------------------------------------------------------------------------ */
+/* Life cycle                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Fill `cfg` with the defaults and set cfg->size = size. Pass
+ * sizeof(idlelock_config) as `size`. Only the first `size` bytes are
+ * written; bytes this library does not know are zeroed.
+ * Defaults: idle_after_ms and background_after_ms left unset on purpose
+ * (IDLELOCK_NEVER and IDLELOCK_SAME_AS_IDLE: idlelock_create() refuses a
+ * lock that never times out until one of them is finite), inactive_after_ms
+ * 30000, grace_ms 1500, max_attempts 5, lock_on_start 1, the Argon2id
+ * limits above, and NULL pointers.
+ * Returns IDLELOCK_OK, or IDLELOCK_ERR_INVALID_ARGUMENT when cfg is NULL or
+ * size is smaller than this version's struct (or larger than 4096).
+ * Thread: any. */
+int idlelock_config_init(idlelock_config *cfg, size_t size);
+
+/* Create an idle lock from `cfg` and store it in *out. The lock starts
+ * UNLOCKED and not engaged (no passcode), last activity = now, with a fresh
+ * random session key in secure memory. Call idlelock_start() once the host
+ * is ready to show a lock screen.
+ * `cfg` is only read; its pointers are copied. *out is written only on
+ * success (set to NULL on failure when out is not NULL); the caller owns
+ * the handle and frees it with idlelock_destroy().
+ * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL pointers, a
+ * wrong size, non-zero bytes past the fields this library knows, a value
+ * out of range: the message names the field); IDLELOCK_ERR_NO_MEMORY;
+ * IDLELOCK_ERR_INTERNAL (libsodium failed to initialise).
+ * Thread: any. */
+int idlelock_create(const idlelock_config *cfg, idlelock **out);
+
+/* Destroy a lock: wipe its session key, passcode wrap and secrets, and free
+ * it. destroy(NULL) does nothing. Must be the last call on the handle: no
+ * other thread may be inside a call on it, and no listener may be running. */
+void idlelock_destroy(idlelock *lock);
+
+/* ------------------------------------------------------------------------ */
+/* Events and the decision rules                                            */
+/*                                                                          */
+/* Every call below that reads the clock first checks for a clock step (an  */
+/* engaged, unlocked session whose clock reads earlier than its recorded    */
+/* activity or departure locks with REASON_CLOCK; an unengaged one resets   */
+/* its bookkeeping to now), then judges the deadlines that are due, as      */
+/* idlelock_check() does, then does its own work. Judging happens only while*/
+/* engaged and UNLOCKED. "A timeout T has passed" means elapsed >= T;       */
+/* "within the grace window" means away <= grace_ms. Locks never overwrite  */
+/* each other: a locked session keeps its reason until it is unlocked.      */
+/*                                                                          */
+/* `out` may be NULL; when given, out->size must be set, it is validated    */
+/* before any effect, and it receives the state after the call (also when   */
+/* the call failed for a reason other than a bad argument).                 */
+/* Each returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad */
+/* out->size). Thread: any.                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Apply lock_on_start: the first start on an engaged, unlocked session with
+ * lock_on_start 1 locks with REASON_STARTUP. Later starts only judge. */
+int idlelock_start(idlelock *lock, idlelock_snapshot *out);
+
+/* User activity (a tap, a key, a scroll). While locked it does nothing (a
+ * tap on the lock screen is not activity); otherwise judge, and if still
+ * unlocked, last activity = now. Call it on every input event: it does no
+ * I/O and no allocation. */
+int idlelock_touch(idlelock *lock, idlelock_snapshot *out);
+
+/* The app is still visible but not interactive: iOS resign-active, Android
+ * onPause, Flutter and React Native `inactive` (a Face ID sheet, the
+ * notification shade, the app-switcher gesture). Records the departure if
+ * none is recorded (the first departure wins). If this call recorded it and
+ * the idle timeout has already passed, the session locks with REASON_IDLE
+ * on the way out. */
+int idlelock_inactive(idlelock *lock, idlelock_snapshot *out);
+
+/* The app is no longer visible: iOS did-enter-background, Android onStop,
+ * Flutter `hidden` / `paused`. As idlelock_inactive(), and marks the absence
+ * as having reached the background (also after an inactive, whose earlier
+ * departure stands). A host that cannot tell inactive from background calls
+ * this for both. */
+int idlelock_background(idlelock *lock, idlelock_snapshot *out);
+
+/* The app is back in the foreground. Takes and clears the departure; then,
+ * if engaged and unlocked: no departure recorded (a stray or first
+ * "active" event): judge the idle timeout only; away <= grace_ms: presence
+ * (last activity = now); away >= the absence's timeout (background_after_ms
+ * if it reached the background, else the longer of background_after_ms and
+ * inactive_after_ms): lock with REASON_BACKGROUNDED; idle timeout passed
+ * since the last activity: lock with REASON_IDLE; otherwise stay unlocked
+ * with last activity unchanged. */
+int idlelock_foreground(idlelock *lock, idlelock_snapshot *out);
+
+/* Judge the deadlines that are due now, without an event: while away past
+ * the grace window the background rule, then the idle rule (a host that
+ * keeps running in the background seals the session without waiting for
+ * the return); not away, the idle rule. Call it from a timer, using
+ * out->ms_until_idle_lock to know when. */
+int idlelock_check(idlelock *lock, idlelock_snapshot *out);
+
+/* "Lock now": an engaged, unlocked session locks with REASON_MANUAL.
+ * Otherwise (already locked, or no passcode) nothing, status OK. */
+int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
+
+/* Fill `out` (required here) with the state now, after judging the
+ * deadlines that are due. Every change a listener hears can also be seen by
+ * polling this. Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT. */
+int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
+
+/* ------------------------------------------------------------------------ */
+/* Passcode                                                                 */
+/*                                                                          */
+/* A passcode is `len` bytes of valid UTF-8 (1..1024 bytes; no NUL needed,  */
+/* embedded NULs are bytes like any other). Bytes are compared exactly: no  */
+/* Unicode normalization, so "é" typed as one code point and as "e" plus a  */
+/* combining accent are different passcodes. The library never stores or   */
+/* copies the passcode: Argon2id (libsodium crypto_pwhash, a fresh random   */
+/* salt) derives a key that wraps the session key with XChaCha20-Poly1305.  */
+/* ------------------------------------------------------------------------ */
+
+/* Set or replace the passcode, engaging the lock. Needs at least 4 Unicode
+ * scalar values. The same session key is re-wrapped (secrets stay
+ * readable), the biometric shortcut is turned off, the attempt count is
+ * reset, and the call is activity (last activity = now). Runs Argon2id
+ * (tens of milliseconds at the floor) without holding the handle's
+ * internal lock: other threads may keep calling.
+ * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL, invalid UTF-8,
+ * empty, over 1024 bytes, fewer than 4 scalars: checked before anything
+ * else); IDLELOCK_ERR_SESSION_LOCKED (the session is LOCKED or LOCKED_OUT,
+ * or it was locked while the key was derived: nothing changed);
+ * IDLELOCK_ERR_NO_MEMORY (Argon2id could not get its memory);
+ * IDLELOCK_ERR_INTERNAL. Thread: any; concurrent passcode calls on one
+ * handle run one at a time. */
+int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
+
+/* Unlock with the passcode. The order is: bad arguments
+ * (IDLELOCK_ERR_INVALID_ARGUMENT, never counted); no passcode
+ * (IDLELOCK_ERR_NO_PASSCODE); locked out (IDLELOCK_ERR_LOCKED_OUT). Then the
+ * attempt is counted before the passcode is checked. Wrong with attempts
+ * left: IDLELOCK_ERR_INVALID_PASSCODE (out->attempts_remaining and the
+ * message say how many remain). The wrong one that reaches max_attempts:
+ * IDLELOCK_ERR_LOCKED_OUT, state LOCKED_OUT. Right: the count resets, and
+ * the session unlocks (REASON_NONE, last activity = the time of the call,
+ * secrets readable again) unless something locked it while the check ran
+ * (idlelock_lock, idlelock_disable, a lockout): then
+ * IDLELOCK_ERR_SESSION_LOCKED. If the passcode was replaced or removed
+ * while the check ran, the attempt is void: IDLELOCK_ERR_SESSION_LOCKED
+ * (or IDLELOCK_ERR_NO_PASSCODE after idlelock_disable) and it is not
+ * counted against the new passcode.
+ * On an unlocked session it still verifies and counts: use it to
+ * re-authenticate before a sensitive action.
+ * Runs Argon2id without holding the handle's internal lock. Also
+ * IDLELOCK_ERR_NO_MEMORY and IDLELOCK_ERR_INTERNAL. Thread: any;
+ * concurrent attempts on one handle run one at a time. */
+int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snapshot *out);
+
+/* ------------------------------------------------------------------------ */
+/* Biometric shortcut                                                       */
+/*                                                                          */
+/* This version accepts no authenticator (config.authenticator must be      */
+/* NULL), so the shortcut is never available; the calls exist, and behave   */
+/* as the contract says for a lock without an available authenticator.      */
+/* ------------------------------------------------------------------------ */
+
+/* Returns IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock),
+ * IDLELOCK_ERR_NO_PASSCODE (not engaged), IDLELOCK_ERR_SESSION_LOCKED
+ * (locked), else IDLELOCK_ERR_LOCK_UNAVAILABLE (no available
+ * authenticator). Thread: any. */
+int idlelock_enable_biometrics(idlelock *lock);
+
+/* Turn the shortcut off (nothing to do when it is off). Returns
+ * IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT. Thread: any. */
+int idlelock_disable_biometrics(idlelock *lock);
+
+/* Returns IDLELOCK_ERR_INVALID_ARGUMENT, IDLELOCK_ERR_NO_PASSCODE,
+ * IDLELOCK_ERR_LOCKED_OUT as idlelock_unlock(), else
+ * IDLELOCK_ERR_LOCK_UNAVAILABLE (not enabled). Never counts an attempt.
+ * Thread: any. */
+int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
+
+/* ------------------------------------------------------------------------ */
+/* Sign-out                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Sign out: forget the passcode, the shortcut, every secret, the attempt
+ * count and the lockout, and leave the session UNLOCKED, REASON_NONE, not
+ * engaged, with a fresh session key. Works in every state (it is the only
+ * way out of LOCKED_OUT). The host must drop its own session data too. A
+ * passcode check running on another thread is voided.
+ * The new session key goes into the secure buffer the handle already
+ * holds, so sign-out cannot fail for lack of memory.
+ * Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock).
+ * Thread: any. */
+int idlelock_disable(idlelock *lock);
+
+/* ------------------------------------------------------------------------ */
+/* Listeners                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Register `fn` (with `ctx`, passed back untouched) to hear every change;
+ * *token receives a non-zero number for idlelock_unsubscribe(). No snapshot
+ * is delivered for the state at subscription: call idlelock_snapshot_get().
+ * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, fn or
+ * token, or already IDLELOCK_LISTENERS_MAX listeners); IDLELOCK_ERR_NO_MEMORY.
+ * On failure fn is never called. Thread: any, also from a listener. */
+int idlelock_subscribe(idlelock *lock, idlelock_listener_fn fn, void *ctx, uint64_t *token);
+
+/* Remove a listener. Returns only when no call of it is running on another
+ * thread; after it returns the listener is never called again (called from
+ * inside that listener, the current call finishes normally). Returns
+ * IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, or a token that
+ * is not subscribed). Thread: any, also from a listener. */
+int idlelock_unsubscribe(idlelock *lock, uint64_t token);
+
+/* ------------------------------------------------------------------------ */
+/* Sealed secrets and the gate                                              */
+/*                                                                          */
+/* Named byte strings (an access token, a profile) kept encrypted under the */
+/* session key (XChaCha20-Poly1305 IETF, names included). When the session  */
+/* locks, the session key is wiped (sodium_memzero) and the secrets cannot  */
+/* be read until an unlock restores it. Names are NUL-terminated UTF-8 of   */
+/* 1..64 bytes; values are 0..65536 bytes; at most 256 secrets. While the   */
+/* session is locked (LOCKED or LOCKED_OUT) these calls return              */
+/* IDLELOCK_ERR_SESSION_LOCKED. Before a passcode is set they work, in      */
+/* memory only. Each judges the deadlines first. Thread: any.               */
+/* ------------------------------------------------------------------------ */
+
+/* Store `len` bytes from `data` (NULL allowed only when len is 0) under
+ * `name`, replacing any earlier value. The library keeps only ciphertext.
+ * Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (bad name, len over
+ * 65536, data NULL with len > 0, a 257th name), IDLELOCK_ERR_SESSION_LOCKED,
+ * IDLELOCK_ERR_NO_MEMORY, IDLELOCK_ERR_INTERNAL. */
+int idlelock_secret_put(idlelock *lock, const char *name, const uint8_t *data, size_t len);
+
+/* Copy the secret `name` into `buf`, which holds *len bytes (buf may be
+ * NULL only when *len is 0); on success *len is set to the secret's size.
+ * When *len is too small: IDLELOCK_ERR_BUFFER_TOO_SMALL and *len is set to
+ * the size needed (nothing else written). The caller owns buf and should
+ * wipe it when done. Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT,
+ * IDLELOCK_ERR_SESSION_LOCKED, IDLELOCK_ERR_NOT_FOUND,
+ * IDLELOCK_ERR_BUFFER_TOO_SMALL, IDLELOCK_ERR_INTERNAL (a record failed
+ * authentication: memory corruption). */
+int idlelock_secret_get(idlelock *lock, const char *name, uint8_t *buf, size_t *len);
+
+/* Forget the secret `name` (its ciphertext is wiped). Returns IDLELOCK_OK,
+ * IDLELOCK_ERR_INVALID_ARGUMENT, IDLELOCK_ERR_SESSION_LOCKED,
+ * IDLELOCK_ERR_NOT_FOUND. */
+int idlelock_secret_remove(idlelock *lock, const char *name);
+
+/* The gate for the host's own protected work (an API call, a token
+ * refresh): IDLELOCK_OK when the session is unlocked after judging the
+ * deadlines (or not engaged), IDLELOCK_ERR_SESSION_LOCKED otherwise, or
+ * IDLELOCK_ERR_INVALID_ARGUMENT for a NULL lock. No I/O, no allocation. */
+int idlelock_require_unlocked(idlelock *lock);
+
+/* ------------------------------------------------------------------------ */
+/* Errors and versions                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* A fixed name for a status code ("IDLELOCK_OK",
+ * "IDLELOCK_ERR_INVALID_ARGUMENT", ...), or "IDLELOCK_ERR_UNKNOWN" for a
+ * code this version does not know. Never NULL; static storage. Thread: any. */
+const char *idlelock_status_name(int status);
+
+/* The calling thread's message for its last failed call (what was wrong
+ * and, where useful, what to do), or "" when this thread has had no
+ * failure. Never NULL. Owned by the library; valid until this thread's
+ * next failed call or its exit. Never contains a passcode or a secret.
+ * Thread: any (each thread has its own). */
+const char *idlelock_last_error(void);
+
+/* The library's version, "MAJOR.MINOR.PATCH", static storage. Thread: any. */
+const char *idlelock_version(void);
+
+/* The library's version as MAJOR * 10000 + MINOR * 100 + PATCH, for
+ * bindings that cannot read macros. Thread: any. */
+int idlelock_version_number(void);
+
+/* sizeof(idlelock_config) and sizeof(idlelock_snapshot) as this library
+ * knows them, for bindings that mirror the structs and cannot read C types.
+ * Thread: any. */
+size_t idlelock_config_size(void);
+size_t idlelock_snapshot_size(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IDLELOCK_H */
