@@ -1,0 +1,394 @@
+// The handle through the C ABI: configuration checks, passcode, secrets
+// sealed while locked, listeners and their re-entry, and races between an
+// unlock and a lock.
+
+import CIdleLock
+import CSystem
+import Testing
+@testable import IdleLock
+
+/// A clock the test moves by hand.
+final class FakeClock {
+    let now = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+    init(_ start: Int64 = 1_000) { now.initialize(to: start) }
+    deinit { now.deallocate() }
+    func advance(_ ms: Int64) { now.pointee += ms }
+    static let function: idlelock_clock_fn = { ctx in ctx!.assumingMemoryBound(to: Int64.self).pointee }
+}
+
+/// A handle on a fake clock, destroyed with the box.
+final class Lock {
+    let clock = FakeClock()
+    var handle: OpaquePointer?
+
+    init(idle: Int64 = 60_000, background: Int64 = 10_000, grace: Int64 = 1_500,
+         lockOnStart: Int32 = 1, maxAttempts: Int32 = 5) {
+        var cfg = Lock.config()
+        cfg.idle_after_ms = idle
+        cfg.background_after_ms = background
+        cfg.grace_ms = grace
+        cfg.lock_on_start = lockOnStart
+        cfg.max_attempts = maxAttempts
+        cfg.clock = FakeClock.function
+        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        let rc = idlelock_create(&cfg, &handle)
+        precondition(rc == 0, String(cString: idlelock_last_error()))
+    }
+
+    deinit { idlelock_destroy(handle) }
+
+    /// Defaults at the KDF floor, so tests run fast.
+    static func config() -> idlelock_config {
+        var cfg = idlelock_config()
+        _ = idlelock_config_init(&cfg, MemoryLayout<idlelock_config>.size)
+        cfg.kdf_opslimit = 2
+        cfg.kdf_memlimit = 19 * 1024 * 1024
+        return cfg
+    }
+
+    func snapshot() -> idlelock_snapshot {
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        _ = idlelock_snapshot_get(handle, &s)
+        return s
+    }
+
+    @discardableResult
+    func setPasscode(_ code: String) -> Int32 {
+        var code = code
+        return code.withUTF8 { p in
+            p.withMemoryRebound(to: CChar.self) { idlelock_set_passcode(handle, $0.baseAddress, $0.count) }
+        }
+    }
+
+    @discardableResult
+    func unlock(_ code: String) -> Int32 {
+        var code = code
+        return code.withUTF8 { p in
+            p.withMemoryRebound(to: CChar.self) { idlelock_unlock(handle, $0.baseAddress, $0.count, nil) }
+        }
+    }
+
+    func put(_ name: String, _ value: [UInt8]) -> Int32 {
+        value.withUnsafeBufferPointer { idlelock_secret_put(handle, name, $0.baseAddress, $0.count) }
+    }
+
+    func get(_ name: String) -> (Int32, [UInt8]) {
+        var buffer = [UInt8](repeating: 0, count: 128)
+        var length = buffer.count
+        let rc = buffer.withUnsafeMutableBufferPointer { idlelock_secret_get(handle, name, $0.baseAddress, &length) }
+        return (rc, rc == 0 ? Array(buffer[0..<length]) : [])
+    }
+}
+
+private func lastError() -> String { String(cString: idlelock_last_error()) }
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    private func create(_ change: (inout idlelock_config) -> Void) -> (Int32, String) {
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 60_000
+        change(&cfg)
+        var h: OpaquePointer? = nil
+        let rc = idlelock_create(&cfg, &h)
+        idlelock_destroy(h)
+        return (rc, rc == 0 ? "" : lastError())
+    }
+
+    @Test func defaultsRefuseALockThatNeverTimesOut() {
+        var cfg = Lock.config()
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(h == nil)
+        #expect(lastError().contains("idle_after_ms"))
+    }
+
+    @Test func everyBoundNamesItsField() {
+        let cases: [(String, (inout idlelock_config) -> Void)] = [
+            ("idle_after_ms", { $0.idle_after_ms = 0 }),
+            ("idle_after_ms", { $0.idle_after_ms = -5 }),
+            ("background_after_ms", { $0.background_after_ms = -2 }),
+            ("inactive_after_ms", { $0.inactive_after_ms = -1 }),
+            ("grace_ms", { $0.grace_ms = 60_001 }),
+            ("grace_ms", { $0.grace_ms = -1 }),
+            ("max_attempts", { $0.max_attempts = 0 }),
+            ("max_attempts", { $0.max_attempts = 101 }),
+            ("lock_on_start", { $0.lock_on_start = 2 }),
+            ("kdf_opslimit", { $0.kdf_opslimit = 1 }),
+            ("kdf_opslimit", { $0.kdf_opslimit = 11 }),
+            ("kdf_memlimit", { $0.kdf_memlimit = 19 * 1024 * 1024 - 1 }),
+            ("kdf_memlimit", { $0.kdf_memlimit = 1024 * 1024 * 1024 + 1 }),
+            ("reserved0", { $0.reserved0 = 7 }),
+            ("clock_ctx", { $0.clock_ctx = UnsafeMutableRawPointer(bitPattern: 8) }),
+            ("device_key_len", { $0.device_key_len = 32 }),
+        ]
+        for (field, change) in cases {
+            let (rc, message) = create(change)
+            #expect(rc == IDLELOCK_ERR_INVALID_ARGUMENT, "\(field)")
+            #expect(message.contains(field), "\(message)")
+        }
+    }
+
+    @Test func boundsThemselvesAreAccepted() {
+        #expect(create { $0.grace_ms = 60_000 }.0 == 0)
+        #expect(create { $0.grace_ms = 0 }.0 == 0)
+        #expect(create { $0.max_attempts = 1 }.0 == 0)
+        #expect(create { $0.max_attempts = 100 }.0 == 0)
+        #expect(create { $0.background_after_ms = 0 }.0 == 0)
+        #expect(create { $0.idle_after_ms = Int64.max; $0.background_after_ms = 5_000 }.0 == 0)
+        #expect(create { $0.kdf_opslimit = 10 }.0 == 0)
+    }
+
+    @Test func theValueAppearsInTheMessage() {
+        let (_, message) = create { $0.grace_ms = 60_001 }
+        #expect(message.contains("60001"))
+    }
+
+    @Test func structSizeIsChecked() {
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 1_000
+        var h: OpaquePointer? = nil
+        cfg.size = 8
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_config_init(&cfg, 3) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_config_size() == MemoryLayout<idlelock_config>.size)
+        #expect(idlelock_snapshot_size() == MemoryLayout<idlelock_snapshot>.size)
+    }
+}
+
+@Suite("Passcode, secrets and sealing")
+struct PasscodeAndSecretTests {
+    @Test func secretsAreSealedWhileLockedAndRestoredByUnlock() {
+        let l = Lock()
+        #expect(l.put("token", Array("before passcode".utf8)) == 0)
+        #expect(l.setPasscode("2468") == 0)
+        #expect(idlelock_lock(l.handle, nil) == 0)
+        #expect(l.get("token").0 == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(idlelock_require_unlocked(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(l.put("other", [1]) == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(l.unlock("1357") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(lastError().contains("4 attempt"))
+        #expect(l.unlock("2468") == 0)
+        let (rc, value) = l.get("token")
+        #expect(rc == 0)
+        #expect(value == Array("before passcode".utf8))
+        #expect(l.snapshot().attempts_remaining == 5)
+    }
+
+    @Test func aNewPasscodeKeepsTheSecretsReadable() {
+        let l = Lock()
+        #expect(l.setPasscode("1111") == 0)
+        #expect(l.put("a", [9, 8, 7]) == 0)
+        #expect(l.setPasscode("2222") == 0)
+        idlelock_lock(l.handle, nil)
+        #expect(l.unlock("1111") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(l.unlock("2222") == 0)
+        #expect(l.get("a").1 == [9, 8, 7])
+    }
+
+    @Test func lockedSessionCannotReplaceItsPasscode() {
+        let l = Lock()
+        l.setPasscode("1111")
+        idlelock_lock(l.handle, nil)
+        #expect(l.setPasscode("2222") == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(l.unlock("1111") == 0)
+    }
+
+    @Test func badArgumentsAreNeverAnAttempt() {
+        let l = Lock()
+        l.setPasscode("1111")
+        idlelock_lock(l.handle, nil)
+        let invalid: [UInt8] = [0x31, 0xFF, 0x31, 0x31]
+        let rc = invalid.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { idlelock_unlock(l.handle, $0.baseAddress, $0.count, nil) }
+        }
+        #expect(rc == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_unlock(l.handle, nil, 4, nil) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_unlock(l.handle, "x", 0, nil) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(l.snapshot().attempts_remaining == 5)
+        #expect(l.setPasscode("abc") == IDLELOCK_ERR_INVALID_ARGUMENT)
+    }
+
+    @Test func lockoutThenDisable() {
+        let l = Lock(maxAttempts: 2)
+        l.setPasscode("1111")
+        #expect(l.put("t", [1]) == 0)
+        idlelock_lock(l.handle, nil)
+        #expect(l.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(l.unlock("0000") == IDLELOCK_ERR_LOCKED_OUT)
+        #expect(l.unlock("1111") == IDLELOCK_ERR_LOCKED_OUT)
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
+        #expect(idlelock_disable(l.handle) == 0)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.is_enabled == 0 && s.attempts_remaining == 2)
+        #expect(l.get("t").0 == IDLELOCK_ERR_NOT_FOUND, "sign-out forgets the secrets")
+        #expect(l.unlock("1111") == IDLELOCK_ERR_NO_PASSCODE)
+    }
+
+    @Test func secretGetReportsTheNeededSize() {
+        let l = Lock()
+        #expect(l.put("big", [UInt8](repeating: 7, count: 300)) == 0)
+        var length = 10
+        var small = [UInt8](repeating: 0, count: 10)
+        #expect(idlelock_secret_get(l.handle, "big", &small, &length) == IDLELOCK_ERR_BUFFER_TOO_SMALL)
+        #expect(length == 300)
+        var zero = 0
+        #expect(idlelock_secret_get(l.handle, "big", nil, &zero) == IDLELOCK_ERR_BUFFER_TOO_SMALL)
+        #expect(zero == 300)
+        #expect(l.put("empty", []) == 0)
+        var none = 0
+        #expect(idlelock_secret_get(l.handle, "empty", nil, &none) == 0)
+        #expect(none == 0)
+        #expect(idlelock_secret_remove(l.handle, "big") == 0)
+        #expect(idlelock_secret_remove(l.handle, "big") == IDLELOCK_ERR_NOT_FOUND)
+    }
+
+    @Test func secretLimits() {
+        let l = Lock()
+        #expect(l.put(String(repeating: "n", count: 64), [1]) == 0)
+        #expect(l.put(String(repeating: "n", count: 65), [1]) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(l.put("", [1]) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(l.put("v", [UInt8](repeating: 0, count: 65_536)) == 0)
+        #expect(l.put("v", [UInt8](repeating: 0, count: 65_537)) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        for i in 0..<254 { #expect(l.put("s\(i)", [UInt8(i & 0xFF)]) == 0) }
+        #expect(l.put("one too many", [1]) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(lastError().contains("256"))
+        #expect(l.put("s3", [42]) == 0, "replacing an existing name is not a new secret")
+        #expect(l.get("s3").1 == [42])
+    }
+}
+
+/// Records what a listener saw; optionally runs a re-entrant action.
+final class Recorder {
+    var seqs: [UInt64] = []
+    var states: [Int32] = []
+    var attempts: [Int32] = []
+    var action: ((Recorder, idlelock_snapshot) -> Void)?
+    var handle: OpaquePointer?
+    var token: UInt64 = 0
+
+    static let listener: idlelock_listener_fn = { ctx, snapshot in
+        let r = Unmanaged<Recorder>.fromOpaque(ctx!).takeUnretainedValue()
+        r.seqs.append(snapshot!.pointee.seq)
+        r.states.append(snapshot!.pointee.state)
+        r.attempts.append(snapshot!.pointee.attempts_remaining)
+        r.action?(r, snapshot!.pointee)
+    }
+
+    func subscribe(_ handle: OpaquePointer?) {
+        self.handle = handle
+        #expect(idlelock_subscribe(handle, Recorder.listener, Unmanaged.passUnretained(self).toOpaque(), &token) == 0)
+    }
+}
+
+@Suite("Listeners")
+struct ListenerTests {
+    @Test func changesArriveInSeqOrder() {
+        let l = Lock()
+        let r = Recorder()
+        r.subscribe(l.handle)
+        l.setPasscode("1234")
+        idlelock_start(l.handle, nil)
+        idlelock_background(l.handle, nil)
+        idlelock_foreground(l.handle, nil)
+        idlelock_touch(l.handle, nil) // no visible change: no snapshot
+        #expect(r.seqs.count == 4)
+        #expect(r.seqs == r.seqs.sorted())
+        #expect(Set(r.seqs).count == r.seqs.count)
+        #expect(r.seqs.last == l.snapshot().seq)
+    }
+
+    @Test func listenerMayCallBackInAndUnsubscribeItself() {
+        let l = Lock()
+        l.setPasscode("1234")
+        let r = Recorder()
+        r.action = { rec, snap in
+            if snap.is_away == 1 && snap.state == IDLELOCK_STATE_UNLOCKED {
+                #expect(idlelock_lock(rec.handle, nil) == 0)
+            }
+            if snap.state == IDLELOCK_STATE_LOCKED {
+                #expect(idlelock_unsubscribe(rec.handle, rec.token) == 0)
+            }
+        }
+        r.subscribe(l.handle)
+        idlelock_background(l.handle, nil)
+        // background (away) → the listener locks → locked snapshot → unsubscribed.
+        #expect(r.states == [IDLELOCK_STATE_UNLOCKED, IDLELOCK_STATE_LOCKED])
+        #expect(r.seqs == r.seqs.sorted())
+        idlelock_foreground(l.handle, nil)
+        #expect(r.states.count == 2, "never called after unsubscribe")
+        #expect(idlelock_unsubscribe(l.handle, r.token) == IDLELOCK_ERR_INVALID_ARGUMENT)
+    }
+
+    @Test func aLockDuringTheCheckOvertakesARightPasscode() {
+        // The listener hears the attempt being counted (before Argon2id runs)
+        // and locks the session: the right passcode must not unlock it.
+        let l = Lock()
+        l.setPasscode("1234")
+        let r = Recorder()
+        r.action = { rec, snap in
+            if snap.state == IDLELOCK_STATE_UNLOCKED && snap.attempts_remaining == 4 {
+                idlelock_lock(rec.handle, nil)
+            }
+        }
+        r.subscribe(l.handle)
+        #expect(l.unlock("1234") == IDLELOCK_ERR_SESSION_LOCKED)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_MANUAL)
+        #expect(s.attempts_remaining == 5)
+        #expect(l.get("x").0 == IDLELOCK_ERR_SESSION_LOCKED)
+    }
+
+    @Test func signOutDuringTheCheckVoidsTheAttempt() {
+        let l = Lock()
+        l.setPasscode("1234")
+        idlelock_lock(l.handle, nil)
+        let r = Recorder()
+        r.action = { rec, snap in
+            if snap.is_enabled == 1 && snap.attempts_remaining == 4 { idlelock_disable(rec.handle) }
+        }
+        r.subscribe(l.handle)
+        #expect(l.unlock("1234") == IDLELOCK_ERR_NO_PASSCODE)
+        let s = l.snapshot()
+        #expect(s.is_enabled == 0 && s.state == IDLELOCK_STATE_UNLOCKED)
+    }
+
+    @Test func listenerLimit() {
+        let l = Lock()
+        var tokens: [UInt64] = []
+        let r = Recorder()
+        for _ in 0..<64 {
+            var t: UInt64 = 0
+            #expect(idlelock_subscribe(l.handle, Recorder.listener, Unmanaged.passUnretained(r).toOpaque(), &t) == 0)
+            tokens.append(t)
+        }
+        var t: UInt64 = 0
+        #expect(idlelock_subscribe(l.handle, Recorder.listener, nil, &t) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(Set(tokens).count == 64 && !tokens.contains(0))
+        for token in tokens { #expect(idlelock_unsubscribe(l.handle, token) == 0) }
+    }
+}
+
+@Suite("Errors and versions")
+struct ErrorAndVersionTests {
+    @Test func statusNamesAreFixedAndNeverNull() {
+        #expect(String(cString: idlelock_status_name(0)) == "IDLELOCK_OK")
+        #expect(String(cString: idlelock_status_name(3)) == "IDLELOCK_ERR_INVALID_PASSCODE")
+        #expect(String(cString: idlelock_status_name(11)) == "IDLELOCK_ERR_INTERNAL")
+        #expect(String(cString: idlelock_status_name(12)) == "IDLELOCK_ERR_UNKNOWN")
+        #expect(String(cString: idlelock_status_name(-1)) == "IDLELOCK_ERR_UNKNOWN")
+    }
+
+    @Test func versionAgreesWithTheHeader() {
+        #expect(String(cString: idlelock_version()) == IDLELOCK_VERSION_STRING)
+        #expect(idlelock_version_number() == IDLELOCK_VERSION_NUMBER)
+        #expect(IDLELOCK_VERSION_NUMBER == IDLELOCK_VERSION_MAJOR * 10000 + IDLELOCK_VERSION_MINOR * 100 + IDLELOCK_VERSION_PATCH)
+    }
+
+    @Test func nullHandleIsAnInvalidArgument() {
+        #expect(idlelock_touch(nil, nil) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(lastError().contains("NULL"))
+        #expect(idlelock_require_unlocked(nil) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        idlelock_destroy(nil)
+    }
+}
