@@ -363,8 +363,9 @@ int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
  * else); IDLELOCK_ERR_SESSION_LOCKED (the session is LOCKED or LOCKED_OUT,
  * or it was locked while the key was derived: nothing changed);
  * IDLELOCK_ERR_NO_MEMORY (Argon2id could not get its memory);
- * IDLELOCK_ERR_INTERNAL. Thread: any; concurrent passcode calls on one
- * handle run one at a time. */
+ * IDLELOCK_ERR_INTERNAL. Thread: any, also from a listener. Of two
+ * concurrent set_passcode calls the first to finish wins; the other
+ * returns IDLELOCK_ERR_SESSION_LOCKED and changes nothing. */
 int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
 
 /* Unlock with the passcode. The order is: bad arguments
@@ -383,9 +384,12 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * counted against the new passcode.
  * On an unlocked session it still verifies and counts: use it to
  * re-authenticate before a sensitive action.
- * Runs Argon2id without holding the handle's internal lock. Also
- * IDLELOCK_ERR_NO_MEMORY and IDLELOCK_ERR_INTERNAL. Thread: any;
- * concurrent attempts on one handle run one at a time. */
+ * Runs Argon2id without holding the handle's internal lock; an attempt
+ * whose check cannot run (IDLELOCK_ERR_NO_MEMORY: Argon2id could not get
+ * kdf_memlimit bytes) stays counted, so a failure can never be used to
+ * probe for free. Also IDLELOCK_ERR_INTERNAL. Thread: any, also from a
+ * listener; concurrent attempts each count, and a right one resets the
+ * count for all. */
 int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */

@@ -4,8 +4,11 @@
 //
 // Locking: `mutex` guards every stored property. The clock callback is the
 // only host code called with it held. Key derivation (Argon2id, tens of ms
-// or more) runs with it released, serialised per handle by `attemptMutex`.
-// Listeners run with no lock held (`deliver`).
+// or more) runs with it released; what the derivation started from is
+// re-checked when its result is applied (the lock epoch and the passcode
+// generation of LockRules), so concurrent attempts need no second lock and
+// a listener may call any function, `unlock` included. Listeners run with
+// no lock held (`deliver`).
 
 import CIdleLock
 import CSystem
@@ -19,10 +22,6 @@ struct CallResult {
 final class IdleLockHandle {
     private let config: LockConfig
     private let mutex = Mutex()
-    /// Held for the whole of `unlock` and `setPasscode`: one passcode check
-    /// at a time per handle, so concurrent attempts cannot interleave
-    /// their counts.
-    private let attemptMutex = Mutex()
 
     private var rules: LockRules
     /// The session key and its id subkey (`SessionKeyLayout`); wiped while
@@ -142,8 +141,6 @@ final class IdleLockHandle {
 
     /// SPEC §4 `set_passcode`; `passcode` is already validated.
     func setPasscode(_ passcode: UnsafeRawBufferPointer) -> CallResult {
-        attemptMutex.lock()
-        defer { attemptMutex.unlock() }
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var keyCopy: SecureBytes? = nil
@@ -177,7 +174,7 @@ final class IdleLockHandle {
             guard let sealed else { throw IdleLockError(.internal, "the passcode wrap is missing") }
             guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
                   ticket.generation == rules.passcodeGeneration else {
-                throw IdleLockError(.sessionLocked, "the session was locked or signed out while the passcode was being set; nothing changed")
+                throw IdleLockError(.sessionLocked, "the session was locked, signed out, or given another passcode while this passcode was being set; nothing changed")
             }
             wrap = sealed
             biometricsEnabled = false
@@ -187,8 +184,6 @@ final class IdleLockHandle {
 
     /// SPEC §4 `unlock`; `passcode` is already validated.
     func unlock(_ passcode: UnsafeRawBufferPointer) -> CallResult {
-        attemptMutex.lock()
-        defer { attemptMutex.unlock() }
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil

@@ -353,6 +353,30 @@ struct ListenerTests {
         #expect(s.is_enabled == 0 && s.state == IDLELOCK_STATE_UNLOCKED)
     }
 
+    /// Regression: a per-handle attempt mutex was once held while the first
+    /// half of an unlock delivered its snapshot, so a listener that called
+    /// `idlelock_unlock` deadlocked.
+    @Test func listenerMayUnlockDuringAnUnlock() {
+        let l = Lock()
+        l.setPasscode("1234")
+        idlelock_lock(l.handle, nil)
+        let r = Recorder()
+        var nested: Int32 = -1
+        r.action = { rec, snap in
+            if nested == -1 && snap.attempts_remaining == 4 {
+                nested = 99
+                var code = Array("1234".utf8).map { CChar(bitPattern: $0) }
+                nested = idlelock_unlock(rec.handle, &code, code.count, nil)
+            }
+        }
+        r.subscribe(l.handle)
+        #expect(l.unlock("1234") == 0)
+        #expect(nested == 0)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.attempts_remaining == 5)
+        #expect(r.seqs == r.seqs.sorted())
+    }
+
     @Test func listenerLimit() {
         let l = Lock()
         var tokens: [UInt64] = []
