@@ -27,7 +27,11 @@
  *  - Structs that cross the boundary begin with a uint32_t `size` that the
  *    caller sets to sizeof the struct as its header knows it. The library
  *    reads and writes only the bytes that `size` covers, so a host built
- *    against an older or newer header keeps working.
+ *    against an older or newer header keeps working. A size smaller than
+ *    this version's struct, or larger than 4096, is
+ *    IDLELOCK_ERR_INVALID_ARGUMENT. In a larger config the bytes past the
+ *    fields this library knows must be zero (a newer host's setting is never
+ *    silently ignored); in a larger snapshot they are written as zero.
  *  - Only the idlelock_* names below are exported. The soname carries the
  *    ABI major: libidlelock.so.1.
  */
@@ -290,8 +294,11 @@ void idlelock_destroy(idlelock *lock);
 /* out->size). Thread: any.                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* Apply lock_on_start: the first start on an engaged, unlocked session with
- * lock_on_start 1 locks with REASON_STARTUP. Later starts only judge. */
+/* Apply lock_on_start. Only the first call of idlelock_start on a handle
+ * applies it: if the session is then engaged and unlocked and lock_on_start
+ * is 1, it locks with REASON_STARTUP. A start before idlelock_set_passcode
+ * uses it up (start, set_passcode, start stays UNLOCKED). Later starts only
+ * judge. */
 int idlelock_start(idlelock *lock, idlelock_snapshot *out);
 
 /* User activity (a tap, a key, a scroll). While locked it does nothing (a
@@ -328,8 +335,12 @@ int idlelock_foreground(idlelock *lock, idlelock_snapshot *out);
 /* Judge the deadlines that are due now, without an event: while away past
  * the grace window the background rule, then the idle rule (a host that
  * keeps running in the background seals the session without waiting for
- * the return); not away, the idle rule. Call it from a timer, using
- * out->ms_until_idle_lock to know when. */
+ * the return); not away, the idle rule. Call it from a timer.
+ * out->ms_until_idle_lock times the idle deadline only, and only while the
+ * app is present: while away (out->is_away), nothing locks within grace_ms
+ * of the departure, and the background deadline (background_after_ms from
+ * the departure) applies too, so a host that runs in the background should
+ * also call check then. */
 int idlelock_check(idlelock *lock, idlelock_snapshot *out);
 
 /* "Lock now": an engaged, unlocked session locks with REASON_MANUAL.
@@ -423,7 +434,8 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /* Sign out: forget the passcode, the shortcut, every secret, the attempt
  * count and the lockout, and leave the session UNLOCKED, REASON_NONE, not
  * engaged, with a fresh session key. Works in every state (it is the only
- * way out of LOCKED_OUT). The host must drop its own session data too. A
+ * way out of LOCKED_OUT); on a session that is not engaged it still forgets
+ * the secrets held in memory (a sign-out never leaves session data behind). The host must drop its own session data too. A
  * passcode check running on another thread is voided.
  * The new session key goes into the secure buffer the handle already
  * holds, so sign-out cannot fail for lack of memory.

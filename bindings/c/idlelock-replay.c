@@ -1,0 +1,806 @@
+/*
+ * idlelock-replay: replay lifecycle traces through libidlelock.
+ *
+ *   idlelock-replay [--quiet] FILE...
+ *
+ * Each FILE is a trace: a list of lifecycle events with the times at which
+ * they happen. The tool feeds them to the library, using the trace's own
+ * times as the clock (config.clock returns a variable the tool sets before
+ * each call), prints one line per event (time, event, status, state,
+ * reason, attempts remaining, away flag, ms until the idle lock), and checks
+ * the `expect` lines. --quiet prints only mismatches and errors.
+ *
+ * Exit status: 0 when every expect held, 1 when at least one did not (the
+ * rest of the trace is still replayed), 2 on a malformed trace, a file that
+ * cannot be read, or a configuration the library refuses (stops at once).
+ *
+ * Trace format (also in traces/README.md)
+ * ---------------------------------------
+ * Text, one item per line. `#` starts a comment (whole line or trailing);
+ * blank lines are ignored. Items are separated by spaces or tabs, so no
+ * argument can contain a space or a `#`.
+ *
+ *   config key=value ...
+ *       At most once, before the first event. Keys: idle, background,
+ *       inactive, grace (ms, or the word `never`; background also takes
+ *       `same` = IDLELOCK_SAME_AS_IDLE), attempts, lock_on_start (integers).
+ *       Missing keys keep the idlelock_config_init() defaults. Traces
+ *       always run with the Argon2id floor (IDLELOCK_KDF_OPSLIMIT_MIN,
+ *       IDLELOCK_KDF_MEMLIMIT_MIN) so they run fast.
+ *
+ *   <ms> <event> [argument...]
+ *       <ms> is a signed 64-bit decimal: the clock reading for this call.
+ *       Times may go backwards (that is a test case). The handle is created
+ *       at the first event, with the clock reading that event's time.
+ *       Events:
+ *         start touch inactive background foreground check lock
+ *         passcode <code>      idlelock_set_passcode
+ *         unlock <code>        idlelock_unlock
+ *         disable              idlelock_disable
+ *         put <name> <value>   idlelock_secret_put
+ *         get <name>           idlelock_secret_get (prints the value)
+ *         remove <name>        idlelock_secret_remove
+ *         gate                 idlelock_require_unlocked
+ *         snapshot             idlelock_snapshot_get
+ *       Calls that take no snapshot argument are followed by
+ *       idlelock_snapshot_get() at the same clock reading.
+ *
+ *   expect key=value ...
+ *       Checks the result of the previous event. Keys: status (a status
+ *       name without IDLELOCK_ / IDLELOCK_ERR_: OK, INVALID_PASSCODE, ...),
+ *       state (UNLOCKED, LOCKED, LOCKED_OUT), reason (NONE, IDLE,
+ *       BACKGROUNDED, STARTUP, MANUAL, CLOCK), attempts, away (0/1),
+ *       enabled (0/1), until_idle (ms or `never`), and two extensions:
+ *       activity (last_activity_ms) and value (what the previous `get`
+ *       returned). A mismatch prints `FILE:LINE: expected X=..., got ...`.
+ *
+ * A malformed line prints `FILE:LINE: <what is wrong>` on stderr and the
+ * tool exits 2. Lines of any length are read (getline); a line holding a
+ * NUL byte or more than MAX_TOKENS items is rejected.
+ *
+ * Build (from the repository root):
+ *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
+ *      -Iinclude bindings/c/idlelock-replay.c -Lbuild -lidlelock \
+ *      -Wl,-rpath,$PWD/build -o build/idlelock-replay
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "idlelock.h"
+
+#define EXIT_MISMATCH 1
+#define EXIT_MALFORMED 2
+#define MAX_TOKENS 32
+
+/* One trace being replayed. */
+typedef struct replay {
+    const char *file;
+    unsigned long line;
+    int quiet;
+    idlelock_config cfg;
+    int config_seen;
+    int event_seen;
+    int header_printed;
+    int64_t now;                 /* what the clock callback returns */
+    idlelock *lock;
+    int last_status;
+    idlelock_snapshot snap;      /* state after the previous event */
+    int have_value;              /* the previous event was a successful get */
+    size_t value_len;
+    unsigned long events;
+    unsigned long expects;
+    unsigned long mismatches;
+} replay;
+
+/* Buffer for idlelock_secret_get: the largest value the library keeps. */
+static uint8_t value_buf[IDLELOCK_SECRET_VALUE_MAX_BYTES];
+
+/* ---------------------------------------------------------------------- */
+/* Names                                                                  */
+/* ---------------------------------------------------------------------- */
+
+static const char *const status_names[] = {
+    "OK", "INVALID_ARGUMENT", "SESSION_LOCKED", "INVALID_PASSCODE",
+    "LOCKED_OUT", "LOCK_UNAVAILABLE", "NO_PASSCODE", "STORAGE",
+    "NOT_FOUND", "BUFFER_TOO_SMALL", "NO_MEMORY", "INTERNAL",
+};
+static const char *const state_names[] = { "UNLOCKED", "LOCKED", "LOCKED_OUT" };
+static const char *const reason_names[] = {
+    "NONE", "IDLE", "BACKGROUNDED", "STARTUP", "MANUAL", "CLOCK",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Index of `s` in `names`, or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* names[v], or the number in `buf` when v is out of the table. */
+static const char *name_of(const char *const *names, size_t n, int64_t v,
+                           char *buf, size_t buflen)
+{
+    if (v >= 0 && (uint64_t)v < n)
+        return names[v];
+    snprintf(buf, buflen, "%" PRId64, v);
+    return buf;
+}
+
+/* The library's own name for a status, without its IDLELOCK_ prefix. */
+static const char *library_status_name(int status)
+{
+    const char *s = idlelock_status_name(status);
+    if (s == NULL)
+        return "(null)";
+    if (strncmp(s, "IDLELOCK_ERR_", 13) == 0)
+        return s + 13;
+    if (strncmp(s, "IDLELOCK_", 9) == 0)
+        return s + 9;
+    return s;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Messages                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* Print `FILE:LINE: ...` on stderr; returns EXIT_MALFORMED. */
+static int malformed(const replay *r, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "%s:%lu: ", r->file, r->line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_MALFORMED;
+}
+
+/* Longest argument or value shown on an event line. */
+#define SHOW_MAX 64
+
+/* Print a byte string with C-style escapes for anything not printable,
+ * cut to SHOW_MAX bytes with "..." when longer. */
+static void print_escaped(const uint8_t *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (i == SHOW_MAX) {
+            fputs("...", stdout);
+            break;
+        }
+        if (p[i] == '"' || p[i] == '\\')
+            printf("\\%c", p[i]);
+        else if (p[i] >= 0x20 && p[i] < 0x7f)
+            putchar(p[i]);
+        else
+            printf("\\x%02x", p[i]);
+    }
+}
+
+/* A trace token made safe for a message: printable ASCII kept, other
+ * bytes as \xHH, cut to SHOW_MAX bytes with "...". Returns one of four
+ * rotating static buffers, so up to four may appear in one printf. */
+static const char *show(const char *s)
+{
+    static char bufs[4][SHOW_MAX * 4 + 4];
+    static unsigned next;
+    char *b = bufs[next++ % 4];
+    size_t i, o = 0;
+    for (i = 0; s[i] != '\0'; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i == SHOW_MAX) {
+            memcpy(b + o, "...", 3);
+            o += 3;
+            break;
+        }
+        if (c >= 0x20 && c < 0x7f)
+            b[o++] = (char)c;
+        else
+            o += (size_t)snprintf(b + o, sizeof bufs[0] - o, "\\x%02x", c);
+    }
+    b[o] = '\0';
+    return b;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Numbers                                                                */
+/* ---------------------------------------------------------------------- */
+
+/* Strict signed 64-bit decimal: optional sign, digits only, no overflow. */
+static int parse_i64(const char *s, int64_t *out)
+{
+    int neg = 0;
+    int64_t v = 0;
+    if (*s == '-' || *s == '+')
+        neg = (*s++ == '-');
+    if (*s == '\0')
+        return 0;
+    for (; *s != '\0'; s++) {
+        int d;
+        if (*s < '0' || *s > '9')
+            return 0;
+        d = *s - '0';
+        /* Accumulate negatively so INT64_MIN is reachable. */
+        if (v < (INT64_MIN + d) / 10)
+            return 0;
+        v = v * 10 - d;
+    }
+    if (!neg) {
+        if (v == INT64_MIN)
+            return 0;
+        v = -v;
+    }
+    *out = v;
+    return 1;
+}
+
+/* Milliseconds or `never`. */
+static int parse_ms(const char *s, int64_t *out)
+{
+    if (strcmp(s, "never") == 0) {
+        *out = IDLELOCK_NEVER;
+        return 1;
+    }
+    return parse_i64(s, out);
+}
+
+/* An integer that fits int32_t. */
+static int parse_i32(const char *s, int32_t *out)
+{
+    int64_t v;
+    if (!parse_i64(s, &v) || v < INT32_MIN || v > INT32_MAX)
+        return 0;
+    *out = (int32_t)v;
+    return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Header line                                                            */
+/* ---------------------------------------------------------------------- */
+
+static void print_ms(int64_t v)
+{
+    if (v == IDLELOCK_NEVER)
+        fputs("never", stdout);
+    else
+        printf("%" PRId64, v);
+}
+
+static void print_header(replay *r)
+{
+    const idlelock_config *c = &r->cfg;
+    if (r->header_printed || r->quiet)
+        return;
+    r->header_printed = 1;
+    printf("== %s: idle=", r->file);
+    print_ms(c->idle_after_ms);
+    fputs(" background=", stdout);
+    if (c->background_after_ms == IDLELOCK_SAME_AS_IDLE)
+        fputs("same", stdout);
+    else
+        print_ms(c->background_after_ms);
+    fputs(" inactive=", stdout);
+    print_ms(c->inactive_after_ms);
+    fputs(" grace=", stdout);
+    print_ms(c->grace_ms);
+    printf(" attempts=%" PRId32 " lock_on_start=%" PRId32 "\n",
+           c->max_attempts, c->lock_on_start);
+    printf("%8s  %-10s  %-16s  %-10s  %-12s  %4s  %4s  %s\n", "time", "event",
+           "status", "state", "reason", "left", "away", "until_idle");
+}
+
+/* ---------------------------------------------------------------------- */
+/* config                                                                 */
+/* ---------------------------------------------------------------------- */
+
+/* Apply one `key=value` of a config line. Returns 0 or EXIT_MALFORMED. */
+static int config_key(replay *r, const char *key, const char *val)
+{
+    idlelock_config *c = &r->cfg;
+    int ok;
+    if (strcmp(key, "idle") == 0)
+        ok = parse_ms(val, &c->idle_after_ms);
+    else if (strcmp(key, "background") == 0) {
+        ok = 1;
+        if (strcmp(val, "same") == 0)
+            c->background_after_ms = IDLELOCK_SAME_AS_IDLE;
+        else
+            ok = parse_ms(val, &c->background_after_ms);
+    } else if (strcmp(key, "inactive") == 0)
+        ok = parse_ms(val, &c->inactive_after_ms);
+    else if (strcmp(key, "grace") == 0)
+        ok = parse_ms(val, &c->grace_ms);
+    else if (strcmp(key, "attempts") == 0)
+        ok = parse_i32(val, &c->max_attempts);
+    else if (strcmp(key, "lock_on_start") == 0)
+        ok = parse_i32(val, &c->lock_on_start);
+    else
+        return malformed(r, "unknown config key '%s'", show(key));
+    if (!ok)
+        return malformed(r, "bad value '%s' for config key '%s'", show(val), show(key));
+    return 0;
+}
+
+/* Split `tok` at '=' into key and value. Returns 0 when there is none. */
+static int split_pair(char *tok, char **key, char **val)
+{
+    char *eq = strchr(tok, '=');
+    if (eq == NULL || eq == tok)
+        return 0;
+    *eq = '\0';
+    *key = tok;
+    *val = eq + 1;
+    return 1;
+}
+
+static int do_config(replay *r, char **tok, int n)
+{
+    static const char *const keys[] = {
+        "idle", "background", "inactive", "grace", "attempts", "lock_on_start",
+    };
+    int seen[COUNT(keys)] = { 0 };
+    int i;
+    if (r->event_seen)
+        return malformed(r, "config after the first event");
+    if (r->config_seen)
+        return malformed(r, "config given twice");
+    r->config_seen = 1;
+    for (i = 1; i < n; i++) {
+        char *key, *val;
+        int k, rc;
+        if (!split_pair(tok[i], &key, &val))
+            return malformed(r, "config item '%s' is not key=value", show(tok[i]));
+        k = name_index(keys, COUNT(keys), key);
+        if (k >= 0 && seen[k]++)
+            return malformed(r, "config key '%s' given twice", show(key));
+        rc = config_key(r, key, val);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* expect                                                                 */
+/* ---------------------------------------------------------------------- */
+
+/* Count one expectation; print a mismatch when `ok` is false. */
+static void expect_result(replay *r, int ok, const char *key, const char *want,
+                          const char *got)
+{
+    r->expects++;
+    if (ok)
+        return;
+    r->mismatches++;
+    printf("%s:%lu: expected %s=%s, got %s\n", r->file, r->line, key, want, got);
+    fflush(stdout);
+}
+
+/* A key whose value is a name from `names`. */
+static int expect_named(replay *r, const char *key, const char *val,
+                        const char *const *names, size_t n, int64_t got)
+{
+    char buf[32];
+    int want = name_index(names, n, val);
+    if (want < 0)
+        return malformed(r, "unknown %s '%s'", show(key), show(val));
+    expect_result(r, want == got, key, val, name_of(names, n, got, buf, sizeof buf));
+    return 0;
+}
+
+/* A key whose value is a number (or `never` when allow_never). */
+static int expect_number(replay *r, const char *key, const char *val,
+                         int allow_never, int64_t got)
+{
+    char buf[32];
+    int64_t want;
+    if (!(allow_never ? parse_ms(val, &want) : parse_i64(val, &want)))
+        return malformed(r, "bad value '%s' for expect key '%s'", show(val), show(key));
+    if (allow_never && got == IDLELOCK_NEVER)
+        snprintf(buf, sizeof buf, "never");
+    else
+        snprintf(buf, sizeof buf, "%" PRId64, got);
+    expect_result(r, want == got, key, val, buf);
+    return 0;
+}
+
+/* A 0/1 flag. */
+static int expect_flag(replay *r, const char *key, const char *val, int64_t got)
+{
+    if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+        return malformed(r, "expect key '%s' takes 0 or 1, not '%s'", show(key), show(val));
+    return expect_number(r, key, val, 0, got);
+}
+
+/* value=: what the previous get returned. */
+static void expect_value(replay *r, const char *val)
+{
+    size_t n = strlen(val);
+    int ok = r->have_value && r->value_len == n && memcmp(value_buf, val, n) == 0;
+    r->expects++;
+    if (ok)
+        return;
+    r->mismatches++;
+    printf("%s:%lu: expected value=%s, got ", r->file, r->line, show(val));
+    if (r->have_value) {
+        putchar('"');
+        print_escaped(value_buf, r->value_len);
+        puts("\"");
+    } else {
+        char buf[32];
+        printf("no value (status %s)\n", name_of(status_names, COUNT(status_names),
+               r->last_status, buf, sizeof buf));
+    }
+    fflush(stdout);
+}
+
+/* Check one key=value against the previous event's result. */
+static int expect_key(replay *r, const char *key, const char *val)
+{
+    const idlelock_snapshot *s = &r->snap;
+    if (strcmp(key, "status") == 0)
+        return expect_named(r, key, val, status_names, COUNT(status_names), r->last_status);
+    if (strcmp(key, "state") == 0)
+        return expect_named(r, key, val, state_names, COUNT(state_names), s->state);
+    if (strcmp(key, "reason") == 0)
+        return expect_named(r, key, val, reason_names, COUNT(reason_names), s->reason);
+    if (strcmp(key, "attempts") == 0)
+        return expect_number(r, key, val, 0, s->attempts_remaining);
+    if (strcmp(key, "away") == 0)
+        return expect_flag(r, key, val, s->is_away);
+    if (strcmp(key, "enabled") == 0)
+        return expect_flag(r, key, val, s->is_enabled);
+    if (strcmp(key, "until_idle") == 0)
+        return expect_number(r, key, val, 1, s->ms_until_idle_lock);
+    if (strcmp(key, "activity") == 0)
+        return expect_number(r, key, val, 0, s->last_activity_ms);
+    if (strcmp(key, "value") == 0) {
+        expect_value(r, val);
+        return 0;
+    }
+    return malformed(r, "unknown expect key '%s'", show(key));
+}
+
+static int do_expect(replay *r, char **tok, int n)
+{
+    int i;
+    if (!r->event_seen)
+        return malformed(r, "expect before any event");
+    if (n < 2)
+        return malformed(r, "expect with nothing to check");
+    for (i = 1; i < n; i++) {
+        char *key, *val;
+        int rc;
+        if (!split_pair(tok[i], &key, &val))
+            return malformed(r, "expect item '%s' is not key=value", show(tok[i]));
+        rc = expect_key(r, key, val);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Events                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static int64_t replay_clock(void *ctx)
+{
+    return *(const int64_t *)ctx;
+}
+
+/* Create the handle at the first event. Returns 0 or EXIT_MALFORMED. */
+static int ensure_handle(replay *r)
+{
+    int st;
+    if (r->lock != NULL)
+        return 0;
+    r->cfg.clock = replay_clock;
+    r->cfg.clock_ctx = &r->now;
+    print_header(r);
+    st = idlelock_create(&r->cfg, &r->lock);
+    if (st != IDLELOCK_OK) {
+        r->lock = NULL;
+        return malformed(r, "idlelock_create refused the config: %s: %s",
+                         library_status_name(st), idlelock_last_error());
+    }
+    return 0;
+}
+
+typedef int (*snap_call)(idlelock *, idlelock_snapshot *);
+
+/* The events that take only an optional snapshot. */
+static const struct {
+    const char *name;
+    snap_call fn;
+} snap_events[] = {
+    { "start", idlelock_start },       { "touch", idlelock_touch },
+    { "inactive", idlelock_inactive }, { "background", idlelock_background },
+    { "foreground", idlelock_foreground }, { "check", idlelock_check },
+    { "lock", idlelock_lock },         { "snapshot", idlelock_snapshot_get },
+};
+
+/* The events with arguments or without a snapshot; nargs is exact. */
+static const struct {
+    const char *name;
+    int nargs;
+} other_events[] = {
+    { "passcode", 1 }, { "unlock", 1 }, { "disable", 0 }, { "put", 2 },
+    { "get", 1 },      { "remove", 1 }, { "gate", 0 },
+};
+
+static int run_get(replay *r, const char *name)
+{
+    size_t len = sizeof value_buf;
+    int st = idlelock_secret_get(r->lock, name, value_buf, &len);
+    if (st == IDLELOCK_OK) {
+        r->have_value = 1;
+        r->value_len = len <= sizeof value_buf ? len : sizeof value_buf;
+    }
+    return st;
+}
+
+/* Run an event that has no snapshot argument. */
+static int run_other(replay *r, const char *ev, char **arg)
+{
+    if (strcmp(ev, "passcode") == 0)
+        return idlelock_set_passcode(r->lock, arg[0], strlen(arg[0]));
+    if (strcmp(ev, "unlock") == 0)
+        return idlelock_unlock(r->lock, arg[0], strlen(arg[0]), &r->snap);
+    if (strcmp(ev, "disable") == 0)
+        return idlelock_disable(r->lock);
+    if (strcmp(ev, "put") == 0)
+        return idlelock_secret_put(r->lock, arg[0], (const uint8_t *)arg[1],
+                                   strlen(arg[1]));
+    if (strcmp(ev, "get") == 0)
+        return run_get(r, arg[0]);
+    if (strcmp(ev, "remove") == 0)
+        return idlelock_secret_remove(r->lock, arg[0]);
+    return idlelock_require_unlocked(r->lock); /* gate */
+}
+
+/* Print the result line of an event. */
+static void print_event(const replay *r, const char *ev, char **arg, int nargs)
+{
+    const idlelock_snapshot *s = &r->snap;
+    char b1[32], b2[32], until[32];
+    if (r->quiet)
+        return;
+    if (s->ms_until_idle_lock == IDLELOCK_NEVER)
+        snprintf(until, sizeof until, "never");
+    else
+        snprintf(until, sizeof until, "%" PRId64, s->ms_until_idle_lock);
+    printf("%8" PRId64 "  %-10s  %-16s  %-10s  %-12s  %4" PRId32 "  %4" PRId32 "  %s",
+           r->now, ev, library_status_name(r->last_status),
+           name_of(state_names, COUNT(state_names), s->state, b1, sizeof b1),
+           name_of(reason_names, COUNT(reason_names), s->reason, b2, sizeof b2),
+           s->attempts_remaining, s->is_away, until);
+    if (nargs > 0 && strcmp(ev, "passcode") != 0 && strcmp(ev, "unlock") != 0) {
+        fputs("  ", stdout);
+        print_escaped((const uint8_t *)arg[0], strlen(arg[0]));
+    }
+    if (r->have_value) {
+        fputs(" = \"", stdout);
+        print_escaped(value_buf, r->value_len);
+        putchar('"');
+    }
+    putchar('\n');
+}
+
+/* Run `ev` at time t and record its status and the state after it. */
+static int run_event(replay *r, int64_t t, const char *ev, char **arg, int nargs)
+{
+    size_t i;
+    int st, rc, has_snap = 0;
+    r->now = t;
+    r->event_seen = 1;
+    rc = ensure_handle(r);
+    if (rc != 0)
+        return rc;
+    r->events++;
+    r->have_value = 0;
+    memset(&r->snap, 0, sizeof r->snap);
+    r->snap.size = (uint32_t)sizeof r->snap;
+    st = -1;
+    for (i = 0; i < COUNT(snap_events); i++)
+        if (strcmp(ev, snap_events[i].name) == 0) {
+            st = snap_events[i].fn(r->lock, &r->snap);
+            has_snap = 1;
+            break;
+        }
+    if (!has_snap) {
+        st = run_other(r, ev, arg);
+        has_snap = strcmp(ev, "unlock") == 0;
+    }
+    r->last_status = st;
+    if (!has_snap || st == IDLELOCK_ERR_INVALID_ARGUMENT) {
+        int sst = idlelock_snapshot_get(r->lock, &r->snap);
+        if (sst != IDLELOCK_OK) {
+            r->mismatches++;
+            printf("%s:%lu: idlelock_snapshot_get failed: %s\n", r->file, r->line,
+                   library_status_name(sst));
+        }
+    }
+    print_event(r, ev, arg, nargs);
+    return 0;
+}
+
+/* An event line: <ms> <event> [args]. */
+static int do_event(replay *r, char **tok, int n)
+{
+    int64_t t;
+    size_t i;
+    int nargs = -1;
+    if (!parse_i64(tok[0], &t))
+        return malformed(r, "bad time '%s' (a signed 64-bit decimal)", show(tok[0]));
+    if (n < 2)
+        return malformed(r, "missing event after the time");
+    for (i = 0; i < COUNT(snap_events); i++)
+        if (strcmp(tok[1], snap_events[i].name) == 0)
+            nargs = 0;
+    for (i = 0; i < COUNT(other_events); i++)
+        if (strcmp(tok[1], other_events[i].name) == 0)
+            nargs = other_events[i].nargs;
+    if (nargs < 0)
+        return malformed(r, "unknown event '%s'", show(tok[1]));
+    if (n - 2 < nargs)
+        return malformed(r, "event '%s' needs %d argument%s", show(tok[1]), nargs,
+                         nargs == 1 ? "" : "s");
+    if (n - 2 > nargs)
+        return malformed(r, "unexpected '%s' after event '%s'", show(tok[2 + nargs]),
+                         show(tok[1]));
+    return run_event(r, t, tok[1], tok + 2, nargs);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Lines and files                                                        */
+/* ---------------------------------------------------------------------- */
+
+/* Cut the comment and split on blanks. Returns the count, or -1 if more
+ * than `max` items. */
+static int tokenize(char *line, char **tok, int max)
+{
+    static const char blanks[] = " \t\r\n\v\f";
+    int n = 0;
+    char *hash = strchr(line, '#');
+    if (hash != NULL)
+        *hash = '\0';
+    for (;;) {
+        line += strspn(line, blanks);
+        if (*line == '\0')
+            return n;
+        if (n == max)
+            return -1;
+        tok[n++] = line;
+        line += strcspn(line, blanks);
+        if (*line != '\0')
+            *line++ = '\0';
+    }
+}
+
+static int do_line(replay *r, char *line, size_t len)
+{
+    char *tok[MAX_TOKENS];
+    int n;
+    if (strlen(line) != len)
+        return malformed(r, "NUL byte in line");
+    n = tokenize(line, tok, MAX_TOKENS);
+    if (n < 0)
+        return malformed(r, "more than %d items on one line", MAX_TOKENS);
+    if (n == 0)
+        return 0;
+    if (strcmp(tok[0], "config") == 0)
+        return do_config(r, tok, n);
+    if (strcmp(tok[0], "expect") == 0)
+        return do_expect(r, tok, n);
+    return do_event(r, tok, n);
+}
+
+/* Set up `r` for a new file. */
+static int replay_init(replay *r, const char *file, int quiet)
+{
+    memset(r, 0, sizeof *r);
+    r->file = file;
+    r->quiet = quiet;
+    if (idlelock_config_init(&r->cfg, sizeof r->cfg) != IDLELOCK_OK) {
+        fprintf(stderr, "%s: idlelock_config_init failed: %s\n", file,
+                idlelock_last_error());
+        return EXIT_MALFORMED;
+    }
+    r->cfg.kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
+    r->cfg.kdf_memlimit = IDLELOCK_KDF_MEMLIMIT_MIN;
+    return 0;
+}
+
+/* Read and replay every line of `f`. */
+static int replay_lines(replay *r, FILE *f)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (;;) {
+        ssize_t got;
+        errno = 0;
+        got = getline(&line, &cap, f);
+        if (got < 0) {
+            if (ferror(f) || errno != 0) {
+                fprintf(stderr, "%s:%lu: read error: %s\n", r->file, r->line + 1,
+                        strerror(errno != 0 ? errno : EIO));
+                rc = EXIT_MALFORMED;
+            }
+            break;
+        }
+        r->line++;
+        rc = do_line(r, line, (size_t)got);
+        if (rc != 0)
+            break;
+    }
+    free(line);
+    return rc;
+}
+
+/* Replay one file. Returns 0, EXIT_MISMATCH or EXIT_MALFORMED. */
+static int replay_file(const char *path, int quiet)
+{
+    replay r;
+    FILE *f;
+    int rc = replay_init(&r, path, quiet);
+    if (rc != 0)
+        return rc;
+    f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return EXIT_MALFORMED;
+    }
+    rc = replay_lines(&r, f);
+    fclose(f);
+    idlelock_destroy(r.lock);
+    if (rc != 0)
+        return rc;
+    print_header(&r);
+    if (!quiet)
+        printf("-- %s: %lu events, %lu expects, %lu failed\n\n", path, r.events,
+               r.expects, r.mismatches);
+    return r.mismatches > 0 ? EXIT_MISMATCH : 0;
+}
+
+static int usage(void)
+{
+    fputs("usage: idlelock-replay [--quiet] FILE...\n", stderr);
+    return EXIT_MALFORMED;
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1, quiet = 0, status = 0;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(argv[i], "--quiet") != 0 && strcmp(argv[i], "-q") != 0)
+            return usage();
+        quiet = 1;
+    }
+    if (i >= argc)
+        return usage();
+    for (; i < argc; i++) {
+        int rc = replay_file(argv[i], quiet);
+        if (rc == EXIT_MALFORMED)
+            return rc;
+        if (rc != 0)
+            status = rc;
+    }
+    return status;
+}
