@@ -209,8 +209,9 @@ typedef struct idlelock_config {
 typedef struct idlelock_snapshot {
     uint32_t size;               /* set by the caller */
     int32_t state;               /* IDLELOCK_STATE_* */
-    uint64_t seq;                /* number of the latest change of state, reason
-                                    or a flag below; starts at 0 at create */
+    uint64_t seq;                /* number of the latest change of state, reason,
+                                    a flag below or attempts_remaining;
+                                    starts at 0 at create */
     int32_t reason;              /* IDLELOCK_REASON_* */
     int32_t is_enabled;          /* 1 when a passcode is set (lock engaged) */
     int32_t is_biometrics_enabled;
@@ -228,8 +229,11 @@ typedef struct idlelock_snapshot {
                                     is not engaged */
 } idlelock_snapshot;
 
-/* A listener: called with a snapshot after each change of state, reason or
- * a snapshot flag, in `seq` order, one call at a time per handle. The
+/* A listener: called with a snapshot after each change of state, reason, a
+ * snapshot flag or attempts_remaining (an unlock of a locked session is
+ * heard twice: the attempt counted while still LOCKED, then UNLOCKED), in
+ * `seq` order, one call at a time per handle. Changes within one call are
+ * heard once, as the state after it. The
  * snapshot is owned by the library and valid only during the call. It runs
  * on the thread of some call on the handle (often the one that caused the
  * change, never with an internal lock held), and it may call any function

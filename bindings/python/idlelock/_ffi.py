@@ -1,0 +1,430 @@
+"""ctypes declarations for libidlelock (``include/idlelock.h``, ABI v1).
+
+This module is private: use :mod:`idlelock`. It finds and loads the shared
+library, declares ``argtypes``/``restype``/``errcheck`` for every function of
+the header, mirrors ``idlelock_config`` and ``idlelock_snapshot`` as
+:class:`ctypes.Structure` subclasses, and checks those mirrors against the
+library at load time.
+
+Library lookup order (the first that exists wins):
+
+1. the environment variable ``IDLELOCK_LIBRARY``: a path to the shared
+   library. When it is set it is the *only* place tried: a wrong override
+   fails loudly instead of silently loading some other copy;
+2. the repository's build output relative to this package:
+   ``<package>/../../../build/libidlelock.so.1``;
+3. the system loader: ``libidlelock.so.1`` (``LD_LIBRARY_PATH``, ldconfig).
+
+When none loads, :class:`LibraryNotFoundError` (an :class:`ImportError`)
+names every place tried and why it failed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char,
+    c_char_p,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint8,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from typing import Any, List, Optional, Tuple
+
+__all__ = [
+    "LibraryNotFoundError",
+    "lib",
+    "library_path",
+    "Config",
+    "SnapshotStruct",
+    "Handle",
+    "CLOCK_FN",
+    "LISTENER_FN",
+    "StatusCode",
+]
+
+# --------------------------------------------------------------------------
+# Constants (the header's macros; bindings cannot read macros)
+# --------------------------------------------------------------------------
+
+HEADER_VERSION_MAJOR = 1
+HEADER_VERSION_MINOR = 0
+HEADER_VERSION_PATCH = 0
+HEADER_VERSION_NUMBER = 10000
+
+OK = 0
+ERR_INVALID_ARGUMENT = 1
+ERR_SESSION_LOCKED = 2
+ERR_INVALID_PASSCODE = 3
+ERR_LOCKED_OUT = 4
+ERR_LOCK_UNAVAILABLE = 5
+ERR_NO_PASSCODE = 6
+ERR_STORAGE = 7
+ERR_NOT_FOUND = 8
+ERR_BUFFER_TOO_SMALL = 9
+ERR_NO_MEMORY = 10
+ERR_INTERNAL = 11
+
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+UINT64_MAX = 2**64 - 1
+
+NEVER = INT64_MAX  # IDLELOCK_NEVER
+SAME_AS_IDLE = -1  # IDLELOCK_SAME_AS_IDLE
+
+STATE_UNLOCKED = 0
+STATE_LOCKED = 1
+STATE_LOCKED_OUT = 2
+
+REASON_NONE = 0
+REASON_IDLE = 1
+REASON_BACKGROUNDED = 2
+REASON_STARTUP = 3
+REASON_MANUAL = 4
+REASON_CLOCK = 5
+
+GRACE_MAX_MS = 60000
+MAX_ATTEMPTS_MAX = 100
+PASSCODE_MIN_SCALARS = 4
+PASSCODE_MAX_BYTES = 1024
+SECRET_NAME_MAX_BYTES = 64
+SECRET_VALUE_MAX_BYTES = 65536
+SECRETS_MAX = 256
+LISTENERS_MAX = 64
+UNLOCK_REASON_MAX_BYTES = 512
+DEVICE_KEY_BYTES = 32
+KDF_OPSLIMIT_MIN = 2
+KDF_OPSLIMIT_MAX = 10
+KDF_MEMLIMIT_MIN = 19 * 1024 * 1024
+KDF_MEMLIMIT_MAX = 1024 * 1024 * 1024
+
+# --------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------
+
+
+class Handle(Structure):
+    """``struct idlelock`` (opaque; only ever used through a pointer)."""
+
+
+HandleP = POINTER(Handle)
+
+# int64_t (*idlelock_clock_fn)(void *ctx)
+CLOCK_FN = CFUNCTYPE(c_int64, c_void_p)
+
+
+class Config(Structure):
+    """Mirror of ``idlelock_config`` (field order and types as in the header)."""
+
+    _fields_ = [
+        ("size", c_uint32),
+        ("lock_on_start", c_int32),
+        ("idle_after_ms", c_int64),
+        ("background_after_ms", c_int64),
+        ("inactive_after_ms", c_int64),
+        ("grace_ms", c_int64),
+        ("max_attempts", c_int32),
+        ("reserved0", c_uint32),
+        ("kdf_opslimit", c_uint64),
+        ("kdf_memlimit", c_uint64),
+        ("store_path", c_char_p),
+        ("clock", CLOCK_FN),
+        ("clock_ctx", c_void_p),
+        ("authenticator", c_void_p),
+        ("unlock_reason", c_char_p),
+        ("device_key", POINTER(c_uint8)),
+        ("device_key_len", c_size_t),
+    ]
+
+
+class SnapshotStruct(Structure):
+    """Mirror of ``idlelock_snapshot``."""
+
+    _fields_ = [
+        ("size", c_uint32),
+        ("state", c_int32),
+        ("seq", c_uint64),
+        ("reason", c_int32),
+        ("is_enabled", c_int32),
+        ("is_biometrics_enabled", c_int32),
+        ("is_biometrics_available", c_int32),
+        ("is_away", c_int32),
+        ("attempts_remaining", c_int32),
+        ("last_activity_ms", c_int64),
+        ("ms_until_idle_lock", c_int64),
+    ]
+
+
+# void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapshot)
+LISTENER_FN = CFUNCTYPE(None, c_void_p, POINTER(SnapshotStruct))
+
+
+class StatusCode(int):
+    """An ``int`` status returned by a wrapped function.
+
+    When the status is not ``IDLELOCK_OK``, :attr:`message` holds
+    ``idlelock_last_error()`` as read by the ``errcheck`` hook immediately
+    after the failing call returned, on the same thread (the message is
+    per thread and is replaced by the thread's next failure).
+    """
+
+    message: str
+
+    def __new__(cls, value: int, message: str = "") -> "StatusCode":
+        obj = super().__new__(cls, value)
+        obj.message = message
+        return obj
+
+
+# --------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------
+
+ENV_VAR = "IDLELOCK_LIBRARY"
+SONAME = "libidlelock.so.1"
+
+
+class LibraryNotFoundError(ImportError):
+    """libidlelock could not be loaded; the message names every place tried."""
+
+    def __init__(self, tried: List[Tuple[str, str]]) -> None:
+        lines = ["libidlelock could not be loaded. Places tried, in order:"]
+        for place, why in tried:
+            lines.append(f"  - {place}: {why}")
+        lines.append(
+            f"Build the library (it appears as build/{SONAME}), set "
+            f"{ENV_VAR} to the path of {SONAME}, or install it where the "
+            "system loader finds it."
+        )
+        super().__init__("\n".join(lines))
+        self.tried = tried
+
+
+def _repo_build_path() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, "..", "..", "..", "build", SONAME))
+
+
+def _load() -> Tuple[ctypes.CDLL, str]:
+    tried: List[Tuple[str, str]] = []
+    override = os.environ.get(ENV_VAR)
+    if override is not None:
+        place = f"${ENV_VAR}={override!r}"
+        if not override:
+            tried.append((place, "empty path"))
+        elif not os.path.exists(override):
+            tried.append((place, "no such file"))
+        else:
+            try:
+                return ctypes.CDLL(override), override
+            except OSError as exc:
+                tried.append((place, str(exc)))
+        tried.append(
+            ("(other places)", f"not tried because {ENV_VAR} is set; unset it to search")
+        )
+        raise LibraryNotFoundError(tried)
+
+    repo = _repo_build_path()
+    if os.path.exists(repo):
+        try:
+            return ctypes.CDLL(repo), repo
+        except OSError as exc:
+            tried.append((repo, str(exc)))
+    else:
+        tried.append((repo, "no such file (repository build output)"))
+
+    try:
+        return ctypes.CDLL(SONAME), SONAME
+    except OSError as exc:
+        tried.append((f"system loader ({SONAME})", str(exc)))
+    raise LibraryNotFoundError(tried)
+
+
+lib, library_path = _load()
+
+# --------------------------------------------------------------------------
+# errcheck hooks
+# --------------------------------------------------------------------------
+
+
+def _decode_static(result: Optional[bytes], func: Any, args: Any) -> str:
+    if result is None:  # the header promises never NULL
+        return ""
+    return result.decode("utf-8", errors="replace")
+
+
+lib.idlelock_last_error.argtypes = []
+lib.idlelock_last_error.restype = c_char_p
+lib.idlelock_last_error.errcheck = _decode_static  # type: ignore[assignment]
+
+
+def last_error() -> str:
+    """``idlelock_last_error()``: this thread's message for its last failure."""
+    return lib.idlelock_last_error()  # type: ignore[no-any-return]
+
+
+def _check_status(result: int, func: Any, args: Any) -> StatusCode:
+    # Read the message right away, on this thread, before anything else can
+    # make another failing call on it.
+    if result != OK:
+        return StatusCode(result, last_error())
+    return StatusCode(result)
+
+
+def _declare(name: str, restype: Any, argtypes: List[Any], errcheck: Any = None) -> None:
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = argtypes
+    if errcheck is not None:
+        fn.errcheck = errcheck
+
+
+_S = POINTER(SnapshotStruct)
+
+# Life cycle
+_declare("idlelock_config_init", c_int, [POINTER(Config), c_size_t], _check_status)
+_declare("idlelock_create", c_int, [POINTER(Config), POINTER(HandleP)], _check_status)
+_declare("idlelock_destroy", None, [HandleP])
+# Events
+for _name in (
+    "idlelock_start",
+    "idlelock_touch",
+    "idlelock_inactive",
+    "idlelock_background",
+    "idlelock_foreground",
+    "idlelock_check",
+    "idlelock_lock",
+    "idlelock_snapshot_get",
+):
+    _declare(_name, c_int, [HandleP, _S], _check_status)
+# Passcode
+_declare("idlelock_set_passcode", c_int, [HandleP, POINTER(c_char), c_size_t], _check_status)
+_declare("idlelock_unlock", c_int, [HandleP, POINTER(c_char), c_size_t, _S], _check_status)
+# Biometrics
+_declare("idlelock_enable_biometrics", c_int, [HandleP], _check_status)
+_declare("idlelock_disable_biometrics", c_int, [HandleP], _check_status)
+_declare("idlelock_unlock_with_biometrics", c_int, [HandleP, _S], _check_status)
+# Sign-out
+_declare("idlelock_disable", c_int, [HandleP], _check_status)
+# Listeners
+_declare(
+    "idlelock_subscribe",
+    c_int,
+    [HandleP, LISTENER_FN, c_void_p, POINTER(c_uint64)],
+    _check_status,
+)
+_declare("idlelock_unsubscribe", c_int, [HandleP, c_uint64], _check_status)
+# Secrets and the gate
+_declare(
+    "idlelock_secret_put",
+    c_int,
+    [HandleP, c_char_p, POINTER(c_uint8), c_size_t],
+    _check_status,
+)
+_declare(
+    "idlelock_secret_get",
+    c_int,
+    [HandleP, c_char_p, POINTER(c_uint8), POINTER(c_size_t)],
+    _check_status,
+)
+_declare("idlelock_secret_remove", c_int, [HandleP, c_char_p], _check_status)
+_declare("idlelock_require_unlocked", c_int, [HandleP], _check_status)
+# Errors and versions
+_declare("idlelock_status_name", c_char_p, [c_int], _decode_static)
+_declare("idlelock_version", c_char_p, [], _decode_static)
+_declare("idlelock_version_number", c_int, [])
+_declare("idlelock_config_size", c_size_t, [])
+_declare("idlelock_snapshot_size", c_size_t, [])
+del _name
+
+# --------------------------------------------------------------------------
+# Load-time checks: version and struct mirrors
+# --------------------------------------------------------------------------
+
+
+def _abi_error(what: str) -> ImportError:
+    return ImportError(
+        f"libidlelock at {library_path!r} does not match this binding "
+        f"(header {HEADER_VERSION_MAJOR}.{HEADER_VERSION_MINOR}."
+        f"{HEADER_VERSION_PATCH}): {what}"
+    )
+
+
+def _check_abi() -> None:
+    number = lib.idlelock_version_number()
+    string = lib.idlelock_version()
+    major, minor = number // 10000, (number // 100) % 100
+    if major != HEADER_VERSION_MAJOR:
+        raise _abi_error(f"library ABI major is {major} (version {string!r})")
+    if minor < HEADER_VERSION_MINOR:
+        raise _abi_error(f"library minor {minor} is older than the header's")
+    parts = string.split(".")
+    if len(parts) != 3 or [int(p) if p.isdigit() else -1 for p in parts] != [
+        major,
+        minor,
+        number % 100,
+    ]:
+        raise _abi_error(
+            f"idlelock_version() {string!r} disagrees with "
+            f"idlelock_version_number() {number}"
+        )
+
+    ours_cfg, ours_snap = ctypes.sizeof(Config), ctypes.sizeof(SnapshotStruct)
+    theirs_cfg, theirs_snap = lib.idlelock_config_size(), lib.idlelock_snapshot_size()
+    # Same minor: the structs must be exactly ours. A newer minor may have
+    # grown them (sizes only grow); we then pass our smaller size, which the
+    # library accepts (it reads only the bytes `size` covers).
+    if minor == HEADER_VERSION_MINOR:
+        ok = theirs_cfg == ours_cfg and theirs_snap == ours_snap
+    else:
+        ok = theirs_cfg >= ours_cfg and theirs_snap >= ours_snap
+    if not ok:
+        raise _abi_error(
+            f"struct sizes differ: idlelock_config {theirs_cfg} (binding "
+            f"{ours_cfg}), idlelock_snapshot {theirs_snap} (binding {ours_snap})"
+        )
+
+    # Field layout: config_init must put the documented defaults where the
+    # mirror expects them.
+    cfg = Config()
+    status = lib.idlelock_config_init(ctypes.byref(cfg), ours_cfg)
+    if status != OK:
+        raise _abi_error(f"idlelock_config_init failed: {status.message}")
+    checks = [
+        ("size", cfg.size == ours_cfg),
+        ("idle_after_ms", cfg.idle_after_ms == NEVER),
+        ("background_after_ms", cfg.background_after_ms == SAME_AS_IDLE),
+        ("lock_on_start", cfg.lock_on_start in (0, 1)),
+        ("inactive_after_ms", cfg.inactive_after_ms >= 0),
+        ("grace_ms", 0 <= cfg.grace_ms <= GRACE_MAX_MS),
+        ("max_attempts", 1 <= cfg.max_attempts <= MAX_ATTEMPTS_MAX),
+        ("reserved0", cfg.reserved0 == 0),
+        ("kdf_opslimit", KDF_OPSLIMIT_MIN <= cfg.kdf_opslimit <= KDF_OPSLIMIT_MAX),
+        ("kdf_memlimit", KDF_MEMLIMIT_MIN <= cfg.kdf_memlimit <= KDF_MEMLIMIT_MAX),
+        ("store_path", cfg.store_path is None),
+        ("clock", not cfg.clock),
+        ("clock_ctx", cfg.clock_ctx is None),
+        ("authenticator", cfg.authenticator is None),
+        ("unlock_reason", cfg.unlock_reason is None),
+        ("device_key", not cfg.device_key),
+        ("device_key_len", cfg.device_key_len == 0),
+    ]
+    bad = [name for name, good in checks if not good]
+    if bad:
+        raise _abi_error(
+            "idlelock_config_init() defaults land in unexpected fields: " + ", ".join(bad)
+        )
+
+
+_check_abi()

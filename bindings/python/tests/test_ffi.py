@@ -1,0 +1,159 @@
+"""The raw ctypes layer: NULL handles and bad sizes never crash (SPEC §7, §8),
+and per-thread error messages."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import pytest
+
+from idlelock import _ffi
+
+lib = _ffi.lib
+NULL = _ffi.HandleP()
+
+
+def snapshot(size=None):
+    s = _ffi.SnapshotStruct()
+    s.size = ctypes.sizeof(s) if size is None else size
+    return s
+
+
+def new_config(**fields):
+    cfg = _ffi.Config()
+    assert lib.idlelock_config_init(ctypes.byref(cfg), ctypes.sizeof(cfg)) == 0
+    cfg.idle_after_ms = 60_000
+    cfg.kdf_memlimit = 19 * 1024 * 1024
+    for k, v in fields.items():
+        setattr(cfg, k, v)
+    return cfg
+
+
+def create(cfg):
+    handle = _ffi.HandleP()
+    status = lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(handle))
+    return status, handle
+
+
+SNAP_CALLS = [
+    "idlelock_start", "idlelock_touch", "idlelock_inactive", "idlelock_background",
+    "idlelock_foreground", "idlelock_check", "idlelock_lock", "idlelock_snapshot_get",
+    "idlelock_unlock_with_biometrics",
+]
+
+
+@pytest.mark.parametrize("name", SNAP_CALLS)
+def test_null_handle_is_invalid_argument(name):
+    assert getattr(lib, name)(NULL, ctypes.byref(snapshot())) == 1
+
+
+def test_null_handle_everywhere_else():
+    n = ctypes.c_size_t(0)
+    token = ctypes.c_uint64(0)
+    cb = _ffi.LISTENER_FN(lambda ctx, s: None)
+    assert lib.idlelock_set_passcode(NULL, b"2468", 4) == 1
+    assert lib.idlelock_unlock(NULL, b"2468", 4, None) == 1
+    assert lib.idlelock_enable_biometrics(NULL) == 1
+    assert lib.idlelock_disable_biometrics(NULL) == 1
+    assert lib.idlelock_disable(NULL) == 1
+    assert lib.idlelock_subscribe(NULL, cb, None, ctypes.byref(token)) == 1
+    assert lib.idlelock_unsubscribe(NULL, 1) == 1
+    assert lib.idlelock_secret_put(NULL, b"n", None, 0) == 1
+    assert lib.idlelock_secret_get(NULL, b"n", None, ctypes.byref(n)) == 1
+    assert lib.idlelock_secret_remove(NULL, b"n") == 1
+    assert lib.idlelock_require_unlocked(NULL) == 1
+    lib.idlelock_destroy(NULL)  # does nothing
+    assert lib.idlelock_config_init(None, ctypes.sizeof(_ffi.Config)) == 1
+    assert lib.idlelock_create(None, None) == 1
+
+
+@pytest.fixture
+def handle():
+    status, h = create(new_config(lock_on_start=0))
+    assert status == 0
+    yield h
+    lib.idlelock_destroy(h)
+
+
+def test_bad_snapshot_size(handle):
+    for size in (0, 4, ctypes.sizeof(_ffi.SnapshotStruct) - 1):
+        assert lib.idlelock_check(handle, ctypes.byref(snapshot(size))) == 1
+    assert lib.idlelock_snapshot_get(handle, None) == 1  # required here
+    assert lib.idlelock_check(handle, None) == 0  # optional elsewhere
+
+
+def test_config_checks():
+    assert create(new_config())[0] == 0
+    for fields in (
+        {"size": 8},
+        {"reserved0": 1},
+        {"store_path": b"/tmp/x"},  # must be NULL in this version
+        {"authenticator": 1},  # must be NULL in this version
+        {"clock_ctx": 1},  # must be NULL when clock is
+        {"unlock_reason": b"x" * 513},
+        {"lock_on_start": 2},
+        {"background_after_ms": -2},
+        {"device_key_len": 32},  # with NULL device_key
+    ):
+        status, h = create(new_config(**fields))
+        assert status == 1, fields
+        assert not h  # *out set to NULL on failure
+    key = (ctypes.c_uint8 * 32)(*range(32))
+    status, h = create(new_config(device_key=key, device_key_len=32))
+    assert status == 0
+    lib.idlelock_destroy(h)
+    status, h = create(new_config(device_key=key, device_key_len=16))
+    assert status == 1
+
+
+def test_config_init_size_checks():
+    cfg = _ffi.Config()
+    assert lib.idlelock_config_init(ctypes.byref(cfg), 8) == 1
+    big = (ctypes.c_uint8 * 8192)()
+    as_cfg = ctypes.cast(big, ctypes.POINTER(_ffi.Config))
+    assert lib.idlelock_config_init(as_cfg, 8192) == 1  # larger than 4096
+    assert lib.idlelock_config_init(as_cfg, 4096) == 0  # a newer, bigger struct
+    assert ctypes.c_uint32.from_buffer(big).value == 4096
+    assert not any(big[ctypes.sizeof(_ffi.Config):4096])  # unknown bytes zeroed
+    ctypes.cast(big, ctypes.POINTER(_ffi.Config)).contents.idle_after_ms = 60_000
+    handle = _ffi.HandleP()
+    assert lib.idlelock_create(as_cfg, ctypes.byref(handle)) == 0  # zero tail: fine
+    lib.idlelock_destroy(handle)
+    big[2000] = 1  # a newer host's setting this library does not know
+    assert lib.idlelock_create(as_cfg, ctypes.byref(handle)) == 1
+    assert not handle
+
+
+def test_secret_get_buffer_contract(handle):
+    value = b"0123456789"
+    assert lib.idlelock_secret_put(handle, b"n", (ctypes.c_uint8 * 10)(*value), 10) == 0
+    n = ctypes.c_size_t(0)
+    assert lib.idlelock_secret_get(handle, b"n", None, ctypes.byref(n)) == 9  # BUFFER_TOO_SMALL
+    assert n.value == 10
+    n = ctypes.c_size_t(5)
+    assert lib.idlelock_secret_get(handle, b"n", None, ctypes.byref(n)) == 1  # NULL buf, len > 0
+    buf = (ctypes.c_uint8 * 10)()
+    n = ctypes.c_size_t(10)
+    assert lib.idlelock_secret_get(handle, b"n", buf, ctypes.byref(n)) == 0
+    assert bytes(buf) == value and n.value == 10
+    assert lib.idlelock_secret_put(handle, b"n", None, 3) == 1  # NULL data, len > 0
+
+
+def test_last_error_is_per_thread(handle):
+    assert lib.idlelock_unlock(handle, b"2468", 4, None) == 6  # NO_PASSCODE
+    mine = _ffi.last_error()
+    assert mine
+    other = {}
+
+    def worker() -> None:
+        other["before"] = _ffi.last_error()
+        lib.idlelock_require_unlocked(NULL)
+        other["after"] = _ffi.last_error()
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    assert other["before"] == ""  # this thread has had no failure
+    assert other["after"] and other["after"] != mine
+    assert _ffi.last_error() == mine  # unaffected by the other thread
