@@ -171,7 +171,8 @@ typedef struct idlelock_authenticator idlelock_authenticator;
 typedef struct idlelock_config {
     uint32_t size;               /* sizeof(idlelock_config), set by config_init */
     int32_t lock_on_start;       /* 0 or 1; default 1: idlelock_start() locks an
-                                    engaged session with REASON_STARTUP */
+                                    engaged session with REASON_STARTUP. 0
+                                    with a store_path needs a device_key */
     int64_t idle_after_ms;       /* > 0 or IDLELOCK_NEVER (default): lock after
                                     this long without idlelock_touch() */
     int64_t background_after_ms; /* >= 0, IDLELOCK_NEVER, or IDLELOCK_SAME_AS_IDLE
@@ -191,16 +192,21 @@ typedef struct idlelock_config {
     uint64_t kdf_opslimit;       /* Argon2id passes, 2..10, default 2 */
     uint64_t kdf_memlimit;       /* Argon2id memory in bytes, 19 MiB..1 GiB,
                                     default 64 MiB */
-    const char *store_path;      /* reserved for the on-disk store: must be
-                                    NULL in this version (memory only) */
+    const char *store_path;      /* NULL (default): memory only. Otherwise
+                                    the path of a store file the library owns
+                                    (plus `<path>.lock` beside it): UTF-8, at
+                                    most 4000 bytes, in an existing folder.
+                                    See "The store" below. */
     idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME */
     void *clock_ctx;             /* passed to clock; must be NULL when clock is */
     const idlelock_authenticator *authenticator; /* must be NULL in this version */
     const char *unlock_reason;   /* NULL or NUL-terminated UTF-8 of at most
                                     512 bytes, for the authenticator's prompt */
-    const uint8_t *device_key;   /* NULL, or 32 bytes from a hardware keystore,
+    const uint8_t *device_key;   /* NULL, or 32 bytes from a hardware keystore:
                                     mixed into the passcode key (BLAKE2b keyed
-                                    hash of the Argon2id output) */
+                                    hash of the Argon2id output), and with a
+                                    store it keys the store's integrity check
+                                    and opens the session key at create */
     size_t device_key_len;       /* 0 with NULL, 32 otherwise */
 } idlelock_config;
 
@@ -244,6 +250,53 @@ typedef struct idlelock_snapshot {
 typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapshot);
 
 /* ------------------------------------------------------------------------ */
+/* The store (config.store_path)                                            */
+/*                                                                          */
+/* With a store, the session outlives its process and is shared by every    */
+/* process that opens the same path (an app and its extensions): the        */
+/* passcode wrap, the secrets, the attempt count and lockout, a sign-out,   */
+/* and the latest lock saved by any process. Each process keeps its own     */
+/* lock state. The file is versioned and integrity-checked (BLAKE2b, keyed  */
+/* with a subkey of the device key when one is given), written only by      */
+/* replace (mkstemp in the same folder, fsync, rename, fsync of the folder, */
+/* mode 0600), so a crash at any instant leaves the old or the new state.   */
+/* Every durable step takes an exclusive flock on `<path>.lock` (never      */
+/* renamed or deleted), waiting at most 2000 ms for another process.        */
+/* Format: docs/STORE_FORMAT.md.                                            */
+/*                                                                          */
+/*  - Before a passcode is set nothing is written: secrets are in memory.   */
+/*    idlelock_set_passcode creates the store with them in one replace.     */
+/*  - idlelock_create reads it: a lockout or a saved lock is in force from  */
+/*    create. Without a device key the session key can only be opened by an */
+/*    unlock, so a stored session is LOCKED (REASON_STARTUP) from create.   */
+/*    With one, it opens at create and idlelock_start applies lock_on_start,*/
+/*    or, with lock_on_start 0, judges the time since the last saved        */
+/*    activity (saved by unlock, set_passcode and each lock) as an absence  */
+/*    that reached the background; a saved activity from another boot or   */
+/*    later than the clock locks with REASON_STARTUP. This needs a clock    */
+/*    whose origin is shared by the processes of one boot (the default is). */
+/*  - The count is raised and saved before a passcode is checked (a kill    */
+/*    during the check never refunds an attempt; an attempt whose raise     */
+/*    cannot be saved is refused, IDLELOCK_ERR_STORAGE, unchecked); the     */
+/*    reset is saved before an unlock takes effect (else STORAGE, still     */
+/*    locked). Every lock is saved, best effort: a lock always takes effect */
+/*    in memory first, and a failed save makes the call that locked return  */
+/*    IDLELOCK_ERR_STORAGE with the state LOCKED.                           */
+/*  - Calls that authenticate or touch secrets (unlock, the biometric calls,*/
+/*    the secret calls, require_unlocked, set_passcode) first look at the   */
+/*    store's generation: a lockout there is a lockout here; a store that   */
+/*    is gone (signed out elsewhere) signs this process out; a store made   */
+/*    by another sign-in replaces this session, LOCKED (REASON_STARTUP).    */
+/*  - A damaged, edited, foreign or future-version file makes create fail   */
+/*    with IDLELOCK_ERR_STORAGE and is left untouched; so does a device key */
+/*    other than the one the store was made with ("device key does not     */
+/*    match"), before any attempt is counted.                               */
+/*  - Without a device key, anyone who can copy the file can search a short */
+/*    passcode offline (10^4 Argon2id runs for 4 digits), and restoring an  */
+/*    old copy of the file resets the attempt count.                        */
+/* ------------------------------------------------------------------------ */
+
+/* ------------------------------------------------------------------------ */
 /* Life cycle                                                               */
 /* ------------------------------------------------------------------------ */
 
@@ -267,10 +320,14 @@ int idlelock_config_init(idlelock_config *cfg, size_t size);
  * `cfg` is only read; its pointers are copied. *out is written only on
  * success (set to NULL on failure when out is not NULL); the caller owns
  * the handle and frees it with idlelock_destroy().
+ * With a store_path, the store is read here (see "The store").
  * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL pointers, a
  * wrong size, non-zero bytes past the fields this library knows, a value
- * out of range: the message names the field); IDLELOCK_ERR_NO_MEMORY;
- * IDLELOCK_ERR_INTERNAL (libsodium failed to initialise).
+ * out of range: the message names the field); IDLELOCK_ERR_STORAGE (the
+ * lock file cannot be opened, or the store is damaged, foreign, of a newer
+ * format, or made with another device key; it is left untouched);
+ * IDLELOCK_ERR_NO_MEMORY; IDLELOCK_ERR_INTERNAL (libsodium failed to
+ * initialise).
  * Thread: any. */
 int idlelock_create(const idlelock_config *cfg, idlelock **out);
 
@@ -294,8 +351,10 @@ void idlelock_destroy(idlelock *lock);
 /* `out` may be NULL; when given, out->size must be set, it is validated    */
 /* before any effect, and it receives the state after the call (also when   */
 /* the call failed for a reason other than a bad argument).                 */
-/* Each returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad */
-/* out->size). Thread: any.                                                 */
+/* Each returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad  */
+/* out->size), or, with a store, IDLELOCK_ERR_STORAGE when the call locked  */
+/* the session and saving the lock failed (the session is LOCKED anyway).   */
+/* Events do file I/O only when they lock. Thread: any.                     */
 /* ------------------------------------------------------------------------ */
 
 /* Apply lock_on_start. Only the first call of idlelock_start on a handle
@@ -378,6 +437,8 @@ int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
  * else); IDLELOCK_ERR_SESSION_LOCKED (the session is LOCKED or LOCKED_OUT,
  * or it was locked while the key was derived: nothing changed);
  * IDLELOCK_ERR_NO_MEMORY (Argon2id could not get its memory);
+ * IDLELOCK_ERR_STORAGE (with a store: it could not be written, or another
+ * process signed in or out meanwhile; nothing changed);
  * IDLELOCK_ERR_INTERNAL. Thread: any, also from a listener. Of two
  * concurrent set_passcode calls the first to finish wins; the other
  * returns IDLELOCK_ERR_SESSION_LOCKED and changes nothing. */
@@ -402,7 +463,10 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * Runs Argon2id without holding the handle's internal lock; an attempt
  * whose check cannot run (IDLELOCK_ERR_NO_MEMORY: Argon2id could not get
  * kdf_memlimit bytes) stays counted, so a failure can never be used to
- * probe for free. Also IDLELOCK_ERR_INTERNAL. Thread: any, also from a
+ * probe for free. With a store, IDLELOCK_ERR_STORAGE when the raised
+ * count could not be saved (refused unchecked) or the reset after a right
+ * passcode could not be saved (still locked). Also IDLELOCK_ERR_INTERNAL.
+ * Thread: any, also from a
  * listener; concurrent attempts each count, and a right one resets the
  * count for all. */
 int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snapshot *out);
@@ -442,8 +506,12 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
  * the secrets held in memory (a sign-out never leaves session data behind). The host must drop its own session data too. A
  * passcode check running on another thread is voided.
  * The new session key goes into the secure buffer the handle already
- * holds, so sign-out cannot fail for lack of memory.
- * Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock).
+ * holds, so sign-out cannot fail for lack of memory. With a store, the
+ * store file is deleted (every process using it is signed out at its next
+ * authenticating or secret call); `<path>.lock` stays.
+ * Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock), or
+ * IDLELOCK_ERR_STORAGE (signed out in this process, but the store file
+ * could not be deleted: call again).
  * Thread: any. */
 int idlelock_disable(idlelock *lock);
 
@@ -476,7 +544,9 @@ int idlelock_unsubscribe(idlelock *lock, uint64_t token);
 /* 1..64 bytes; values are 0..65536 bytes; at most 256 secrets. While the   */
 /* session is locked (LOCKED or LOCKED_OUT) these calls return              */
 /* IDLELOCK_ERR_SESSION_LOCKED. Before a passcode is set they work, in      */
-/* memory only. Each judges the deadlines first. Thread: any.               */
+/* memory only. With a store, put and remove on an engaged session are one  */
+/* durable step each: IDLELOCK_ERR_STORAGE when it fails, nothing changed.  */
+/* Each judges the deadlines first. Thread: any.                            */
 /* ------------------------------------------------------------------------ */
 
 /* Store `len` bytes from `data` (NULL allowed only when len is 0) under

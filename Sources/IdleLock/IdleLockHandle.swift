@@ -20,18 +20,27 @@ struct CallResult {
 }
 
 final class IdleLockHandle {
-    private let config: LockConfig
-    private let mutex = Mutex()
+    let config: LockConfig
+    let mutex = Mutex()
 
-    private var rules: LockRules
+    var rules: LockRules
     /// The session key and its id subkey (`SessionKeyLayout`); wiped while
     /// the session is locked.
-    private let sessionKey: SecureBytes
-    private var keyLoaded = true
-    private let deviceKey: SecureBytes?
-    private var wrap: PasscodeWrap?
-    private var biometricsEnabled = false
-    private var vault = SecretVault()
+    let sessionKey: SecureBytes
+    var keyLoaded = true
+    let deviceKey: SecureBytes?
+    var wrap: PasscodeWrap?
+    var biometricsEnabled = false
+    var vault = SecretVault()
+
+    /// The on-disk store, when `store_path` is set (HandleStore.swift).
+    let store: SessionStore?
+    /// This boot's id, stamped on saved activity.
+    let bootID: [UInt8]
+    /// What the store said of the last run, for `start`.
+    var restart: RestartInfo? = nil
+    /// `rules.lockEpoch` when a lock was last saved (or adopted).
+    var savedEpoch: UInt64 = 0
 
     private var seq: UInt64 = 0
     private var published: VisibleState
@@ -41,10 +50,13 @@ final class IdleLockHandle {
     private var drainer = pthread_self()
     private var inFlightToken: UInt64 = 0
 
-    private init(config: LockConfig, sessionKey: SecureBytes, deviceKey: SecureBytes?) {
+    private init(config: LockConfig, sessionKey: SecureBytes, deviceKey: SecureBytes?,
+                 store: SessionStore?) {
         self.config = config
         self.sessionKey = sessionKey
         self.deviceKey = deviceKey
+        self.store = store
+        self.bootID = store == nil ? [] : BootID.current()
         let now = IdleLockHandle.readClock(config.clock)
         rules = LockRules(timeouts: config.timeouts, lockOnStart: config.lockOnStart,
                           maxAttempts: config.maxAttempts, now: now)
@@ -53,7 +65,8 @@ final class IdleLockHandle {
                                  isAway: false, attemptsRemaining: config.maxAttempts)
     }
 
-    /// Validates `c` and makes a handle with a fresh random session key.
+    /// Validates `c` and makes a handle with a fresh random session key, or
+    /// with the session found in the store at `store_path`.
     static func create(_ c: idlelock_config) throws(IdleLockError) -> IdleLockHandle {
         let config = try LockConfig(validating: c)
         guard sodium_init() >= 0 else {
@@ -68,7 +81,21 @@ final class IdleLockHandle {
             key.copy(from: bytes, count: ConfigLimits.deviceKeyBytes)
             deviceKey = key
         }
-        return IdleLockHandle(config: config, sessionKey: sessionKey, deviceKey: deviceKey)
+        var store: SessionStore? = nil
+        var image: StoreImage? = nil
+        if let path = c.store_path {
+            let opened = SessionStore(files: try StoreFiles.open(path), keys: try StoreKeys(deviceKey: deviceKey))
+            image = try opened.load()
+            store = opened
+        }
+        let handle = IdleLockHandle(config: config, sessionKey: sessionKey, deviceKey: deviceKey, store: store)
+        if let image {
+            // In force from create; no listener exists yet to hear it.
+            handle.adoptSession(image, atCreate: true)
+            handle.sealIfLocked()
+            handle.published = handle.makeSnapshot(now: handle.rules.lastActivity).visible
+        }
+        return handle
     }
 
     // MARK: - Clock and transactions
@@ -85,7 +112,7 @@ final class IdleLockHandle {
     /// second half of a call that already read it), then seals the session
     /// if it is locked, publishes a change, and delivers queued snapshots
     /// with the mutex released.
-    private func transact(at fixedNow: Int64? = nil,
+    func transact(at fixedNow: Int64? = nil,
                           _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
         let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
@@ -95,6 +122,7 @@ final class IdleLockHandle {
         } catch {
             failure = error
         }
+        if let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
         let snapshot = settle(now: now)
         let mustDeliver = !queue.isEmpty
         mutex.unlock()
@@ -102,13 +130,18 @@ final class IdleLockHandle {
         return CallResult(error: failure, snapshot: snapshot)
     }
 
-    /// With the mutex held: wipe the session key of a locked session, and
-    /// give a change of the visible state a new `seq` (queued for listeners).
-    private func settle(now: Int64) -> Snapshot {
+    /// A lock takes effect in memory first: the session key is wiped.
+    func sealIfLocked() {
         if rules.state != .unlocked && keyLoaded {
             sessionKey.wipe()
             keyLoaded = false
         }
+    }
+
+    /// With the mutex held: wipe the session key of a locked session, and
+    /// give a change of the visible state a new `seq` (queued for listeners).
+    private func settle(now: Int64) -> Snapshot {
+        sealIfLocked()
         var snapshot = makeSnapshot(now: now)
         let visible = snapshot.visible
         if visible != published {
@@ -120,7 +153,7 @@ final class IdleLockHandle {
         return snapshot
     }
 
-    private func makeSnapshot(now: Int64) -> Snapshot {
+    func makeSnapshot(now: Int64) -> Snapshot {
         Snapshot(seq: seq, state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
                  isBiometricsEnabled: biometricsEnabled, isBiometricsAvailable: false,
                  isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
@@ -129,208 +162,13 @@ final class IdleLockHandle {
 
     // MARK: - Events
 
-    func start() -> CallResult { transact { now in rules.start(now: now) } }
+    func start() -> CallResult { transact { now in rules.start(now: now, restart: restart) } }
     func touch() -> CallResult { transact { now in rules.touch(now: now) } }
     func inactive() -> CallResult { transact { now in rules.depart(now: now, toBackground: false) } }
     func background() -> CallResult { transact { now in rules.depart(now: now, toBackground: true) } }
     func foreground() -> CallResult { transact { now in rules.foreground(now: now) } }
     func check() -> CallResult { transact { now in rules.check(now: now) } }
     func lockNow() -> CallResult { transact { now in rules.lockNow(now: now) } }
-
-    // MARK: - Passcode
-
-    /// SPEC §4 `set_passcode`; `passcode` is already validated.
-    func setPasscode(_ passcode: UnsafeRawBufferPointer) -> CallResult {
-        var entryNow: Int64 = 0
-        var ticket: AttemptTicket? = nil
-        var keyCopy: SecureBytes? = nil
-        let first = transact { now throws(IdleLockError) in
-            entryNow = now
-            rules.check(now: now)
-            guard rules.state == .unlocked else {
-                throw IdleLockError(.sessionLocked, "the session is locked; a locked session cannot replace its own passcode: unlock it first")
-            }
-            try requireKey()
-            let copy = try SecureBytes.allocate(count: SodiumSizes.key)
-            copy.copy(from: sessionKey.base, count: SodiumSizes.key)
-            keyCopy = copy
-            ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
-        }
-        guard first.error == nil, let ticket, let keyCopy else { return first }
-
-        var sealed: PasscodeWrap? = nil
-        var sealFailure: IdleLockError? = nil
-        do {
-            sealed = try PasscodeWrap.seal(sessionKey: keyCopy, passcode: passcode,
-                                           opslimit: config.kdfOpslimit, memlimit: config.kdfMemlimit,
-                                           deviceKey: deviceKey)
-        } catch {
-            sealFailure = error
-        }
-        keyCopy.wipe()
-
-        return transact(at: entryNow) { now throws(IdleLockError) in
-            if let sealFailure { throw sealFailure }
-            guard let sealed else { throw IdleLockError(.internal, "the passcode wrap is missing") }
-            guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
-                  ticket.generation == rules.passcodeGeneration else {
-                throw IdleLockError(.sessionLocked, "the session was locked, signed out, or given another passcode while this passcode was being set; nothing changed")
-            }
-            wrap = sealed
-            biometricsEnabled = false
-            rules.passcodeSet(now: now)
-        }
-    }
-
-    /// SPEC §4 `unlock`; `passcode` is already validated.
-    func unlock(_ passcode: UnsafeRawBufferPointer) -> CallResult {
-        var entryNow: Int64 = 0
-        var ticket: AttemptTicket? = nil
-        var counted: PasscodeWrap? = nil
-        let first = transact { now throws(IdleLockError) in
-            entryNow = now
-            rules.check(now: now)
-            guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
-            switch rules.beginAttempt() {
-            case .lockedOut:
-                throw IdleLockHandle.lockedOut
-            case .check(let t):
-                ticket = t
-                counted = current
-            }
-        }
-        guard first.error == nil, let ticket, let counted else { return first }
-
-        // The attempt is counted; now check it, with the mutex released.
-        var right = false
-        var candidate: SecureBytes? = nil
-        var checkFailure: IdleLockError? = nil
-        do {
-            let key = try SecureBytes.allocate(count: SessionKeyLayout.total)
-            right = try counted.open(passcode: passcode, deviceKey: deviceKey, into: key)
-            if right { try SecretVault.deriveIdKey(in: key) }
-            candidate = key
-        } catch {
-            checkFailure = error
-        }
-
-        return transact(at: entryNow) { now throws(IdleLockError) in
-            // A check that could not run stays counted (fail closed).
-            if let checkFailure { throw checkFailure }
-            switch rules.finishAttempt(ticket, right: right, now: now) {
-            case .unlocked:
-                guard let candidate else { throw IdleLockError(.internal, "the unwrapped key is missing") }
-                sessionKey.copy(from: candidate.base, count: SessionKeyLayout.total)
-                keyLoaded = true
-            case .wrong(let remaining):
-                throw IdleLockError(.invalidPasscode, "wrong passcode; ", Int64(remaining), " attempt(s) remain before lockout")
-            case .lockedOut:
-                throw IdleLockHandle.lockedOut
-            case .overtaken:
-                throw IdleLockError(.sessionLocked, "the passcode was right, but the session was locked while it was checked; unlock again")
-            case .void:
-                if !rules.engaged { throw IdleLockHandle.noPasscode }
-                throw IdleLockError(.sessionLocked, "the passcode was replaced while this attempt was checked; the attempt is void, try again")
-            }
-        }
-    }
-
-    private static let noPasscode = IdleLockError(.noPasscode, "no passcode is set; set one with idlelock_set_passcode")
-    private static let lockedOut = IdleLockError(.lockedOut, "too many wrong passcodes: the session is locked out; only idlelock_disable (sign-out) leaves this state")
-    private static let sessionLocked = IdleLockError(.sessionLocked, "the session is locked; unlock it first")
-
-    // MARK: - Biometric shortcut (no authenticator in this version)
-
-    func enableBiometrics() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
-            throw IdleLockError(.lockUnavailable, "no authenticator is configured (this version has no biometric shortcut); unlock with the passcode")
-        }
-    }
-
-    func disableBiometrics() -> CallResult {
-        transact { now in
-            rules.check(now: now)
-            biometricsEnabled = false
-        }
-    }
-
-    func unlockWithBiometrics() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
-            throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
-        }
-    }
-
-    // MARK: - Sign-out
-
-    /// SPEC §6 `disable`: works in every state.
-    func disable() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            rules.disengage()
-            wrap = nil
-            biometricsEnabled = false
-            vault.removeAll()
-            keyLoaded = false
-            sessionKey.randomize()
-            try SecretVault.deriveIdKey(in: sessionKey)
-            keyLoaded = true
-        }
-    }
-
-    // MARK: - Secrets and the gate
-
-    /// With the mutex held, after judging: the session must be unlocked.
-    private func requireOpen() throws(IdleLockError) {
-        guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
-        try requireKey()
-    }
-
-    private func requireKey() throws(IdleLockError) {
-        guard keyLoaded else { throw IdleLockError(.internal, "the session key is not loaded although the session is unlocked") }
-    }
-
-    func putSecret(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try requireOpen()
-            try vault.put(name: name, value: value, key: sessionKey)
-        }
-    }
-
-    /// `size` receives the value's size once found (also when `capacity` is
-    /// too small).
-    func getSecret(name: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawPointer?, capacity: Int,
-                   size: inout Int) -> CallResult {
-        var found = -1
-        let result = transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try requireOpen()
-            try vault.get(name: name, into: buffer, capacity: capacity, key: sessionKey, size: &found)
-        }
-        if found >= 0 { size = found }
-        return result
-    }
-
-    func removeSecret(name: UnsafeRawBufferPointer) -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try requireOpen()
-            try vault.remove(name: name, key: sessionKey)
-        }
-    }
-
-    func requireUnlocked() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try requireOpen()
-        }
-    }
 
     func snapshot() -> CallResult {
         transact { now in rules.check(now: now) }

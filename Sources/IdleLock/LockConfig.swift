@@ -89,8 +89,8 @@ struct LockConfig {
         if c.kdf_memlimit < ConfigLimits.kdfMemMin || c.kdf_memlimit > ConfigLimits.kdfMemMax {
             throw .invalid("config.kdf_memlimit must be 19922944..1073741824 bytes (19 MiB..1 GiB), got ", Int64(clamping: c.kdf_memlimit))
         }
-        if c.store_path != nil {
-            throw .invalid("config.store_path must be NULL: this version of libidlelock keeps the session in memory only")
+        if c.store_path != nil && c.device_key == nil && c.lock_on_start == 0 {
+            throw .invalid("config.lock_on_start is 0 with a store_path but no device_key: after a restart the session key can only be opened by the user; set lock_on_start to 1 or give a device_key")
         }
         if c.authenticator != nil {
             throw .invalid("config.authenticator must be NULL: this version of libidlelock has no biometric shortcut")

@@ -43,6 +43,14 @@ struct AttemptTicket: Equatable {
     let generation: UInt64
 }
 
+/// What a store tells `start` about the session's last run.
+struct RestartInfo: Equatable {
+    /// Last activity saved by unlock, set_passcode or a lock.
+    var savedActivity: Int64
+    /// The saved activity was stamped in this boot.
+    var sameBoot: Bool
+}
+
 /// How a passcode attempt may proceed.
 enum AttemptStart: Equatable {
     /// Counted; check the passcode, then call `finishAttempt`.
@@ -66,7 +74,8 @@ enum AttemptOutcome: Equatable {
 struct LockRules {
     let timeouts: Timeouts
     let lockOnStart: Bool
-    let maxAttempts: Int32
+    /// From the config, then from the store once one governs (SPEC §4).
+    private(set) var maxAttempts: Int32
 
     private(set) var state: LockState = .unlocked
     private(set) var reason: LockReason = .none
@@ -227,18 +236,70 @@ struct LockRules {
     }
 
     /// `start`: the first one applies `lock_on_start`; later ones only judge.
-    mutating func start(now: Int64) {
+    /// `restart` describes a session adopted from a store (SPEC §3): with
+    /// `lock_on_start` off, the time since the last saved activity is
+    /// judged as an absence that reached the background.
+    mutating func start(now: Int64, restart: RestartInfo? = nil) {
         begin(now: now)
         guard !started else { return }
         started = true
-        if lockOnStart && engaged && state == .unlocked { lock(.startup) }
+        guard engaged, state == .unlocked else { return }
+        if lockOnStart {
+            lock(.startup)
+            return
+        }
+        guard let restart else { return }
+        guard restart.sameBoot, restart.savedActivity <= now else {
+            lock(.startup)
+            return
+        }
+        let away = Millis.elapsed(from: restart.savedActivity, to: now)
+        if Millis.hasPassed(away, timeouts.background) {
+            lock(.backgrounded) // rule 3
+        } else if Millis.hasPassed(away, timeouts.idle) {
+            lock(.idle) // rule 4
+        }
+    }
+
+    // MARK: - Adopting the store
+
+    /// A session found in a store at create (or another sign-in found
+    /// later): engaged, with the saved lock in force. `keyAvailable` false
+    /// (no device key to open the session key) locks with STARTUP: such a
+    /// session is really locked until an unlock.
+    mutating func adoptStoredSession(savedLock: LockReason?, keyAvailable: Bool) {
+        engaged = true
+        passcodeGeneration &+= 1
+        if state == .unlocked {
+            if let savedLock {
+                lock(savedLock)
+            } else if !keyAvailable {
+                lock(.startup)
+            }
+        }
+    }
+
+    /// The attempt count and limit as the store holds them (re-read under
+    /// the store lock). A count at the limit is a lockout.
+    mutating func adoptAttempts(failed: Int32, max limit: Int32) {
+        maxAttempts = limit
+        failedAttempts = Swift.min(Swift.max(failed, 0), limit)
+        if failedAttempts >= maxAttempts { lockOut() }
+    }
+
+    /// The passcode was replaced by another process: attempts against the
+    /// old one are void.
+    mutating func passcodeReplacedElsewhere() {
+        passcodeGeneration &+= 1
     }
 
     // MARK: - Passcode
 
     /// A new passcode took effect (the session is unlocked): engaged, count
-    /// reset, and the call is activity.
-    mutating func passcodeSet(now: Int64) {
+    /// reset, and the call is activity. `maxAttempts` is the config's, which
+    /// the store then keeps.
+    mutating func passcodeSet(now: Int64, maxAttempts limit: Int32? = nil) {
+        if let limit { maxAttempts = limit }
         engaged = true
         failedAttempts = 0
         passcodeGeneration &+= 1

@@ -36,7 +36,12 @@ struct SealedRecord {
 }
 
 struct SecretVault {
-    private(set) var records: [SealedRecord] = []
+    /// The sealed records; replaced wholesale when the store is re-read.
+    var records: [SealedRecord] = []
+
+    init(records: [SealedRecord] = []) {
+        self.records = records
+    }
 
     /// Fills the id subkey from the AEAD key (after a new or unwrapped key).
     static func deriveIdKey(in sessionKey: SecureBytes) throws(IdleLockError) {

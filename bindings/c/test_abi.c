@@ -555,8 +555,16 @@ static void test_config_pointers(void)
     c.clock = NULL;
     expect_create(&c, INVAL, "clock_ctx", NULL, __LINE__, "clock_ctx without clock");
     base_config(&c);
+    c.store_path = "";
+    expect_create(&c, INVAL, "store_path", NULL, __LINE__, "empty store_path");
+    c.store_path = "/tmp/";
+    expect_create(&c, INVAL, "store_path", NULL, __LINE__, "store_path naming a folder");
+    c.store_path = "/tmp/idlelock-test-\xff-store";
+    expect_create(&c, INVAL, "store_path", NULL, __LINE__, "store_path not UTF-8");
     c.store_path = "/tmp/idlelock-test-store";
-    expect_create(&c, INVAL, "store_path", NULL, __LINE__, "store_path (not in this version)");
+    c.lock_on_start = 0;
+    expect_create(&c, INVAL, "lock_on_start", NULL, __LINE__,
+                  "store_path with lock_on_start 0 and no device_key");
     base_config(&c);
     c.authenticator = (const idlelock_authenticator *)(const void *)&dummy_object;
     expect_create(&c, INVAL, "authenticator", NULL, __LINE__,

@@ -1,0 +1,244 @@
+// SPEC §4 on the handle: set_passcode and unlock. Each runs in two
+// transactions around the key derivation, which runs with the mutex
+// released. With a store, the raised count is saved before the passcode is
+// checked, and the reset after a right one is saved before the unlock
+// commits; a step that cannot be saved is refused (fail closed).
+
+import CSystem
+
+extension IdleLockHandle {
+    static let noPasscode = IdleLockError(.noPasscode, "no passcode is set; set one with idlelock_set_passcode")
+    static let lockedOut = IdleLockError(.lockedOut, "too many wrong passcodes: the session is locked out; only idlelock_disable (sign-out) leaves this state")
+    static let sessionLocked = IdleLockError(.sessionLocked, "the session is locked; unlock it first")
+
+    /// `set_passcode`; `passcode` is already validated.
+    func setPasscode(_ passcode: UnsafeRawBufferPointer) -> CallResult {
+        var entryNow: Int64 = 0
+        var ticket: AttemptTicket? = nil
+        var keyCopy: SecureBytes? = nil
+        let first = transact { now throws(IdleLockError) in
+            entryNow = now
+            rules.check(now: now)
+            try refreshFromStore()
+            guard rules.state == .unlocked else {
+                throw IdleLockError(.sessionLocked, "the session is locked; a locked session cannot replace its own passcode: unlock it first")
+            }
+            try requireKey()
+            let copy = try SecureBytes.allocate(count: SodiumSizes.key)
+            copy.copy(from: sessionKey.base, count: SodiumSizes.key)
+            keyCopy = copy
+            ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
+        }
+        guard first.error == nil, let ticket, let keyCopy else { return first }
+
+        var sealed: PasscodeWrap? = nil
+        var deviceWrap: KeyWrap? = nil
+        var sealFailure: IdleLockError? = nil
+        do {
+            sealed = try PasscodeWrap.seal(sessionKey: keyCopy, passcode: passcode,
+                                           opslimit: config.kdfOpslimit, memlimit: config.kdfMemlimit,
+                                           deviceKey: deviceKey)
+            deviceWrap = try store?.sealDeviceWrap(keyCopy)
+        } catch {
+            sealFailure = error
+        }
+        keyCopy.wipe()
+
+        return transact(at: entryNow) { now throws(IdleLockError) in
+            if let sealFailure { throw sealFailure }
+            guard let sealed else { throw IdleLockError(.internal, "the passcode wrap is missing") }
+            guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
+                  ticket.generation == rules.passcodeGeneration else {
+                throw IdleLockError(.sessionLocked, "the session was locked, signed out, or given another passcode while this passcode was being set; nothing changed")
+            }
+            if let store {
+                try savePasscode(sealed, deviceWrap: deviceWrap, now: now, store: store)
+            }
+            wrap = sealed
+            biometricsEnabled = false
+            rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
+            savedEpoch = rules.lockEpoch
+        }
+    }
+
+    /// Writes a new passcode in one replace: the first one creates the
+    /// store with the secrets held in memory; a later one re-wraps the same
+    /// session key in this sign-in's store.
+    private func savePasscode(_ sealed: PasscodeWrap, deviceWrap: KeyWrap?, now: Int64,
+                              store: SessionStore) throws(IdleLockError) {
+        let limit = config.maxAttempts
+        let stamp = bootID
+        if rules.engaged {
+            let written = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+                guard store.isOurs(image) else {
+                    throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
+                }
+                image.passcode = sealed
+                image.deviceWrap = deviceWrap
+                image.maxAttempts = limit
+                image.failedAttempts = 0
+                image.savedLock = nil
+                image.savedActivity = now
+                image.bootID = stamp
+                return true
+            }
+            guard let written else {
+                forgetSession()
+                store.forget()
+                throw IdleLockError(.sessionLocked, "the session was signed out by another process; nothing changed")
+            }
+            store.remember(written)
+            vault.records = written.secrets
+        } else {
+            var sessionID = [UInt8](repeating: 0, count: StoreFormat.sessionIDBytes)
+            sessionID.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+            let image = StoreImage(maxAttempts: limit, savedActivity: now, bootID: stamp,
+                                   sessionID: sessionID, passcode: sealed, deviceWrap: deviceWrap,
+                                   secrets: vault.records)
+            _ = try store.write(image, expectExisting: false)
+        }
+    }
+
+    /// `unlock`; `passcode` is already validated.
+    func unlock(_ passcode: UnsafeRawBufferPointer) -> CallResult {
+        var entryNow: Int64 = 0
+        var ticket: AttemptTicket? = nil
+        var counted: PasscodeWrap? = nil
+        let first = transact { now throws(IdleLockError) in
+            entryNow = now
+            rules.check(now: now)
+            try refreshFromStore()
+            guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
+            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
+            ticket = try countAttempt()
+            counted = current
+        }
+        guard first.error == nil, let ticket, let counted else { return first }
+
+        // The attempt is counted (and saved); check it with the mutex released.
+        var right = false
+        var candidate: SecureBytes? = nil
+        var checkFailure: IdleLockError? = nil
+        do {
+            let key = try SecureBytes.allocate(count: SessionKeyLayout.total)
+            right = try counted.open(passcode: passcode, deviceKey: deviceKey, into: key)
+            if right { try SecretVault.deriveIdKey(in: key) }
+            candidate = key
+        } catch {
+            checkFailure = error
+        }
+
+        return transact(at: entryNow) { now throws(IdleLockError) in
+            // A check that could not run stays counted (fail closed).
+            if let checkFailure { throw checkFailure }
+            let outcome = try finishAttempt(ticket, checked: counted, right: right, now: now)
+            switch outcome {
+            case .unlocked:
+                guard let candidate else { throw IdleLockError(.internal, "the unwrapped key is missing") }
+                sessionKey.copy(from: candidate.base, count: SessionKeyLayout.total)
+                keyLoaded = true
+            case .wrong(let remaining):
+                throw IdleLockError(.invalidPasscode, "wrong passcode; ", Int64(remaining), " attempt(s) remain before lockout")
+            case .lockedOut:
+                throw IdleLockHandle.lockedOut
+            case .overtaken:
+                throw IdleLockError(.sessionLocked, "the passcode was right, but the session was locked while it was checked; unlock again")
+            case .void:
+                if !rules.engaged { throw IdleLockHandle.noPasscode }
+                throw IdleLockError(.sessionLocked, "the passcode was replaced while this attempt was checked; the attempt is void, try again")
+            }
+        }
+    }
+
+    /// Counts an attempt before its check. With a store: under the store
+    /// lock, re-read the count; at the limit, lock out unchecked; otherwise
+    /// raise it and save it, or refuse the attempt unchecked.
+    private func countAttempt() throws(IdleLockError) -> AttemptTicket {
+        guard let store else {
+            switch rules.beginAttempt() {
+            case .lockedOut: throw IdleLockHandle.lockedOut
+            case .check(let t): return t
+            }
+        }
+        var trial = rules
+        var start = AttemptStart.lockedOut
+        let image: StoreImage?
+        do {
+            image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+                guard store.isOurs(image) else {
+                    throw IdleLockError(.sessionLocked, "another process signed in with its own passcode; this session is locked")
+                }
+                trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+                start = trial.beginAttempt()
+                guard case .check = start else { return false }
+                image.failedAttempts = trial.failedAttempts
+                return true
+            }
+        } catch {
+            if error.status == .storage {
+                throw IdleLockError(.storage, "the attempt could not be saved to the store, so it was refused without being checked; try again")
+            }
+            throw error
+        }
+        guard let image else {
+            forgetSession()
+            store.forget()
+            throw IdleLockHandle.noPasscode
+        }
+        rules = trial
+        absorb(image)
+        switch start {
+        case .lockedOut: throw IdleLockHandle.lockedOut
+        case .check(let t): return t
+        }
+    }
+
+    /// Applies a checked attempt. With a store: under the store lock,
+    /// re-read (a lockout or a new passcode from another process wins), and
+    /// save the count reset (and the unlock) before it takes effect here;
+    /// an unlock whose reset cannot be saved is refused.
+    private func finishAttempt(_ ticket: AttemptTicket, checked: PasscodeWrap, right: Bool,
+                               now: Int64) throws(IdleLockError) -> AttemptOutcome {
+        guard let store, rules.engaged else {
+            return rules.finishAttempt(ticket, right: right, now: now)
+        }
+        var trial = rules
+        var outcome = AttemptOutcome.void
+        let stamp = bootID
+        let image: StoreImage?
+        do {
+            image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+                guard store.isOurs(image) else { return false }
+                if image.passcode.salt != checked.salt { trial.passcodeReplacedElsewhere() }
+                trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+                outcome = trial.finishAttempt(ticket, right: right, now: now)
+                switch outcome {
+                case .unlocked:
+                    image.failedAttempts = 0
+                    image.savedLock = nil
+                    image.savedActivity = now
+                    image.bootID = stamp
+                    return true
+                case .overtaken:
+                    image.failedAttempts = 0
+                    return true
+                case .wrong, .lockedOut, .void:
+                    return false // the raised count is already saved
+                }
+            }
+        } catch {
+            if error.status == .storage && right {
+                throw IdleLockError(.storage, "the passcode was right, but the store could not be updated, so the session stays locked; try again")
+            }
+            throw error
+        }
+        guard let image, store.isOurs(image) else {
+            try refreshFromStore()
+            return .void
+        }
+        rules = trial
+        savedEpoch = rules.lockEpoch
+        absorb(image)
+        return outcome
+    }
+}

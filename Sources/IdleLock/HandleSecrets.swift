@@ -1,0 +1,140 @@
+// Sealed secrets, the gate, sign-out and the biometric calls on the handle
+// (SPEC §5, §6). With a store, secrets of an engaged session are changed by
+// a durable step (re-read, apply, replace); before a passcode they live in
+// memory only.
+
+extension IdleLockHandle {
+    /// With the mutex held, after judging: the session must be unlocked and
+    /// its key open.
+    func requireOpen() throws(IdleLockError) {
+        guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
+        try requireKey()
+    }
+
+    func requireKey() throws(IdleLockError) {
+        guard keyLoaded else {
+            throw IdleLockError(.internal, "the session key is not loaded although the session is unlocked")
+        }
+    }
+
+    func putSecret(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            try requireOpen()
+            try changeSecrets { (v: inout SecretVault) throws(IdleLockError) in
+                try v.put(name: name, value: value, key: sessionKey)
+            }
+        }
+    }
+
+    /// `size` receives the value's size once found (also when `capacity` is
+    /// too small).
+    func getSecret(name: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawPointer?, capacity: Int,
+                   size: inout Int) -> CallResult {
+        var found = -1
+        let result = transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            try requireOpen()
+            try vault.get(name: name, into: buffer, capacity: capacity, key: sessionKey, size: &found)
+        }
+        if found >= 0 { size = found }
+        return result
+    }
+
+    func removeSecret(name: UnsafeRawBufferPointer) -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            try requireOpen()
+            try changeSecrets { (v: inout SecretVault) throws(IdleLockError) in
+                try v.remove(name: name, key: sessionKey)
+            }
+        }
+    }
+
+    /// Applies `change` to the secrets: in memory, or, for an engaged
+    /// session with a store, to the store's records in one durable step
+    /// (nothing changes when it cannot be saved).
+    private func changeSecrets(_ change: (inout SecretVault) throws(IdleLockError) -> Void) throws(IdleLockError) {
+        guard let store, rules.engaged else {
+            try change(&vault)
+            return
+        }
+        let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+            guard store.isOurs(image) else {
+                throw IdleLockError(.sessionLocked, "another process signed in with its own passcode; this session is locked")
+            }
+            var stored = SecretVault(records: image.secrets)
+            try change(&stored)
+            image.secrets = stored.records
+            return true
+        }
+        guard let image else {
+            // Signed out elsewhere: from now on the session is memory only.
+            forgetSession()
+            store.forget()
+            try change(&vault)
+            return
+        }
+        absorb(image)
+    }
+
+    func requireUnlocked() -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            try requireOpen()
+        }
+    }
+
+    // MARK: - Sign-out
+
+    /// SPEC §6 `disable`: works in every state. Memory first, then the store
+    /// is deleted (a failure there is STORAGE; this process is signed out
+    /// either way).
+    func disable() -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            forgetSession()
+            if let store {
+                do throws(IdleLockError) {
+                    try store.remove()
+                } catch {
+                    throw IdleLockError(.storage, "signed out in this process, but deleting the store failed; delete the store file, or call idlelock_disable again")
+                }
+            }
+        }
+    }
+
+    // MARK: - Biometric shortcut (no authenticator in this version)
+
+    func enableBiometrics() -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            guard rules.engaged else { throw IdleLockHandle.noPasscode }
+            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
+            throw IdleLockError(.lockUnavailable, "no authenticator is configured (this version has no biometric shortcut); unlock with the passcode")
+        }
+    }
+
+    func disableBiometrics() -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            biometricsEnabled = false
+        }
+    }
+
+    func unlockWithBiometrics() -> CallResult {
+        transact { now throws(IdleLockError) in
+            rules.check(now: now)
+            try refreshFromStore()
+            guard rules.engaged else { throw IdleLockHandle.noPasscode }
+            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
+            throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
+        }
+    }
+}

@@ -1,0 +1,122 @@
+// The handle and its store (SPEC §3 creation, §6, §7): adopting a stored
+// session, the re-check other processes' changes, and saving every lock.
+// Every method here runs with the handle's mutex held.
+
+import CSystem
+
+extension IdleLockHandle {
+    /// Takes on the session in `image`: its passcode wrap, secrets and
+    /// count, and at create its saved lock. The session key is opened
+    /// through the device wrap when there is a device key; otherwise it
+    /// stays sealed and the session is locked (STARTUP) until an unlock.
+    /// A different sign-in found later (not at create) replaces this
+    /// process's session as a sign-out would, and is locked.
+    func adoptSession(_ image: StoreImage, atCreate: Bool) {
+        if !atCreate { forgetSession() }
+        vault.records = image.secrets
+        wrap = image.passcode
+        biometricsEnabled = false
+        var opened = store?.openDeviceWrap(image.deviceWrap, into: sessionKey) ?? false
+        if opened {
+            do throws(IdleLockError) { try SecretVault.deriveIdKey(in: sessionKey) } catch { opened = false }
+        }
+        if opened {
+            keyLoaded = true
+        } else {
+            sessionKey.wipe()
+            keyLoaded = false
+        }
+        rules.adoptStoredSession(savedLock: atCreate ? image.savedLock : .startup,
+                                 keyAvailable: opened && atCreate)
+        rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+        restart = RestartInfo(savedActivity: image.savedActivity, sameBoot: isThisBoot(image.bootID))
+        savedEpoch = rules.lockEpoch
+        store?.remember(image)
+    }
+
+    /// Whether `stamp` is this boot's id (an unreadable id never matches).
+    func isThisBoot(_ stamp: [UInt8]) -> Bool {
+        stamp == bootID && bootID.contains { $0 != 0 }
+    }
+
+    /// Sign-out in memory: secrets, wrap and count forgotten, a fresh
+    /// session key, not engaged.
+    func forgetSession() {
+        rules.disengage()
+        wrap = nil
+        biometricsEnabled = false
+        vault.removeAll()
+        restart = nil
+        keyLoaded = false
+        sessionKey.randomize()
+        do throws(IdleLockError) {
+            try SecretVault.deriveIdKey(in: sessionKey)
+            keyLoaded = true
+        } catch {
+            sessionKey.wipe()
+        }
+    }
+
+    /// SPEC §7: calls that authenticate or touch secrets first look at the
+    /// store's generation and re-read it when another process changed it.
+    /// A lockout there is a lockout here; a store that is gone was signed
+    /// out elsewhere; another sign-in's store replaces this session.
+    func refreshFromStore() throws(IdleLockError) {
+        guard let store else { return }
+        switch try store.look() {
+        case .unchanged:
+            return
+        case .gone:
+            if rules.engaged { forgetSession() }
+            store.forget()
+        case .changed(let image):
+            guard rules.engaged, store.isOurs(image) else {
+                adoptSession(image, atCreate: false)
+                return
+            }
+            absorb(image)
+        }
+    }
+
+    /// Takes on what other processes changed in this sign-in's store: a new
+    /// passcode (attempts against the old one are void), the secrets, the
+    /// count and limit (a lockout there is a lockout here). Every image a
+    /// durable step re-read goes through here.
+    func absorb(_ image: StoreImage) {
+        guard let store, store.isOurs(image) else { return }
+        store.remember(image)
+        if wrap?.salt != image.passcode.salt {
+            wrap = image.passcode
+            biometricsEnabled = false
+            rules.passcodeReplacedElsewhere()
+        }
+        vault.records = image.secrets
+        rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+    }
+
+    /// SPEC §7 faults: a lock takes effect in memory first; saving it is
+    /// best effort. Returns STORAGE when the save failed (the state stays
+    /// locked either way).
+    func saveLockIfNeeded() -> IdleLockError? {
+        guard let store, rules.engaged, rules.state != .unlocked, rules.lockEpoch != savedEpoch else {
+            return nil
+        }
+        savedEpoch = rules.lockEpoch
+        let reason = rules.reason
+        let activity = rules.lastActivity
+        let stamp = bootID
+        do throws(IdleLockError) {
+            let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+                guard store.isOurs(image) else { return false }
+                image.savedLock = reason
+                image.savedActivity = activity
+                image.bootID = stamp
+                return true
+            }
+            if let image { absorb(image) }
+            return nil
+        } catch {
+            return IdleLockError(.storage, "the session is locked, but saving the lock to the store failed; it stays locked in this process")
+        }
+    }
+}

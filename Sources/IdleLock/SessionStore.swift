@@ -1,0 +1,176 @@
+// One handle's view of its store (SPEC §6–§7): every durable step takes the
+// store lock, re-reads the file, applies itself and replaces the file with
+// the next generation. Between steps, a cheap look at the generation tells
+// whether another process changed it.
+
+import CSystem
+
+enum StoreLook {
+    /// Same generation as last seen.
+    case unchanged
+    /// The store file is gone: signed out elsewhere (or never created).
+    case gone
+    /// Another process wrote it.
+    case changed(StoreImage)
+}
+
+final class SessionStore {
+    let files: StoreFiles
+    let keys: StoreKeys
+    /// Generation of the last image read or written here.
+    private(set) var knownGeneration: UInt64 = 0
+    /// The sign-in this handle belongs to (nil before one exists).
+    private(set) var sessionID: [UInt8]? = nil
+
+    init(files: StoreFiles, keys: StoreKeys) {
+        self.files = files
+        self.keys = keys
+    }
+
+    /// At create: remove stray temporary files and read the store, under
+    /// the store lock.
+    func load() throws(IdleLockError) -> StoreImage? {
+        let image = try files.locked { () throws(IdleLockError) -> StoreImage? in
+            files.removeStrayTemporaries()
+            guard let bytes = try files.read() else { return nil }
+            return try StoreFormat.decode(bytes, keys: keys)
+        }
+        remember(image)
+        return image
+    }
+
+    /// The cheap look of SPEC §7: the generation in the file's first bytes,
+    /// and a full read only when it changed.
+    func look() throws(IdleLockError) -> StoreLook {
+        guard let prefix = try files.readPrefix(StoreFormat.generationOffset + 8) else { return .gone }
+        if let generation = StoreFormat.generation(inPrefix: prefix), generation == knownGeneration,
+           sessionID != nil {
+            return .unchanged
+        }
+        guard let bytes = try files.read() else { return .gone }
+        let image = try StoreFormat.decode(bytes, keys: keys)
+        return .changed(image)
+    }
+
+    /// Whether `image` belongs to the sign-in this handle knows.
+    func isOurs(_ image: StoreImage) -> Bool {
+        guard let sessionID else { return false }
+        return image.sessionID == sessionID
+    }
+
+    /// A durable step: under the store lock, re-read, let `apply` change the
+    /// image, and replace the file when `apply` returns true. Returns the
+    /// image as re-read (and written), or nil when the store is gone (then
+    /// `apply` did not run). `apply` may throw to abandon the step. The
+    /// caller must absorb the image (IdleLockHandle.absorb): it may carry
+    /// other processes' changes.
+    func update(_ apply: (inout StoreImage) throws(IdleLockError) -> Bool) throws(IdleLockError) -> StoreImage? {
+        let image = try files.locked { () throws(IdleLockError) -> StoreImage? in
+            guard let bytes = try files.read() else { return nil }
+            var image = try StoreFormat.decode(bytes, keys: keys)
+            guard try apply(&image) else { return image }
+            image.generation &+= 1
+            try files.replace(with: try StoreFormat.encode(image, keys: keys))
+            return image
+        }
+        return image
+    }
+
+    /// Reads the store under its lock without writing (to re-read a count
+    /// before acting on it).
+    func read() throws(IdleLockError) -> StoreImage? {
+        try files.locked { () throws(IdleLockError) -> StoreImage? in
+            guard let bytes = try files.read() else { return nil }
+            return try StoreFormat.decode(bytes, keys: keys)
+        }
+    }
+
+    /// Creates the store for a new passcode, or replaces this sign-in's
+    /// store with one. `expectExisting` says which: a store created or
+    /// removed by another process meanwhile fails the step.
+    func write(_ image: StoreImage, expectExisting: Bool) throws(IdleLockError) -> StoreImage {
+        let written = try files.locked { () throws(IdleLockError) -> StoreImage in
+            var image = image
+            if let bytes = try files.read() {
+                let current = try StoreFormat.decode(bytes, keys: keys)
+                guard expectExisting, isOurs(current) else {
+                    throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
+                }
+                image.generation = current.generation &+ 1
+            } else {
+                guard !expectExisting else {
+                    throw IdleLockError(.storage, "the session was signed out by another process meanwhile; nothing changed")
+                }
+                image.generation = 1
+            }
+            try files.replace(with: try StoreFormat.encode(image, keys: keys))
+            return image
+        }
+        remember(written)
+        return written
+    }
+
+    /// Sign-out: deletes the store (the lock file stays).
+    func remove() throws(IdleLockError) {
+        try files.locked { () throws(IdleLockError) in try files.remove() }
+        sessionID = nil
+        knownGeneration = 0
+    }
+
+    /// Forgets the sign-in (after seeing the store gone).
+    func forget() {
+        sessionID = nil
+        knownGeneration = 0
+    }
+
+    func remember(_ image: StoreImage?) {
+        guard let image else { return }
+        knownGeneration = image.generation
+        sessionID = image.sessionID
+    }
+
+    // MARK: - The device wrap
+
+    /// Seals the session key (its first 32 bytes) under the device wrap key.
+    func sealDeviceWrap(_ sessionKey: SecureBytes) throws(IdleLockError) -> KeyWrap? {
+        guard let wrapKey = keys.wrapKey else { return nil }
+        var nonce = [UInt8](repeating: 0, count: SodiumSizes.nonce)
+        nonce.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        var sealed = [UInt8](repeating: 0, count: SodiumSizes.key + SodiumSizes.tag)
+        var length: UInt64 = 0
+        let rc = sealed.withUnsafeMutableBufferPointer { out in
+            nonce.withUnsafeBufferPointer { npub in
+                SessionStore.deviceWrapLabel.withUTF8Buffer { ad in
+                    crypto_aead_xchacha20poly1305_ietf_encrypt(out.baseAddress!, &length, sessionKey.base,
+                                                               UInt64(SodiumSizes.key), ad.baseAddress!,
+                                                               UInt64(ad.count), nil, npub.baseAddress!, wrapKey)
+                }
+            }
+        }
+        guard rc == 0 else { throw IdleLockError(.internal, "sealing the device wrap failed") }
+        return KeyWrap(nonce: nonce, sealed: sealed)
+    }
+
+    /// Opens the device wrap into `into`; false when there is none or it
+    /// does not open.
+    func openDeviceWrap(_ wrap: KeyWrap?, into: SecureBytes) -> Bool {
+        guard let wrap, let wrapKey = keys.wrapKey else { return false }
+        var length: UInt64 = 0
+        let rc = wrap.sealed.withUnsafeBufferPointer { c in
+            wrap.nonce.withUnsafeBufferPointer { npub in
+                SessionStore.deviceWrapLabel.withUTF8Buffer { ad in
+                    crypto_aead_xchacha20poly1305_ietf_decrypt(into.base, &length, nil, c.baseAddress!,
+                                                               UInt64(c.count), ad.baseAddress!, UInt64(ad.count),
+                                                               npub.baseAddress!, wrapKey)
+                }
+            }
+        }
+        if rc != 0 || length != UInt64(SodiumSizes.key) {
+            into.wipe()
+            return false
+        }
+        return true
+    }
+
+    private static let deviceWrapLabel: StaticString = "idlelock wrap v1: session key under device key"
+}

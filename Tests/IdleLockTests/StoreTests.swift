@@ -1,0 +1,380 @@
+// The on-disk store through the C ABI (SPEC §3 creation, §4, §6, §7). Two
+// handles on one path behave as two processes (each has its own lock file
+// descriptor and flock); real separate processes are in bindings/c/test_store.c.
+
+import CIdleLock
+import CSystem
+import Foundation
+import Testing
+@testable import IdleLock
+
+/// A temporary folder for one test's store.
+final class TempFolder {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("idlelock-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    var store: String { url.appendingPathComponent("session.idlelock").path }
+}
+
+private let deviceKey: [UInt8] = (0..<32).map { UInt8($0 &* 7 &+ 3) }
+
+/// A handle on `path` with a shared fake clock.
+final class StoredLock {
+    var handle: OpaquePointer?
+    let status: Int32
+    let clock: FakeClock
+
+    init(_ path: String, clock: FakeClock, lockOnStart: Int32 = 1, key: [UInt8]? = nil,
+         maxAttempts: Int32 = 5, background: Int64 = 10_000) {
+        self.clock = clock
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 60_000
+        cfg.background_after_ms = background
+        cfg.lock_on_start = lockOnStart
+        cfg.max_attempts = maxAttempts
+        cfg.clock = FakeClock.function
+        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        var h: OpaquePointer? = nil
+        status = path.withCString { p in
+            cfg.store_path = p
+            if let key {
+                return key.withUnsafeBufferPointer { k in
+                    cfg.device_key = k.baseAddress
+                    cfg.device_key_len = k.count
+                    return idlelock_create(&cfg, &h)
+                }
+            }
+            return idlelock_create(&cfg, &h)
+        }
+        handle = h
+    }
+
+    deinit { idlelock_destroy(handle) }
+
+    func snapshot() -> idlelock_snapshot {
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        _ = idlelock_snapshot_get(handle, &s)
+        return s
+    }
+
+    @discardableResult
+    func setPasscode(_ code: String) -> Int32 {
+        idlelock_set_passcode(handle, code, code.utf8.count)
+    }
+
+    @discardableResult
+    func unlock(_ code: String) -> Int32 {
+        idlelock_unlock(handle, code, code.utf8.count, nil)
+    }
+
+    func put(_ name: String, _ value: String) -> Int32 {
+        let bytes = Array(value.utf8)
+        return bytes.withUnsafeBufferPointer { idlelock_secret_put(handle, name, $0.baseAddress, $0.count) }
+    }
+
+    func get(_ name: String) -> (Int32, String) {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var length = buffer.count
+        let rc = buffer.withUnsafeMutableBufferPointer { idlelock_secret_get(handle, name, $0.baseAddress, &length) }
+        return (rc, rc == 0 ? String(decoding: buffer[0..<length], as: UTF8.self) : "")
+    }
+}
+
+private func lastError() -> String { String(cString: idlelock_last_error()) }
+
+@Suite("Store")
+struct StoreTests {
+    @Test func nothingIsWrittenBeforeAPasscode() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock)
+        #expect(a.status == 0)
+        #expect(a.put("token", "t1") == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.store))
+        #expect(a.setPasscode("2468") == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.store))
+        let mode = (try? FileManager.default.attributesOfItem(atPath: folder.store)[.posixPermissions] as? Int) ?? -1
+        #expect(mode == 0o600)
+    }
+
+    @Test func aRestartComesBackLockedWithTheSecrets() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock)
+            #expect(a.put("token", "before passcode") == 0)
+            #expect(a.setPasscode("2468") == 0)
+            #expect(a.put("profile", "after passcode") == 0)
+        }
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 1)
+        #expect(b.status == 0)
+        var s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP && s.is_enabled == 1)
+        #expect(b.get("token").0 == IDLELOCK_ERR_SESSION_LOCKED)
+        idlelock_start(b.handle, nil)
+        #expect(b.unlock("1111") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(b.unlock("2468") == 0)
+        #expect(b.get("token") == (0, "before passcode"))
+        #expect(b.get("profile") == (0, "after passcode"))
+        s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.attempts_remaining == 5)
+    }
+
+    @Test func aSessionLockedWhenItsProcessEndedStaysLockedWithItsReason() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            a.setPasscode("2468")
+            idlelock_lock(a.handle, nil)
+        }
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        let s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_MANUAL)
+        idlelock_start(b.handle, nil)
+        #expect(b.snapshot().reason == IDLELOCK_REASON_MANUAL)
+    }
+
+    @Test func lockOnStartOffJudgesTheTimeSinceTheSavedActivity() {
+        let folder = TempFolder()
+        let clock = FakeClock(100_000)
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            a.setPasscode("2468") // saves activity at 100 000
+            #expect(a.put("token", "t") == 0)
+        }
+        clock.advance(9_999)
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        #expect(b.snapshot().state == IDLELOCK_STATE_UNLOCKED)
+        idlelock_start(b.handle, nil)
+        #expect(b.snapshot().state == IDLELOCK_STATE_UNLOCKED, "9.999 s < background 10 s")
+        #expect(b.get("token") == (0, "t"), "the device key opened the session key")
+
+        clock.advance(1) // 10 s since the saved activity
+        let c = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(c.handle, nil)
+        let s = c.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_BACKGROUNDED)
+    }
+
+    @Test func aSavedActivityLaterThanTheClockLocksWithStartup() {
+        let folder = TempFolder()
+        let clock = FakeClock(100_000)
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            a.setPasscode("2468")
+        }
+        clock.now.pointee = 50_000
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(b.handle, nil)
+        let s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP)
+    }
+
+    @Test func aSavedActivityFromAnotherBootLocksWithStartup() throws {
+        let folder = TempFolder()
+        let clock = FakeClock(100_000)
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            a.setPasscode("2468")
+        }
+        // Rewrite the boot id as another boot would have stamped it.
+        let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
+            let k = try SecureBytes.allocate(count: 32)
+            k.copy(from: p.baseAddress!, count: 32)
+            return k
+        }
+        let keys = try StoreKeys(deviceKey: key)
+        var image = try StoreFormat.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder.store))), keys: keys)
+        image.bootID = Array("00000000-0000-4000-8000-000000000000".utf8)
+        try Data(try StoreFormat.encode(image, keys: keys)).write(to: URL(fileURLWithPath: folder.store))
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(b.handle, nil)
+        let s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP)
+    }
+
+    @Test func storeWithoutDeviceKeyNeedsLockOnStart() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0)
+        #expect(a.status == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(lastError().contains("lock_on_start"))
+    }
+
+    @Test func theAttemptCountIsOneCountAcrossProcesses() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = StoredLock(folder.store, clock: clock)
+        app.setPasscode("2468")
+        let ext = StoredLock(folder.store, clock: clock)
+        #expect(ext.status == 0)
+        idlelock_lock(app.handle, nil)
+        for _ in 0..<4 { #expect(app.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE) }
+        #expect(ext.unlock("0000") == IDLELOCK_ERR_LOCKED_OUT, "4 + 1 = 5: locked out")
+        #expect(ext.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
+        #expect(app.unlock("2468") == IDLELOCK_ERR_LOCKED_OUT, "the app sees the lockout")
+        #expect(app.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
+        let later = StoredLock(folder.store, clock: clock)
+        #expect(later.snapshot().state == IDLELOCK_STATE_LOCKED_OUT, "a persisted lockout is in force from create")
+        #expect(later.snapshot().attempts_remaining == 0)
+    }
+
+    @Test func aRightPasscodeElsewhereResetsTheCount() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = StoredLock(folder.store, clock: clock)
+        app.setPasscode("2468")
+        let ext = StoredLock(folder.store, clock: clock)
+        idlelock_start(ext.handle, nil)
+        #expect(ext.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(ext.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(ext.unlock("2468") == 0)
+        idlelock_lock(app.handle, nil)
+        #expect(app.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(lastError().contains("4 attempt"))
+    }
+
+    @Test func signOutElsewhereSignsThisProcessOut() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        app.setPasscode("2468")
+        #expect(app.put("token", "t") == 0)
+        let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        #expect(ext.get("token") == (0, "t"))
+        #expect(idlelock_disable(app.handle) == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.store))
+        #expect(FileManager.default.fileExists(atPath: folder.store + ".lock"), "the lock file is never deleted")
+        #expect(ext.get("token").0 == IDLELOCK_ERR_NOT_FOUND)
+        #expect(ext.snapshot().is_enabled == 0)
+    }
+
+    @Test func secretsWrittenByOneProcessAreReadByAnother() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        app.setPasscode("2468")
+        let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        #expect(ext.put("from-ext", "hello") == 0)
+        #expect(app.get("from-ext") == (0, "hello"))
+        #expect(idlelock_secret_remove(app.handle, "from-ext") == 0)
+        #expect(ext.get("from-ext").0 == IDLELOCK_ERR_NOT_FOUND)
+    }
+
+    @Test func aNewPasscodeElsewhereVoidsTheOldOne() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        app.setPasscode("2468")
+        let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        #expect(ext.setPasscode("1357") == 0)
+        idlelock_lock(app.handle, nil)
+        #expect(app.unlock("2468") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(app.unlock("1357") == 0)
+    }
+
+    @Test func damagedForeignAndFutureFilesAreStorageAndLeftUntouched() throws {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock)
+            a.setPasscode("2468")
+            #expect(a.put("token", "t") == 0)
+        }
+        let good = try Data(contentsOf: URL(fileURLWithPath: folder.store))
+        var variants: [(String, Data)] = []
+        var flipped = good
+        flipped[good.count / 2] ^= 0x40
+        variants.append(("a flipped byte", flipped))
+        variants.append(("a truncated file", good.prefix(good.count - 7)))
+        variants.append(("an empty file", Data()))
+        variants.append(("a foreign file", Data("not a store at all, just text".utf8)))
+        var future = good
+        future[8] = 2
+        variants.append(("a future version", future))
+        for (what, bytes) in variants {
+            try bytes.write(to: URL(fileURLWithPath: folder.store))
+            let b = StoredLock(folder.store, clock: clock)
+            #expect(b.status == IDLELOCK_ERR_STORAGE, "\(what)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder.store)) == bytes, "\(what) left untouched")
+        }
+        let message = { () -> String in
+            try? future.write(to: URL(fileURLWithPath: folder.store))
+            _ = StoredLock(folder.store, clock: clock)
+            return lastError()
+        }()
+        #expect(message.contains("version 2"))
+    }
+
+    @Test func anotherDeviceKeyIsStorageBeforeAnyAttempt() throws {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            a.setPasscode("2468")
+        }
+        var other = deviceKey
+        other[0] ^= 1
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: other)
+        #expect(b.status == IDLELOCK_ERR_STORAGE)
+        #expect(lastError().contains("device key does not match"))
+        let c = StoredLock(folder.store, clock: clock, lockOnStart: 1, key: nil)
+        #expect(c.status == IDLELOCK_ERR_STORAGE)
+        #expect(lastError().contains("device key"))
+        let d = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        #expect(d.status == 0)
+        #expect(d.snapshot().attempts_remaining == 5, "no attempt was counted")
+    }
+
+    @Test func anEditedCountIsDetectedWithADeviceKey() throws {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            a.setPasscode("2468")
+            idlelock_lock(a.handle, nil)
+            a.unlock("0000")
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder.store))
+        #expect(bytes[44] == 1, "failed_attempts at offset 44")
+        bytes[44] = 0
+        try bytes.write(to: URL(fileURLWithPath: folder.store))
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        #expect(b.status == IDLELOCK_ERR_STORAGE)
+    }
+
+    @Test func strayTemporaryFilesAreRemovedAtCreate() throws {
+        let folder = TempFolder()
+        let stray = folder.store + ".tmp.AbC123"
+        let unrelated = folder.url.appendingPathComponent("other.tmp.AbC123").path
+        #expect(FileManager.default.createFile(atPath: stray, contents: Data([1, 2, 3])))
+        #expect(FileManager.default.createFile(atPath: unrelated, contents: Data([1])))
+        let a = StoredLock(folder.store, clock: FakeClock())
+        #expect(a.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stray))
+        #expect(FileManager.default.fileExists(atPath: unrelated))
+    }
+
+    @Test func badStorePaths() {
+        let folder = TempFolder()
+        #expect(StoredLock(folder.url.path + "/", clock: FakeClock()).status == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(StoredLock("", clock: FakeClock()).status == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(StoredLock(folder.url.path + "/missing/folder/s", clock: FakeClock()).status == IDLELOCK_ERR_STORAGE)
+    }
+
+    @Test func kdfLimitsAndMaxAttemptsFromTheStoreGovern() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = StoredLock(folder.store, clock: clock, maxAttempts: 2)
+        app.setPasscode("2468")
+        let ext = StoredLock(folder.store, clock: clock, maxAttempts: 9)
+        #expect(ext.snapshot().attempts_remaining == 2)
+        idlelock_start(ext.handle, nil)
+        #expect(ext.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(ext.unlock("0000") == IDLELOCK_ERR_LOCKED_OUT)
+    }
+}
