@@ -88,7 +88,9 @@ def test_config_checks():
     for fields in (
         {"size": 8},
         {"reserved0": 1},
-        {"store_path": b"/tmp/x"},  # must be NULL in this version
+        {"store_path": b""},  # empty
+        {"store_path": b"/tmp/"},  # a folder, not a file
+        {"store_path": b"/tmp/x", "lock_on_start": 0},  # needs a device_key
         {"authenticator": 1},  # must be NULL in this version
         {"clock_ctx": 1},  # must be NULL when clock is
         {"unlock_reason": b"x" * 513},
