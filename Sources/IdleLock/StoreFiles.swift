@@ -14,8 +14,27 @@ enum StoreLimits {
     static let lockWaitMs: Int64 = 2_000
 }
 
+/// A step of a store write, for fault injection in tests.
+enum StoreFileStep {
+    case read, write, fsync, rename, remove
+}
+
 /// The store's paths, as NUL-terminated bytes, and the open lock file.
 final class StoreFiles {
+    #if DEBUG
+    /// Tests only (debug builds; the shipped library has no such hook): make
+    /// the next such step fail as if the system call had failed with EIO.
+    var injectedFault: StoreFileStep? = nil
+
+    private func injected(_ step: StoreFileStep) -> Bool {
+        guard injectedFault == step else { return false }
+        injectedFault = nil
+        return true
+    }
+    #else
+    @inline(__always) private func injected(_ step: StoreFileStep) -> Bool { false }
+    #endif
+
     let path: [CChar]
     let lockPath: [CChar]
     let folder: [CChar]
@@ -109,6 +128,7 @@ final class StoreFiles {
 
     /// The store's bytes, or nil when it does not exist.
     func read() throws(IdleLockError) -> [UInt8]? {
+        if injected(.read) { throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(EIO), ")") }
         let fd = path.withUnsafeBufferPointer { ilk_open($0.baseAddress!, O_RDONLY | O_CLOEXEC, 0) }
         if fd < 0 {
             let e = ilk_errno()
@@ -186,18 +206,18 @@ final class StoreFiles {
             }
             var done = 0
             while done < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+                let n = injected(.write) ? -1 : bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
                 if n < 0 {
                     if ilk_errno() == EINTR { continue }
                     throw IdleLockError(.storage, "writing the new store file failed (errno ", Int64(ilk_errno()), ")")
                 }
                 done += n
             }
-            if fsync(fd) != 0 {
+            if injected(.fsync) || fsync(fd) != 0 {
                 throw IdleLockError(.storage, "fsync of the new store file failed (errno ", Int64(ilk_errno()), "); the old store stands")
             }
         }
-        let renamed = template.withUnsafeBufferPointer { t in
+        let renamed = injected(.rename) ? -1 : template.withUnsafeBufferPointer { t in
             path.withUnsafeBufferPointer { p in rename(t.baseAddress!, p.baseAddress!) }
         }
         if renamed != 0 {
@@ -209,6 +229,7 @@ final class StoreFiles {
 
     /// Deletes the store (sign-out); a missing store is fine.
     func remove() throws(IdleLockError) {
+        if injected(.remove) { throw IdleLockError(.storage, "deleting the store file failed (errno ", Int64(EIO), ")") }
         let rc = path.withUnsafeBufferPointer { unlink($0.baseAddress!) }
         if rc != 0 && ilk_errno() != ENOENT {
             throw IdleLockError(.storage, "deleting the store file failed (errno ", Int64(ilk_errno()), ")")

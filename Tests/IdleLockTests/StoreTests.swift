@@ -378,3 +378,104 @@ struct StoreTests {
         #expect(ext.unlock("0000") == IDLELOCK_ERR_LOCKED_OUT)
     }
 }
+
+/// Makes the next `step` of `lock`'s store fail (debug builds only).
+private func inject(_ step: StoreFileStep, into lock: StoredLock) {
+    let handle = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock.handle!)).takeUnretainedValue()
+    handle.store!.files.injectedFault = step
+}
+
+private func strayTemporaries(_ folder: TempFolder) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { $0.contains(".tmp.") }
+}
+
+@Suite("Store faults")
+struct StoreFaultTests {
+    @Test func aLockWhoseSaveFailsStillLocks() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: deviceKey)
+        a.setPasscode("2468")
+        #expect(a.put("token", "t") == 0)
+        inject(.rename, into: a)
+        #expect(idlelock_lock(a.handle, nil) == IDLELOCK_ERR_STORAGE)
+        #expect(lastError().contains("stays locked"))
+        #expect(a.snapshot().state == IDLELOCK_STATE_LOCKED)
+        #expect(a.get("token").0 == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(strayTemporaries(folder).isEmpty)
+    }
+
+    @Test func anAttemptWhoseRaiseCannotBeSavedIsRefusedUnchecked() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock())
+        a.setPasscode("2468")
+        idlelock_lock(a.handle, nil)
+        for step in [StoreFileStep.write, .fsync, .rename, .read] {
+            inject(step, into: a)
+            #expect(a.unlock("2468") == IDLELOCK_ERR_STORAGE, "\(step)")
+            let s = a.snapshot()
+            #expect(s.state == IDLELOCK_STATE_LOCKED, "a right passcode was not even checked")
+            #expect(s.attempts_remaining == 5)
+        }
+        #expect(strayTemporaries(folder).isEmpty)
+        #expect(a.unlock("2468") == 0)
+    }
+
+    @Test func anUnlockWhoseResetCannotBeSavedIsRefused() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock)
+        a.setPasscode("2468")
+        idlelock_lock(a.handle, nil)
+        // The first update (the raise) succeeds; make the second (the reset) fail.
+        let r = Recorder()
+        r.action = { _, snap in
+            if snap.attempts_remaining == 4 { inject(.fsync, into: a) }
+        }
+        r.subscribe(a.handle)
+        #expect(a.unlock("2468") == IDLELOCK_ERR_STORAGE)
+        let s = a.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED)
+        #expect(s.attempts_remaining == 4, "the raise stays counted, as on disk")
+        #expect(idlelock_unsubscribe(a.handle, r.token) == 0)
+        let b = StoredLock(folder.store, clock: clock)
+        #expect(b.snapshot().attempts_remaining == 4, "no attempt refunded on disk")
+    }
+
+    @Test func aPasscodeThatCannotBeSavedChangesNothing() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock())
+        #expect(a.put("token", "t") == 0)
+        inject(.write, into: a)
+        #expect(a.setPasscode("2468") == IDLELOCK_ERR_STORAGE)
+        let s = a.snapshot()
+        #expect(s.is_enabled == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.store))
+        #expect(strayTemporaries(folder).isEmpty)
+        #expect(a.get("token") == (0, "t"))
+        #expect(a.setPasscode("2468") == 0)
+    }
+
+    @Test func aSecretThatCannotBeSavedIsNotChanged() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: deviceKey)
+        a.setPasscode("2468")
+        #expect(a.put("token", "old") == 0)
+        inject(.rename, into: a)
+        #expect(a.put("token", "new") == IDLELOCK_ERR_STORAGE)
+        #expect(a.get("token") == (0, "old"))
+        inject(.fsync, into: a)
+        #expect(idlelock_secret_remove(a.handle, "token") == IDLELOCK_ERR_STORAGE)
+        #expect(a.get("token") == (0, "old"))
+    }
+
+    @Test func aSignOutWhoseDeleteFailsStillSignsOutHere() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock())
+        a.setPasscode("2468")
+        inject(.remove, into: a)
+        #expect(idlelock_disable(a.handle) == IDLELOCK_ERR_STORAGE)
+        #expect(a.snapshot().is_enabled == 0)
+        #expect(idlelock_disable(a.handle) == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.store))
+    }
+}
