@@ -69,6 +69,7 @@ test-c: lib $(C_PROGRAMS) check-library
 	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
 	$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only bindings/c/header_cxx_check.cpp
 	$(BUILD)/test_abi
+	sh scripts/run-readme-example.sh $(BUILD)
 
 test-traces: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
@@ -86,3 +87,19 @@ check-library: lib
 
 clean:
 	rm -rf $(BUILD) .build
+
+# Installs the header, the library (with its soname link and the .so link
+# for -lidlelock) and a pkg-config file under $(DESTDIR)$(PREFIX).
+PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
+
+.PHONY: install
+install: lib
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)
+	install -m 0644 $(HEADER) $(DESTDIR)$(INCDIR)/idlelock.h
+	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libidlelock.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' idlelock.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/idlelock.pc

@@ -3,8 +3,9 @@
  * sessions.
  *
  * This header is the specification of the library: everything a host needs
- * to use it is written here. The behaviour follows the project contract
- * (SPEC.md); where a rule has an outside source, its block names it.
+ * to use it is written here. It restates the project's behaviour contract
+ * (kept with the project's planning documents, not in this repository);
+ * where a rule has an outside source, its block names it.
  *
  * Conventions that hold for every function below unless its block says
  * otherwise:
