@@ -23,8 +23,11 @@
  *   config key=value ...
  *       At most once, before the first event. Keys: idle, background,
  *       inactive, grace (ms, or the word `never`; background also takes
- *       `same` = IDLELOCK_SAME_AS_IDLE), attempts, lock_on_start (integers).
- *       Missing keys keep the idlelock_config_init() defaults. Traces
+ *       `same` = IDLELOCK_SAME_AS_IDLE), attempts, lock_on_start (integers),
+ *       store (1: keep the session in a store file in a fresh temporary
+ *       folder, removed at the end of the trace) and device_key (1: a fixed
+ *       32-byte test device key). Missing keys keep the
+ *       idlelock_config_init() defaults. Traces
  *       always run with the Argon2id floor (IDLELOCK_KDF_OPSLIMIT_MIN,
  *       IDLELOCK_KDF_MEMLIMIT_MIN) so they run fast.
  *
@@ -42,6 +45,9 @@
  *         remove <name>        idlelock_secret_remove
  *         gate                 idlelock_require_unlocked
  *         snapshot             idlelock_snapshot_get
+ *         restart              idlelock_destroy, then idlelock_create again
+ *                              on the same store (a process that ended and
+ *                              came back; needs config store=1)
  *       Calls that take no snapshot argument are followed by
  *       idlelock_snapshot_get() at the same clock reading.
  *
@@ -70,6 +76,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "idlelock.h"
 
@@ -95,7 +102,21 @@ typedef struct replay {
     unsigned long events;
     unsigned long expects;
     unsigned long mismatches;
+    int use_store;               /* config store=1 */
+    int use_device_key;          /* config device_key=1 */
+    char store_dir[64];          /* mkdtemp folder, "" until created */
+    char store_path[96];
 } replay;
+
+/* The fixed device key of config device_key=1 (a test key, not a secret). */
+static const uint8_t test_device_key[IDLELOCK_DEVICE_KEY_BYTES] = {
+    0x69, 0x64, 0x6c, 0x65, 0x6c, 0x6f, 0x63, 0x6b, 0x2d, 0x72, 0x65,
+    0x70, 0x6c, 0x61, 0x79, 0x2d, 0x74, 0x65, 0x73, 0x74, 0x2d, 0x64,
+    0x65, 0x76, 0x69, 0x63, 0x65, 0x2d, 0x6b, 0x65, 0x79, 0x21,
+};
+
+/* Totals over every file, for the closing line. */
+static unsigned long total_files, total_events, total_expects, total_mismatches;
 
 /* Buffer for idlelock_secret_get: the largest value the library keeps. */
 static uint8_t value_buf[IDLELOCK_SECRET_VALUE_MAX_BYTES];
@@ -304,6 +325,15 @@ static void print_header(replay *r)
 /* config                                                                 */
 /* ---------------------------------------------------------------------- */
 
+/* "0" or "1" into *out. Returns 1 on success. */
+static int parse_flag(const char *s, int *out)
+{
+    if (strcmp(s, "0") != 0 && strcmp(s, "1") != 0)
+        return 0;
+    *out = s[0] == '1';
+    return 1;
+}
+
 /* Apply one `key=value` of a config line. Returns 0 or EXIT_MALFORMED. */
 static int config_key(replay *r, const char *key, const char *val)
 {
@@ -325,6 +355,10 @@ static int config_key(replay *r, const char *key, const char *val)
         ok = parse_i32(val, &c->max_attempts);
     else if (strcmp(key, "lock_on_start") == 0)
         ok = parse_i32(val, &c->lock_on_start);
+    else if (strcmp(key, "store") == 0)
+        ok = parse_flag(val, &r->use_store);
+    else if (strcmp(key, "device_key") == 0)
+        ok = parse_flag(val, &r->use_device_key);
     else
         return malformed(r, "unknown config key '%s'", show(key));
     if (!ok)
@@ -348,6 +382,7 @@ static int do_config(replay *r, char **tok, int n)
 {
     static const char *const keys[] = {
         "idle", "background", "inactive", "grace", "attempts", "lock_on_start",
+        "store", "device_key",
     };
     int seen[COUNT(keys)] = { 0 };
     int i;
@@ -508,6 +543,20 @@ static int ensure_handle(replay *r)
         return 0;
     r->cfg.clock = replay_clock;
     r->cfg.clock_ctx = &r->now;
+    if (r->use_device_key) {
+        r->cfg.device_key = test_device_key;
+        r->cfg.device_key_len = sizeof test_device_key;
+    }
+    if (r->use_store && r->store_dir[0] == '\0') {
+        snprintf(r->store_dir, sizeof r->store_dir, "/tmp/idlelock-replay-XXXXXX");
+        if (mkdtemp(r->store_dir) == NULL) {
+            r->store_dir[0] = '\0';
+            return malformed(r, "cannot create a temporary folder for the store: %s",
+                             strerror(errno));
+        }
+        snprintf(r->store_path, sizeof r->store_path, "%s/session.idlelock", r->store_dir);
+        r->cfg.store_path = r->store_path;
+    }
     print_header(r);
     st = idlelock_create(&r->cfg, &r->lock);
     if (st != IDLELOCK_OK) {
@@ -537,8 +586,32 @@ static const struct {
     int nargs;
 } other_events[] = {
     { "passcode", 1 }, { "unlock", 1 }, { "disable", 0 }, { "put", 2 },
-    { "get", 1 },      { "remove", 1 }, { "gate", 0 },
+    { "get", 1 },      { "remove", 1 }, { "gate", 0 }, { "restart", 0 },
 };
+
+/* `restart`: the process ends and a new one creates the lock on the same
+ * store. Returns 0 or EXIT_MALFORMED. */
+static int run_restart(replay *r)
+{
+    if (!r->use_store)
+        return malformed(r, "restart needs config store=1");
+    idlelock_destroy(r->lock);
+    r->lock = NULL;
+    return ensure_handle(r);
+}
+
+/* Remove the store files and the temporary folder of config store=1. */
+static void remove_store(replay *r)
+{
+    char path[128];
+    if (r->store_dir[0] == '\0')
+        return;
+    unlink(r->store_path);
+    snprintf(path, sizeof path, "%s.lock", r->store_path);
+    unlink(path);
+    rmdir(r->store_dir);
+    r->store_dir[0] = '\0';
+}
 
 static int run_get(replay *r, const char *name)
 {
@@ -619,7 +692,12 @@ static int run_event(replay *r, int64_t t, const char *ev, char **arg, int nargs
             has_snap = 1;
             break;
         }
-    if (!has_snap) {
+    if (!has_snap && strcmp(ev, "restart") == 0) {
+        rc = run_restart(r);
+        if (rc != 0)
+            return rc;
+        st = IDLELOCK_OK;
+    } else if (!has_snap) {
         st = run_other(r, ev, arg);
         has_snap = strcmp(ev, "unlock") == 0;
     }
@@ -766,6 +844,11 @@ static int replay_file(const char *path, int quiet)
     rc = replay_lines(&r, f);
     fclose(f);
     idlelock_destroy(r.lock);
+    remove_store(&r);
+    total_files++;
+    total_events += r.events;
+    total_expects += r.expects;
+    total_mismatches += r.mismatches;
     if (rc != 0)
         return rc;
     print_header(&r);
@@ -802,5 +885,8 @@ int main(int argc, char **argv)
         if (rc != 0)
             status = rc;
     }
+    printf("idlelock-replay: %lu trace%s, %lu events, %lu expects, %lu failed\n",
+           total_files, total_files == 1 ? "" : "s", total_events, total_expects,
+           total_mismatches);
     return status;
 }
