@@ -262,7 +262,8 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* replace (mkstemp in the same folder, fsync, rename, fsync of the folder, */
 /* mode 0600), so a crash at any instant leaves the old or the new state.   */
 /* Every durable step takes an exclusive flock on `<path>.lock` (never      */
-/* renamed or deleted), waiting at most 2000 ms for another process.        */
+/* renamed or deleted), waiting at most 2000 ms for another process; other */
+/* calls on the same handle wait for a durable step to finish.              */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - Before a passcode is set nothing is written: secrets are in memory.   */

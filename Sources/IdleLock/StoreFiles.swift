@@ -129,12 +129,7 @@ final class StoreFiles {
     /// The store's bytes, or nil when it does not exist.
     func read() throws(IdleLockError) -> [UInt8]? {
         if injected(.read) { throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(EIO), ")") }
-        let fd = path.withUnsafeBufferPointer { ilk_open($0.baseAddress!, O_RDONLY | O_CLOEXEC, 0) }
-        if fd < 0 {
-            let e = ilk_errno()
-            if e == ENOENT { return nil }
-            throw IdleLockError(.storage, "cannot open the store file (errno ", Int64(e), ")")
-        }
+        guard let fd = try openForReading() else { return nil }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) != 0 {
@@ -145,31 +140,34 @@ final class StoreFiles {
             throw IdleLockError(.storage, "the store file is ", Int64(size), " bytes, larger than any store libidlelock writes; it is damaged or foreign and was left untouched")
         }
         var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0 {
-                if ilk_errno() == EINTR { continue }
-                throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(ilk_errno()), ")")
-            }
-            if n == 0 { break }
-            done += n
+        if try readFully(fd, into: &bytes) != size {
+            throw IdleLockError(.storage, "the store file changed size while it was read")
         }
-        if done != size { throw IdleLockError(.storage, "the store file changed size while it was read") }
         return bytes
     }
 
     /// The first `count` bytes of the store (for the cheap generation look),
     /// or nil when it does not exist or is shorter.
     func readPrefix(_ count: Int) throws(IdleLockError) -> [UInt8]? {
-        let fd = path.withUnsafeBufferPointer { ilk_open($0.baseAddress!, O_RDONLY | O_CLOEXEC, 0) }
-        if fd < 0 {
-            let e = ilk_errno()
-            if e == ENOENT { return nil }
-            throw IdleLockError(.storage, "cannot open the store file (errno ", Int64(e), ")")
-        }
+        guard let fd = try openForReading() else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: count)
+        return try readFully(fd, into: &bytes) == count ? bytes : nil
+    }
+
+    /// Opens the store read-only; nil when it does not exist.
+    private func openForReading() throws(IdleLockError) -> Int32? {
+        let fd = path.withUnsafeBufferPointer { ilk_open($0.baseAddress!, O_RDONLY | O_CLOEXEC, 0) }
+        if fd >= 0 { return fd }
+        let e = ilk_errno()
+        if e == ENOENT { return nil }
+        throw IdleLockError(.storage, "cannot open the store file (errno ", Int64(e), ")")
+    }
+
+    /// `pread`s into `bytes` from offset 0 until it is full or the file
+    /// ends; returns how many bytes were read.
+    private func readFully(_ fd: Int32, into bytes: inout [UInt8]) throws(IdleLockError) -> Int {
+        let count = bytes.count
         var done = 0
         while done < count {
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
@@ -177,10 +175,10 @@ final class StoreFiles {
                 if ilk_errno() == EINTR { continue }
                 throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(ilk_errno()), ")")
             }
-            if n == 0 { return nil }
+            if n == 0 { break }
             done += n
         }
-        return bytes
+        return done
     }
 
     // MARK: - Writing
