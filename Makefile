@@ -20,7 +20,7 @@ HEADER  := include/idlelock.h
 CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
 CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 
-C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi
+C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
 .PHONY: all lib deps test-deps demo test test-swift test-c test-traces test-python check-library clean
 
@@ -69,6 +69,7 @@ test-c: lib $(C_PROGRAMS) check-library
 	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
 	$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only bindings/c/header_cxx_check.cpp
 	$(BUILD)/test_abi
+	$(BUILD)/test_store
 	sh scripts/run-readme-example.sh $(BUILD)
 
 test-traces: lib $(BUILD)/idlelock-replay
