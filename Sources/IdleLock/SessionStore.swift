@@ -42,9 +42,9 @@ final class SessionStore {
     /// The cheap look of SPEC §7: the generation in the file's first bytes,
     /// and a full read only when it changed.
     func look() throws(IdleLockError) -> StoreLook {
-        guard let prefix = try files.readPrefix(StoreFormat.generationOffset + 8) else { return .gone }
-        if let generation = StoreFormat.generation(inPrefix: prefix), generation == knownGeneration,
-           sessionID != nil {
+        guard let prefix = try files.readPrefix(StoreFormat.lookBytes) else { return .gone }
+        if let identity = StoreFormat.identity(inPrefix: prefix), identity.generation == knownGeneration,
+           let sessionID, identity.sessionID == sessionID {
             return .unchanged
         }
         guard let bytes = try files.read() else { return .gone }
@@ -101,7 +101,11 @@ final class SessionStore {
                 guard !expectExisting else {
                     throw IdleLockError(.storage, "the session was signed out by another process meanwhile; nothing changed")
                 }
-                image.generation = 1
+                // A random start, so a new sign-in's generations do not retrace
+                // an earlier one's (the look also compares the session id).
+                var start: UInt64 = 0
+                withUnsafeMutableBytes(of: &start) { randombytes_buf($0.baseAddress!, $0.count) }
+                image.generation = start >> 1
             }
             try files.replace(with: try StoreFormat.encode(image, keys: keys))
             return image

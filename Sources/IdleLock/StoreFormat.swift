@@ -88,13 +88,19 @@ enum StoreFormat {
 
     // MARK: - Decoding
 
-    /// The generation in a store's first bytes, or nil when it is not a
-    /// version-1 store.
-    static func generation(inPrefix prefix: [UInt8]) -> UInt64? {
-        guard prefix.count >= generationOffset + 8, Array(prefix[0..<8]) == magic else { return nil }
+    /// Offset of the session id; the cheap look reads up to its end.
+    static let sessionIDOffset = 104
+    static let lookBytes = sessionIDOffset + sessionIDBytes
+
+    /// The generation and session id in a store's first `lookBytes` bytes,
+    /// or nil when it is not a version-1 store. Both are needed: another
+    /// sign-in's store can reach the same generation.
+    static func identity(inPrefix prefix: [UInt8]) -> (generation: UInt64, sessionID: [UInt8])? {
+        guard prefix.count >= lookBytes, Array(prefix[0..<8]) == magic else { return nil }
         var r = ByteReader(prefix)
         r.skip(generationOffset)
-        return r.u64()
+        let generation = r.u64()
+        return (generation, Array(prefix[sessionIDOffset..<lookBytes]))
     }
 
     static func decode(_ bytes: [UInt8], keys: StoreKeys) throws(IdleLockError) -> StoreImage {

@@ -479,3 +479,38 @@ struct StoreFaultTests {
         #expect(!FileManager.default.fileExists(atPath: folder.store))
     }
 }
+
+@Suite("Store regressions")
+struct StoreRegressionTests {
+    /// Regression: the cheap look compared only the generation, and a new
+    /// sign-in's store restarted at generation 1, so a handle that had seen
+    /// the same generation of the old sign-in kept serving its secrets.
+    @Test func anotherSignInAtTheSameGenerationIsNoticed() throws {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        a.setPasscode("2468")
+        #expect(a.put("k", "first sign-in") == 0)
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(b.handle, nil)
+        #expect(b.get("k") == (0, "first sign-in"))
+
+        // Another sign-in's store that happens to have the same generation.
+        let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
+            let k = try SecureBytes.allocate(count: 32)
+            k.copy(from: p.baseAddress!, count: 32)
+            return k
+        }
+        let keys = try StoreKeys(deviceKey: key)
+        let url = URL(fileURLWithPath: folder.store)
+        var image = try StoreFormat.decode(Array(try Data(contentsOf: url)), keys: keys)
+        image.sessionID = image.sessionID.map { $0 ^ 0xFF }
+        image.secrets = []
+        try Data(try StoreFormat.encode(image, keys: keys)).write(to: url)
+
+        #expect(b.get("k").0 == IDLELOCK_ERR_SESSION_LOCKED)
+        let s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP)
+        #expect(idlelock_require_unlocked(b.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+    }
+}

@@ -2,19 +2,30 @@
 
 Pure :mod:`ctypes`; the shared library ``libidlelock.so.1`` is found as
 described in :mod:`idlelock._ffi` (``$IDLELOCK_LIBRARY``, then the
-repository's ``build/`` folder, then the system loader).
+repository's ``build/`` folder when the package sits in a source checkout,
+then the system loader).
 
 Quick start::
 
     from idlelock import IdleLock
 
     with IdleLock(idle_after_ms=5 * 60_000, background_after_ms=30_000) as lock:
-        lock.set_passcode("2468")
-        lock.start()
-        lock.touch()                    # on every input event
+        lock.start()                    # applies lock_on_start (no passcode yet)
+        lock.set_passcode("2468")       # the user signs in: engages the lock
         lock.put_secret("token", b"...")
+        lock.touch()                    # on every input event
+        lock.lock()                     # "Lock now" (or a timeout)
         if lock.snapshot().is_locked:
             lock.unlock("2468")
+        print(lock.snapshot().state, lock.get_secret("token"))  # UNLOCKED b'...'
+
+``start()`` locks an engaged session (``lock_on_start``, default True), so a
+passcode set *before* the first ``start()`` means the session is locked when
+it returns: unlock before reading secrets.
+
+With ``store_path=...`` the session (passcode wrap, sealed secrets, attempt
+count, lockout) is kept on disk and shared between processes; see
+:class:`IdleLock` and :class:`StorageError`.
 
 Units: every time and duration is an ``int`` count of **milliseconds**.
 
@@ -33,6 +44,7 @@ import ctypes
 import enum
 import math
 import operator
+import os
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set, Type, Union
@@ -131,16 +143,37 @@ def status_name(code: int) -> str:
 # --------------------------------------------------------------------------
 
 
-class State(enum.IntEnum):
-    """Lock state (``IDLELOCK_STATE_*``)."""
+class _NamedIntEnum(enum.IntEnum):
+    """An ``IntEnum`` whose ``str()`` is the member name on every Python.
+
+    Python 3.11 made ``str()`` and ``format()`` of an ``IntEnum`` the bare
+    number, so ``print(snapshot.state)`` showed ``0``; 3.9/3.10 showed
+    ``State.UNLOCKED``. Here ``str(State.LOCKED)``, ``print()`` and
+    ``f"{state}"`` give ``"LOCKED"`` everywhere; a numeric format spec
+    (``f"{state:d}"``) and ``int(state)`` still give the number, and members
+    compare equal to their ``int`` values. ``repr()`` is unchanged.
+    """
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, format_spec: str) -> str:
+        if format_spec and format_spec[-1] in "bcdoxXneEfFgG%":
+            return int.__format__(int(self), format_spec)
+        return format(self.name, format_spec)
+
+
+class State(_NamedIntEnum):
+    """Lock state (``IDLELOCK_STATE_*``). ``str()`` is the name."""
 
     UNLOCKED = _ffi.STATE_UNLOCKED
     LOCKED = _ffi.STATE_LOCKED
     LOCKED_OUT = _ffi.STATE_LOCKED_OUT
 
 
-class Reason(enum.IntEnum):
-    """Why the session is locked (``IDLELOCK_REASON_*``)."""
+class Reason(_NamedIntEnum):
+    """Why the session is locked (``IDLELOCK_REASON_*``). ``str()`` is the
+    name."""
 
     NONE = _ffi.REASON_NONE
     IDLE = _ffi.REASON_IDLE
@@ -295,7 +328,32 @@ class NoPasscodeError(IdleLockError):
 
 
 class StorageError(IdleLockError):
-    """``IDLELOCK_ERR_STORAGE``: the store could not be read or written."""
+    """``IDLELOCK_ERR_STORAGE``: the on-disk store (``store_path``) could not
+    be read or written. Never raised by a lock without a store.
+
+    Where it comes from and what it means:
+
+    - :class:`IdleLock` creation: the lock file ``<store_path>.lock`` cannot
+      be opened (missing or read-only folder), or the store file is damaged,
+      edited, foreign, of a newer format, or was made with another device
+      key (the message then says "device key does not match"), or with a
+      device key when none is given (or the reverse). The file is left
+      untouched and no attempt is counted. Do not delete the file to "fix"
+      this: that signs the user out.
+    - An event or :meth:`IdleLock.lock` that locked the session but could not
+      save the lock: the session **is** ``LOCKED`` (see ``.snapshot``).
+    - :meth:`IdleLock.unlock`: the raised attempt count could not be saved
+      (the passcode was not checked) or the reset after a right passcode
+      could not be saved (still locked).
+    - :meth:`IdleLock.set_passcode`, :meth:`IdleLock.put_secret`,
+      :meth:`IdleLock.remove_secret`: the change could not be written, or
+      another process signed in or out meanwhile; nothing changed.
+    - :meth:`IdleLock.disable`: signed out in this process, but the store
+      file could not be deleted: call it again.
+
+    Another process holding the store lock for more than 2000 ms is also a
+    :class:`StorageError` ("try again").
+    """
 
     STATUS = _ffi.ERR_STORAGE
 
@@ -452,6 +510,50 @@ def _wipe(buf: Any) -> None:
     ctypes.memset(buf, 0, ctypes.sizeof(buf))
 
 
+def _store_path(value: Any) -> bytes:
+    """Validate and encode ``store_path`` (``str`` or ``os.PathLike``) for C.
+
+    Encoded with :func:`os.fsencode`; a relative path is made absolute
+    against the current directory now (the library opens ``<path>.lock``
+    once at create but the store file at every durable step, so a later
+    ``os.chdir`` must not split them). No normalization otherwise: ``..``
+    and symlinks are left to the system."""
+    if isinstance(value, (bytes, bytearray, memoryview)) or not isinstance(
+        value, (str, os.PathLike)
+    ):
+        raise TypeError(
+            f"store_path must be a str or os.PathLike, not {type(value).__name__}"
+        )
+    try:
+        path = os.fsencode(value)
+    except UnicodeEncodeError:
+        raise _bad("store_path", "not encodable as a file name (lone surrogate)") from None
+    except TypeError as exc:  # __fspath__ returned neither str nor bytes
+        raise TypeError(f"store_path: {exc}") from None
+    if b"\0" in path:
+        raise _bad(
+            "store_path",
+            "contains a NUL character (the library takes a NUL-terminated C string)",
+        )
+    if path and not path.startswith(b"/"):
+        path = os.path.join(os.getcwdb(), path)
+    return path
+
+
+def _check_device_key(value: Any) -> None:
+    """``device_key`` must be bytes or bytearray of exactly 32 bytes. The
+    messages never show the key."""
+    if not isinstance(value, (bytes, bytearray)):
+        raise TypeError(
+            f"device_key must be bytes or bytearray ({_ffi.DEVICE_KEY_BYTES} bytes), "
+            f"not {type(value).__name__}"
+        )
+    if len(value) != _ffi.DEVICE_KEY_BYTES:
+        raise _bad(
+            "device_key", f"must be exactly {_ffi.DEVICE_KEY_BYTES} bytes, got {len(value)}"
+        )
+
+
 def _secret_name(name: Any) -> bytes:
     if not isinstance(name, str):
         raise TypeError(f"secret name must be str, not {type(name).__name__}")
@@ -593,15 +695,60 @@ class IdleLock:
         effect; a library error or :class:`ListenerError` from the same call
         is attached as its ``__context__``).
 
+    :param store_path: ``None`` (default): the session lives in memory
+        only. Otherwise a ``str`` or :class:`os.PathLike` naming a store
+        file the library owns, plus ``<path>.lock`` beside it, in an
+        existing folder (encoded with :func:`os.fsencode`; the library
+        needs UTF-8 of at most 4000 bytes; a relative path is made absolute
+        against the current directory at creation). With a store the
+        session outlives the process and is shared by every process that
+        opens the same path: passcode, secrets, attempt count and lockout,
+        sign-out, and the latest lock; each process keeps its own lock
+        state. Nothing is written before :meth:`set_passcode`. Creation
+        reads the store: a lockout or a saved lock is in force at once, and
+        without a ``device_key`` a stored session is ``LOCKED``
+        (``Reason.STARTUP``) from creation, since only the passcode can
+        open it. A damaged, edited, foreign or newer-format file, or another
+        device key, raises :class:`StorageError` here and the file is left
+        untouched. See "The store (config.store_path)" in
+        ``include/idlelock.h`` for the full rules, and
+        :class:`StorageError` for what each failure means.
+    :param device_key: ``None`` (default), or exactly 32 bytes (``bytes`` or
+        ``bytearray``) from a hardware keystore. It is mixed into the
+        passcode key, so a copied store cannot be searched offline without
+        the device, keys the store's integrity check (edits of the attempt
+        count are detected), and opens the session key at creation, which is
+        what allows ``lock_on_start=False`` with a store: :meth:`start` then
+        judges the time since the last saved activity as a backgrounded
+        absence. A store made with one device key refuses any other
+        (:class:`StorageError`, "device key does not match").
+        **Without a device key**, anyone who can copy the store file can
+        search a short passcode offline (10^4 Argon2id runs for 4 digits),
+        and restoring an old copy of the file resets the attempt count.
+
+        The binding copies the key into a ctypes buffer that it wipes with
+        ``ctypes.memset`` as soon as ``idlelock_create`` returns (the
+        library keeps its own copy in secure memory). A Python ``bytes``
+        object is immutable and cannot be wiped: pass a ``bytearray`` and
+        clear it yourself once the lock is created (``key[:] = bytes(32)``).
+
     Python-side validation raises :class:`TypeError` (wrong type: bool,
     float, str...) or :class:`InvalidArgumentError` (a :class:`ValueError`:
-    negative, NaN, infinite, too big for the C field), naming the option;
+    negative, NaN, infinite, too big for the C field; a ``store_path`` with a
+    NUL; a ``device_key`` that is not 32 bytes), naming the option;
     the library's own range checks raise :class:`InvalidArgumentError`
-    naming the field.
+    naming the field (``lock_on_start=False`` with a ``store_path`` but no
+    ``device_key`` is one of them).
 
     Threads: every method may be called from any thread, also concurrently.
     Listeners run on the thread of some call on this object (often the one
     that caused the change), one at a time, in ``seq`` order.
+
+    Store errors: with a ``store_path``, the calls listed under
+    :class:`StorageError` may raise it; an event (``start``, ``touch``, ``inactive``,
+    ``background``, ``foreground``, ``check``, ``lock``, ``snapshot``) raises
+    it only when it locked the session and could not save the lock, and the
+    session is ``LOCKED`` anyway (``error.snapshot``).
 
     Memory hygiene: passcodes and secret values are copied into ctypes
     buffers that are wiped after the call, but Python ``str`` and ``bytes``
@@ -621,6 +768,8 @@ class IdleLock:
         kdf_opslimit: Union[int, _Sentinel] = DEFAULT,
         kdf_memlimit: Union[int, _Sentinel] = DEFAULT,
         clock: Optional[ClockCallback] = None,
+        store_path: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", None] = None,
+        device_key: Optional[Union[bytes, bytearray]] = None,
     ) -> None:
         self._handle: Any = None
         self._closed = True
@@ -632,6 +781,10 @@ class IdleLock:
         self._subscribing: Set[_Listener] = set()
         self._clock = clock
         self._clock_thunk: Any = None
+
+        path_b = None if store_path is None else _store_path(store_path)
+        if device_key is not None:
+            _check_device_key(device_key)
 
         cfg = _ffi.Config()
         status = _ffi.lib.idlelock_config_init(ctypes.byref(cfg), ctypes.sizeof(cfg))
@@ -674,11 +827,26 @@ class IdleLock:
 
         handle = _ffi.HandleP()
         tls = self._tls
+        # The C copies of store_path and device_key live only for the
+        # create call (the library copies what it keeps); the key's buffer
+        # is wiped as soon as the call returns.
+        key_buf: Any = None
         tls.clock_errors.append(None)
         tls.depth += 1
         try:
+            if path_b is not None:
+                cfg.store_path = path_b
+            if device_key is not None:
+                key_buf = (ctypes.c_uint8 * _ffi.DEVICE_KEY_BYTES).from_buffer_copy(device_key)
+                cfg.device_key = ctypes.cast(key_buf, ctypes.POINTER(ctypes.c_uint8))
+                cfg.device_key_len = _ffi.DEVICE_KEY_BYTES
             status = _ffi.lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(handle))
         finally:
+            if key_buf is not None:
+                ctypes.memset(key_buf, 0, ctypes.sizeof(key_buf))
+            cfg.device_key = None
+            cfg.device_key_len = 0
+            cfg.store_path = None
             tls.depth -= 1
             clock_error = tls.clock_errors.pop()
         if status != _ffi.OK:
@@ -848,7 +1016,12 @@ class IdleLock:
         """Apply ``lock_on_start`` (``idlelock_start``): the first start on an
         engaged, unlocked session with ``lock_on_start`` locks with
         ``Reason.STARTUP``; later starts only judge the deadlines.
-        Returns the state after the call. Raises :class:`ClosedError`."""
+        With a store and a ``device_key`` and ``lock_on_start=False``, the
+        first start judges the time since the last saved activity as a
+        backgrounded absence (see :class:`IdleLock`).
+        Returns the state after the call. Raises :class:`ClosedError`, and
+        with a store :class:`StorageError` when it locked but could not save
+        the lock (the session is locked anyway)."""
         return self._snap_call(_ffi.lib.idlelock_start)
 
     def touch(self) -> Snapshot:
@@ -900,6 +1073,8 @@ class IdleLock:
 
         Raises :class:`InvalidArgumentError` (bad passcode),
         :class:`SessionLockedError` (the session is locked),
+        :class:`StorageError` (with a store: not written, or another process
+        signed in or out meanwhile; nothing changed),
         :class:`NoMemoryError`, :class:`InternalError`, :class:`TypeError`.
         """
         buf, n = _bytes_copy("passcode", passcode, ctypes.c_char)
@@ -918,8 +1093,12 @@ class IdleLock:
         :class:`LockedOutError` (already locked out, or this wrong attempt
         reached ``max_attempts``), :class:`InvalidPasscodeError` (with
         ``attempts_remaining``), :class:`SessionLockedError` (a lock
-        overtook the unlock), :class:`NoMemoryError`, :class:`InternalError`.
-        Errors carry the snapshot after the call in ``.snapshot``.
+        overtook the unlock), :class:`StorageError` (with a store: the raised
+        count could not be saved, so the passcode was not checked; or the
+        reset after a right passcode could not be saved, still locked),
+        :class:`NoMemoryError`, :class:`InternalError`.
+        Errors carry the snapshot after the call in ``.snapshot``. With a
+        store the attempt count and lockout are shared by every process.
         """
         buf, n = _bytes_copy("passcode", passcode, ctypes.c_char)
         try:
@@ -952,7 +1131,10 @@ class IdleLock:
     def disable(self) -> None:
         """Sign out (``idlelock_disable``): forget passcode, shortcut, secrets,
         attempt count and lockout; the session is left UNLOCKED and not
-        engaged. Works in every state."""
+        engaged. Works in every state. With a store the file is deleted and
+        every process using it is signed out at its next authenticating or
+        secret call; raises :class:`StorageError` when the file could not be
+        deleted (signed out here anyway: call again)."""
         self._simple_call(_ffi.lib.idlelock_disable)
 
     # -- listeners --------------------------------------------------------
@@ -1022,8 +1204,10 @@ class IdleLock:
         no NUL), replacing any earlier value (``idlelock_secret_put``).
 
         Raises :class:`SessionLockedError` (locked), :class:`InvalidArgumentError`
-        (bad name or size, too many secrets), :class:`TypeError` (``value`` is
-        not bytes-like; a ``str`` value is refused: encode it yourself)."""
+        (bad name or size, too many secrets), :class:`StorageError` (with a
+        store, on an engaged session: not written, nothing changed),
+        :class:`TypeError` (``value`` is not bytes-like; a ``str`` value is
+        refused: encode it yourself)."""
         name_b = _secret_name(name)
         if isinstance(value, str) or not isinstance(value, (bytes, bytearray, memoryview)):
             raise TypeError(f"secret value must be bytes-like, not {type(value).__name__}")
@@ -1064,7 +1248,8 @@ class IdleLock:
     def remove_secret(self, name: str) -> None:
         """Forget the secret ``name`` (``idlelock_secret_remove``).
         Raises :class:`NotFoundError`, :class:`SessionLockedError`,
-        :class:`InvalidArgumentError`."""
+        :class:`InvalidArgumentError`, :class:`StorageError` (with a store,
+        on an engaged session: not written, nothing changed)."""
         self._simple_call(_ffi.lib.idlelock_secret_remove, _secret_name(name))
 
     def require_unlocked(self) -> None:

@@ -11,8 +11,13 @@ Library lookup order (the first that exists wins):
 1. the environment variable ``IDLELOCK_LIBRARY``: a path to the shared
    library. When it is set it is the *only* place tried: a wrong override
    fails loudly instead of silently loading some other copy;
-2. the repository's build output relative to this package:
-   ``<package>/../../../build/libidlelock.so.1``;
+2. the repository's build output relative to this package,
+   ``<package>/../../../build/libidlelock.so.1``, **only when the package
+   really sits in a source checkout**: the package folder is
+   ``<repo>/bindings/python/idlelock`` (symlinks resolved) and
+   ``<repo>/include/idlelock.h`` exists beside that ``build/`` folder. An
+   installed package (``site-packages``, a wheel, a zip) never loads a
+   library from a path relative to its own location; it goes on to step 3;
 3. the system loader: ``libidlelock.so.1`` (``LD_LIBRARY_PATH``, ldconfig).
 
 When none loads, :class:`LibraryNotFoundError` (an :class:`ImportError`)
@@ -211,8 +216,36 @@ class LibraryNotFoundError(ImportError):
         self.tried = tried
 
 
+def _source_checkout() -> Tuple[Optional[str], str]:
+    """``(repo, why)``: the root of the source checkout this package sits in,
+    or ``None`` and why the package is not in one.
+
+    The package is in a checkout only when its folder is
+    ``<repo>/bindings/python/idlelock`` (after resolving symlinks) and
+    ``<repo>/include/idlelock.h`` is a file. An installed copy (for example
+    ``.../lib/python3.X/site-packages/idlelock``) fails the folder-name test,
+    so the library is never loaded from a path relative to site-packages.
+    """
+    here = os.path.dirname(os.path.realpath(__file__))
+    python_dir = os.path.dirname(here)
+    bindings_dir = os.path.dirname(python_dir)
+    repo = os.path.dirname(bindings_dir)
+    header = os.path.join(repo, "include", "idlelock.h")
+    if (
+        os.path.basename(here) != "idlelock"
+        or os.path.basename(python_dir) != "python"
+        or os.path.basename(bindings_dir) != "bindings"
+    ):
+        return None, f"{here} is not <repo>/bindings/python/idlelock"
+    if not os.path.isfile(header):
+        return None, f"no {header}"
+    return repo, ""
+
+
 def _repo_build_path() -> str:
-    here = os.path.dirname(os.path.abspath(__file__))
+    """``<package>/../../../build/libidlelock.so.1`` (whether or not the
+    package is in a source checkout: see :func:`_source_checkout`)."""
+    here = os.path.dirname(os.path.realpath(__file__))
     return os.path.normpath(os.path.join(here, "..", "..", "..", "build", SONAME))
 
 
@@ -235,14 +268,23 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         )
         raise LibraryNotFoundError(tried)
 
-    repo = _repo_build_path()
-    if os.path.exists(repo):
-        try:
-            return ctypes.CDLL(repo), repo
-        except OSError as exc:
-            tried.append((repo, str(exc)))
+    checkout, why_not = _source_checkout()
+    if checkout is None:
+        tried.append(
+            (
+                "repository build output (build/" + SONAME + ")",
+                f"not tried: this package is not in a source checkout ({why_not})",
+            )
+        )
     else:
-        tried.append((repo, "no such file (repository build output)"))
+        repo = _repo_build_path()
+        if os.path.exists(repo):
+            try:
+                return ctypes.CDLL(repo), repo
+            except OSError as exc:
+                tried.append((repo, str(exc)))
+        else:
+            tried.append((repo, "no such file (repository build output; run `make lib`)"))
 
     try:
         return ctypes.CDLL(SONAME), SONAME

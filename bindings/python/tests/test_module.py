@@ -198,10 +198,13 @@ def test_lookup_repo_build_output():
 
 
 def test_lookup_system_loader_then_failure(tmp_path):
-    # A copy of the package outside the repository has no build/ beside it.
-    # <package>/../../../build is then tmp_path/build, which does not exist.
+    # A copy of the package laid out like the repository, but with no
+    # include/idlelock.h: not a source checkout, so the build/ beside it is
+    # never loaded, even though a working library sits there.
     pkg = tmp_path / "bindings" / "python"
     shutil.copytree(PACKAGE_ROOT / "idlelock", pkg / "idlelock")
+    (tmp_path / "build").mkdir()
+    shutil.copy(BUILT, tmp_path / "build" / "libidlelock.so.1")
     code = "import idlelock; print(idlelock.library_path)"
     found = run_python(code, {"LD_LIBRARY_PATH": str(BUILT.parent)}, cwd=tmp_path, pythonpath=pkg)
     assert found.returncode == 0, found.stderr
@@ -211,6 +214,69 @@ def test_lookup_system_loader_then_failure(tmp_path):
     assert missing.returncode != 0
     err = missing.stderr
     assert "LibraryNotFoundError" in err
-    assert str(tmp_path / "build" / "libidlelock.so.1") in err  # the repo path tried
+    assert "not in a source checkout" in err  # says why step 2 was skipped
+    assert str(tmp_path / "include" / "idlelock.h") in err
     assert "system loader" in err and "libidlelock.so.1" in err
     assert "IDLELOCK_LIBRARY" in err  # says how to fix it
+
+
+def make_checkout(root: Path, *, header: bool = True) -> Path:
+    """A minimal source checkout: include/idlelock.h, build/libidlelock.so.1
+    and bindings/python/idlelock. Returns bindings/python."""
+    pkg = root / "bindings" / "python"
+    shutil.copytree(PACKAGE_ROOT / "idlelock", pkg / "idlelock")
+    (root / "build").mkdir()
+    shutil.copy(BUILT, root / "build" / "libidlelock.so.1")
+    if header:
+        (root / "include").mkdir()
+        shutil.copy(HEADER, root / "include" / "idlelock.h")
+    return pkg
+
+
+def test_lookup_repo_build_output_of_another_checkout(tmp_path):
+    pkg = make_checkout(tmp_path / "checkout")
+    result = run_python("import idlelock; print(idlelock.library_path)", {}, cwd=Path("/"), pythonpath=pkg)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(tmp_path / "checkout" / "build" / "libidlelock.so.1")
+
+
+@pytest.mark.parametrize("planted_header", [False, True], ids=["build-only", "build-and-header"])
+def test_lookup_installed_package_never_loads_relative_to_site_packages(tmp_path, planted_header):
+    # An installed layout: <prefix>/lib/python3.X/site-packages/idlelock.
+    # <package>/../../../ is <prefix>/lib: a library planted at
+    # <prefix>/lib/build/libidlelock.so.1 (even with an include/idlelock.h
+    # beside it) must not be loaded.
+    lib_dir = tmp_path / "venv" / "lib"
+    site = lib_dir / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    shutil.copytree(PACKAGE_ROOT / "idlelock", site / "idlelock")
+    (lib_dir / "build").mkdir()
+    shutil.copy(BUILT, lib_dir / "build" / "libidlelock.so.1")
+    if planted_header:
+        (lib_dir / "include").mkdir()
+        shutil.copy(HEADER, lib_dir / "include" / "idlelock.h")
+    code = "import idlelock; print(idlelock.library_path)"
+
+    missing = run_python(code, {}, cwd=tmp_path, pythonpath=site)
+    assert missing.returncode != 0, missing.stdout
+    assert "LibraryNotFoundError" in missing.stderr
+    assert "not in a source checkout" in missing.stderr
+    assert "system loader" in missing.stderr
+
+    found = run_python(code, {"LD_LIBRARY_PATH": str(BUILT.parent)}, cwd=tmp_path, pythonpath=site)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "libidlelock.so.1"  # the system loader, not lib/build
+
+    chosen = run_python(code, {"IDLELOCK_LIBRARY": str(BUILT)}, cwd=tmp_path, pythonpath=site)
+    assert chosen.returncode == 0, chosen.stderr
+    assert chosen.stdout.strip() == str(BUILT)
+
+
+def test_lookup_symlinked_package_follows_the_checkout(tmp_path):
+    # A site-packages entry that is a symlink into the checkout (as some
+    # editable installs do) really sits in the checkout: step 2 applies.
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    (site / "idlelock").symlink_to(PACKAGE_ROOT / "idlelock", target_is_directory=True)
+    result = run_python("import idlelock; print(idlelock.library_path)", {}, cwd=Path("/"), pythonpath=site)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(BUILT)

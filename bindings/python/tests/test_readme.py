@@ -1,0 +1,116 @@
+"""The documentation runs: every ```python block of README.md and the
+package docstring's quick start are executed against the built library,
+each in a fresh process (the library loads once per process) whose
+temporary folder is pytest's; and State/Reason print as names."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import List
+
+import pytest
+
+import idlelock
+from idlelock import Reason, State
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # bindings/python
+README = PACKAGE_ROOT / "README.md"
+
+
+def readme_examples() -> List[str]:
+    return re.findall(r"^```python\n(.*?)^```", README.read_text(), re.M | re.S)
+
+
+def quick_start() -> str:
+    doc = idlelock.__doc__ or ""
+    block = re.search(r"Quick start::\n\n(.*?)\n\n(?=\S)", doc, re.S)
+    assert block, "the package docstring lost its quick start"
+    return textwrap.dedent(block.group(1))
+
+
+def run_example(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    )
+    env.setdefault("IDLELOCK_LIBRARY", idlelock.library_path)
+    env["TMPDIR"] = str(tmp_path)  # tempfile.mkdtemp() in the examples lands here
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_readme_has_the_examples_this_file_checks():
+    assert len(readme_examples()) == 3
+    text = README.read_text()
+    assert "/work/" not in text  # commands are relative to the repository root
+    assert "kdf_opslimit=2, kdf_memlimit=19 * 1024 * 1024" in text
+
+
+def test_readme_usage_example_runs(tmp_path):
+    result = run_example(readme_examples()[0], tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    heard = [line.split()[1:3] for line in lines if line.startswith("heard: ")]
+    out = [line for line in lines if not line.startswith("heard: ")]
+    assert out[0].startswith("UNLOCKED ")  # the state prints as its name
+    assert 0 < int(out[0].split()[1]) <= 5 * 60_000
+    assert out[1:] == ["sealed while locked", "4 attempts left", "b'...'"]
+    # background/foreground (is_away), the manual lock, the counted wrong
+    # attempt, then the unlock heard twice (counted while LOCKED, UNLOCKED).
+    assert heard == [["UNLOCKED", "NONE"]] * 2 + [["LOCKED", "MANUAL"]] * 3 + [["UNLOCKED", "NONE"]]
+    assert not list(tmp_path.iterdir())  # memory only: no files
+
+
+def test_readme_store_example_runs(tmp_path):
+    result = run_example(readme_examples()[1], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["LOCKED STARTUP", "b'...'"]
+    # The sign-out deleted the store; only <path>.lock stays.
+    (folder,) = list(tmp_path.iterdir())
+    assert [p.name for p in folder.iterdir()] == ["session.idlelock.lock"]
+
+
+def test_readme_device_key_example_runs(tmp_path):
+    result = run_example(readme_examples()[2], tmp_path)
+    assert result.returncode == 0, result.stderr
+    (folder,) = list(tmp_path.iterdir())
+    assert sorted(p.name for p in folder.iterdir()) == ["session.idlelock", "session.idlelock.lock"]
+
+
+def test_package_quick_start_runs(tmp_path):
+    result = run_example(quick_start(), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "UNLOCKED b'...'"
+
+
+# -- State and Reason print as names (Python 3.11 made IntEnum print "0") -----
+
+
+@pytest.mark.parametrize("member", list(State) + list(Reason))
+def test_state_and_reason_str_is_the_name(member):
+    assert str(member) == member.name
+    assert f"{member}" == member.name
+    assert "%s" % member == member.name
+    assert format(member, ">12") == f"{member.name:>12}"
+    # Still ints: numeric formats, comparisons and int() give the value.
+    assert f"{member:d}" == str(int(member))
+    assert "%d" % member == str(int(member))
+    assert member == int(member)
+    assert repr(member) == f"<{type(member).__name__}.{member.name}: {int(member)}>"
+
+
+def test_printing_a_snapshot_state_shows_the_name(make_lock, capsys):
+    snap = make_lock().snapshot()
+    print(snap.state, snap.reason)
+    assert capsys.readouterr().out == "UNLOCKED NONE\n"
