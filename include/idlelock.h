@@ -158,9 +158,55 @@ typedef struct idlelock idlelock;
  * that made the call. */
 typedef int64_t (*idlelock_clock_fn)(void *ctx);
 
-/* The host authenticator (biometric shortcut). Its fields are defined by a
- * later version of this header; this version accepts only NULL. */
-typedef struct idlelock_authenticator idlelock_authenticator;
+/* What idlelock_authenticator.load_secret reports. */
+#define IDLELOCK_AUTH_OK 0          /* the check passed; the secret was written */
+#define IDLELOCK_AUTH_FAILED 1      /* the check failed (wrong face/finger, locked sensor) */
+#define IDLELOCK_AUTH_CANCELLED 2   /* the user or the system cancelled the prompt */
+#define IDLELOCK_AUTH_UNAVAILABLE 3 /* no item, no enrolment, no hardware */
+
+/* The biometric shortcut's bytes: the secret the host keeps in its keystore. */
+#define IDLELOCK_AUTH_SECRET_BYTES 32
+
+/* The host authenticator: the host's platform keystore behind a biometric
+ * check (Android Keystore with setUserAuthenticationRequired, an iOS
+ * Keychain item with kSecAccessControlBiometryCurrentSet). The library has
+ * no biometric code: it hands the host a random secret to keep, and the
+ * secret the host gives back is key material that must open a wrap of the
+ * session key; a biometric result is never a yes/no.
+ *
+ * Set `size` to sizeof(idlelock_authenticator); every callback is required.
+ * idlelock_create copies the struct; `ctx` and the callbacks must stay
+ * valid until idlelock_destroy returns. Callbacks run on the thread of the
+ * call that needs them (enable_biometrics, disable_biometrics,
+ * unlock_with_biometrics, set_passcode, foreground, create), never with the
+ * library's internal lock held: they may take seconds (a person looking at a
+ * prompt) while other threads keep calling, and they may call into the
+ * library. Buffers passed to them belong to the library and are valid only
+ * during the call; the host must not keep pointers to them. */
+typedef struct idlelock_authenticator {
+    uint32_t size;              /* sizeof(idlelock_authenticator) */
+    uint32_t reserved0;         /* must be 0 */
+    void *ctx;                  /* passed to every callback */
+    /* 1 when a biometric check can run now (hardware present, enrolled),
+     * else 0. Cached by the library (refreshed at create, at
+     * enable_biometrics and at every foreground): keep it quick. */
+    int32_t (*is_available)(void *ctx);
+    /* Keep these `len` (32) bytes in an item released only after a
+     * biometric check, replacing any earlier one. Return 0 on success,
+     * non-zero on failure (the shortcut then stays off). */
+    int32_t (*store_secret)(void *ctx, const uint8_t *secret, size_t len);
+    /* Run the biometric check, showing `reason` (the config's
+     * unlock_reason: NUL-terminated UTF-8, or NULL), and on success copy the
+     * stored secret into `out` (capacity `cap`, 32) and set *out_len.
+     * Return an IDLELOCK_AUTH_* code. IDLELOCK_AUTH_OK with *out_len other
+     * than 32, or any unknown code, is treated as a failed check; the
+     * library wipes `out` afterwards. */
+    int32_t (*load_secret)(void *ctx, const char *reason, uint8_t *out, size_t cap,
+                           size_t *out_len);
+    /* Delete the item (the shortcut was turned off). Return 0 on success;
+     * a failure is ignored (the library has forgotten the wrap anyway). */
+    int32_t (*delete_secret)(void *ctx);
+} idlelock_authenticator;
 
 /* Creation options. Fill with idlelock_config_init() (which sets `size` and
  * every default), then change the fields you need. Every field below is
@@ -200,7 +246,8 @@ typedef struct idlelock_config {
                                     See "The store" below. */
     idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME */
     void *clock_ctx;             /* passed to clock; must be NULL when clock is */
-    const idlelock_authenticator *authenticator; /* must be NULL in this version */
+    const idlelock_authenticator *authenticator; /* NULL (default): no biometric
+                                    shortcut; else copied at create */
     const char *unlock_reason;   /* NULL or NUL-terminated UTF-8 of at most
                                     512 bytes, for the authenticator's prompt */
     const uint8_t *device_key;   /* NULL, or 32 bytes from a hardware keystore:
@@ -476,24 +523,47 @@ int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snaps
 /* ------------------------------------------------------------------------ */
 /* Biometric shortcut                                                       */
 /*                                                                          */
-/* This version accepts no authenticator (config.authenticator must be      */
-/* NULL), so the shortcut is never available; the calls exist, and behave   */
-/* as the contract says for a lock without an available authenticator.      */
+/* With config.authenticator set, a session with a passcode can also be     */
+/* unlocked by the host's biometric check. The library makes a random       */
+/* 32-byte secret, wraps the session key with it (XChaCha20-Poly1305 under  */
+/* a BLAKE2b hash of the secret, keyed with the device key when there is    */
+/* one) and has the host keep the secret behind the check. The wrap lives   */
+/* with the passcode wrap (in the store, when there is one). A new passcode */
+/* turns the shortcut off (and the host's item is deleted). A secret that  */
+/* no longer opens the wrap (the enrolment changed, the item was replaced)  */
+/* turns it off too; the passcode always remains.                           */
 /* ------------------------------------------------------------------------ */
 
-/* Returns IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock),
- * IDLELOCK_ERR_NO_PASSCODE (not engaged), IDLELOCK_ERR_SESSION_LOCKED
- * (locked), else IDLELOCK_ERR_LOCK_UNAVAILABLE (no available
- * authenticator). Thread: any. */
+/* Turn the shortcut on: needs a passcode (IDLELOCK_ERR_NO_PASSCODE), an
+ * unlocked session (IDLELOCK_ERR_SESSION_LOCKED, also when it locked while
+ * the host stored the secret) and an available authenticator
+ * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, is_available said 0, or
+ * store_secret failed; nothing changed). Refreshes is_biometrics_available.
+ * Also IDLELOCK_ERR_STORAGE (with a store: the wrap could not be saved;
+ * the host's item is deleted again), IDLELOCK_ERR_NO_MEMORY,
+ * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock). Calls is_available and
+ * store_secret with no internal lock held. Thread: any. */
 int idlelock_enable_biometrics(idlelock *lock);
 
-/* Turn the shortcut off (nothing to do when it is off). Returns
- * IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT. Thread: any. */
+/* Turn the shortcut off: forget the wrap (saved to the store) and call
+ * delete_secret. Nothing to do when it is off. Returns IDLELOCK_OK,
+ * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock) or IDLELOCK_ERR_STORAGE (the
+ * change could not be saved: the shortcut stays on). Thread: any. */
 int idlelock_disable_biometrics(idlelock *lock);
 
-/* Returns IDLELOCK_ERR_INVALID_ARGUMENT, IDLELOCK_ERR_NO_PASSCODE,
- * IDLELOCK_ERR_LOCKED_OUT as idlelock_unlock(), else
- * IDLELOCK_ERR_LOCK_UNAVAILABLE (not enabled). Never counts an attempt.
+/* Unlock with the host's biometric check. The order is: NULL lock
+ * (IDLELOCK_ERR_INVALID_ARGUMENT), no passcode (IDLELOCK_ERR_NO_PASSCODE),
+ * locked out (IDLELOCK_ERR_LOCKED_OUT), then IDLELOCK_ERR_LOCK_UNAVAILABLE
+ * when the shortcut is off or unavailable (the cached is_available), or
+ * when load_secret reports a failed or cancelled check (the message says
+ * which), or when the secret it returns does not open the wrap (the
+ * shortcut is then turned off). Never counts an attempt. Success resets the
+ * attempt count and unlocks (REASON_NONE, last activity = the time of the
+ * call) unless something locked the session while the check ran
+ * (IDLELOCK_ERR_SESSION_LOCKED), exactly as idlelock_unlock. With a store,
+ * IDLELOCK_ERR_STORAGE when the reset could not be saved (still locked).
+ * On an unlocked session it runs the check as a re-authentication.
+ * load_secret runs with no internal lock held; other threads keep calling.
  * Thread: any. */
 int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 

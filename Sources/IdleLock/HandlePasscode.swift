@@ -44,7 +44,8 @@ extension IdleLockHandle {
         }
         keyCopy.wipe()
 
-        return transact(at: entryNow) { now throws(IdleLockError) in
+        var shortcutTurnedOff = false
+        let result = transact(at: entryNow) { now throws(IdleLockError) in
             if let sealFailure { throw sealFailure }
             guard let sealed else { throw IdleLockError(.internal, "the passcode wrap is missing") }
             guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
@@ -55,10 +56,14 @@ extension IdleLockHandle {
                 try savePasscode(sealed, deviceWrap: deviceWrap, now: now, store: store)
             }
             wrap = sealed
-            biometricsEnabled = false
+            shortcutTurnedOff = bioWrap != nil
+            bioWrap = nil
             rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
             savedEpoch = rules.lockEpoch
         }
+        // A new passcode turns the shortcut off: the host's item goes too.
+        if shortcutTurnedOff { config.authenticator?.delete() }
+        return result
     }
 
     /// Writes a new passcode in one replace: the first one creates the
@@ -75,6 +80,7 @@ extension IdleLockHandle {
                 }
                 image.passcode = sealed
                 image.deviceWrap = deviceWrap
+                image.biometricWrap = nil
                 image.maxAttempts = limit
                 image.failedAttempts = 0
                 image.savedLock = nil
@@ -132,21 +138,27 @@ extension IdleLockHandle {
             // A check that could not run stays counted (fail closed).
             if let checkFailure { throw checkFailure }
             let outcome = try finishAttempt(ticket, checked: counted, right: right, now: now)
-            switch outcome {
-            case .unlocked:
-                guard let candidate else { throw IdleLockError(.internal, "the unwrapped key is missing") }
-                sessionKey.copy(from: candidate.base, count: SessionKeyLayout.total)
-                keyLoaded = true
-            case .wrong(let remaining):
-                throw IdleLockError(.invalidPasscode, "wrong passcode; ", Int64(remaining), " attempt(s) remain before lockout")
-            case .lockedOut:
-                throw IdleLockHandle.lockedOut
-            case .overtaken:
-                throw IdleLockError(.sessionLocked, "the passcode was right, but the session was locked while it was checked; unlock again")
-            case .void:
-                if !rules.engaged { throw IdleLockHandle.noPasscode }
-                throw IdleLockError(.sessionLocked, "the passcode was replaced while this attempt was checked; the attempt is void, try again")
-            }
+            try apply(outcome, key: candidate)
+        }
+    }
+
+    /// With the mutex held: the end of an unlock (by passcode or by the
+    /// authenticator). `key` is the opened session key on success.
+    func apply(_ outcome: AttemptOutcome, key: SecureBytes?) throws(IdleLockError) {
+        switch outcome {
+        case .unlocked:
+            guard let key else { throw IdleLockError(.internal, "the unwrapped key is missing") }
+            sessionKey.copy(from: key.base, count: SessionKeyLayout.total)
+            keyLoaded = true
+        case .wrong(let remaining):
+            throw IdleLockError(.invalidPasscode, "wrong passcode; ", Int64(remaining), " attempt(s) remain before lockout")
+        case .lockedOut:
+            throw IdleLockHandle.lockedOut
+        case .overtaken:
+            throw IdleLockError(.sessionLocked, "the check passed, but the session was locked while it ran; unlock again")
+        case .void:
+            if !rules.engaged { throw IdleLockHandle.noPasscode }
+            throw IdleLockError(.sessionLocked, "the passcode was replaced while this attempt was checked; the attempt is void, try again")
         }
     }
 
@@ -197,7 +209,7 @@ extension IdleLockHandle {
     /// re-read (a lockout or a new passcode from another process wins), and
     /// save the count reset (and the unlock) before it takes effect here;
     /// an unlock whose reset cannot be saved is refused.
-    private func finishAttempt(_ ticket: AttemptTicket, checked: PasscodeWrap, right: Bool,
+    func finishAttempt(_ ticket: AttemptTicket, checked: PasscodeWrap, right: Bool,
                                now: Int64) throws(IdleLockError) -> AttemptOutcome {
         guard let store, rules.engaged else {
             return rules.finishAttempt(ticket, right: right, now: now)

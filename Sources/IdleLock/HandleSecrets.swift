@@ -95,8 +95,10 @@ extension IdleLockHandle {
     /// is deleted (a failure there is STORAGE; this process is signed out
     /// either way).
     func disable() -> CallResult {
-        transact { now throws(IdleLockError) in
+        var shortcutWasOn = false
+        let result = transact { now throws(IdleLockError) in
             rules.check(now: now)
+            shortcutWasOn = bioWrap != nil
             forgetSession()
             if let store {
                 do throws(IdleLockError) {
@@ -106,35 +108,7 @@ extension IdleLockHandle {
                 }
             }
         }
-    }
-
-    // MARK: - Biometric shortcut (no authenticator in this version)
-
-    func enableBiometrics() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try refreshFromStore()
-            guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
-            throw IdleLockError(.lockUnavailable, "no authenticator is configured (this version has no biometric shortcut); unlock with the passcode")
-        }
-    }
-
-    func disableBiometrics() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try refreshFromStore()
-            biometricsEnabled = false
-        }
-    }
-
-    func unlockWithBiometrics() -> CallResult {
-        transact { now throws(IdleLockError) in
-            rules.check(now: now)
-            try refreshFromStore()
-            guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
-            throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
-        }
+        if shortcutWasOn { config.authenticator?.delete() }
+        return result
     }
 }

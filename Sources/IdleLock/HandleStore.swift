@@ -15,7 +15,7 @@ extension IdleLockHandle {
         if !atCreate { forgetSession() }
         vault.records = image.secrets
         wrap = image.passcode
-        biometricsEnabled = false
+        bioWrap = image.biometricWrap
         var opened = store?.openDeviceWrap(image.deviceWrap, into: sessionKey) ?? false
         if opened {
             do throws(IdleLockError) { try SecretVault.deriveIdKey(in: sessionKey) } catch { opened = false }
@@ -44,7 +44,7 @@ extension IdleLockHandle {
     func forgetSession() {
         rules.disengage()
         wrap = nil
-        biometricsEnabled = false
+        bioWrap = nil
         vault.removeAll()
         restart = nil
         keyLoaded = false
@@ -87,9 +87,9 @@ extension IdleLockHandle {
         store.remember(image)
         if wrap?.salt != image.passcode.salt {
             wrap = image.passcode
-            biometricsEnabled = false
             rules.passcodeReplacedElsewhere()
         }
+        bioWrap = image.biometricWrap
         vault.records = image.secrets
         rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
     }

@@ -30,7 +30,11 @@ final class IdleLockHandle {
     var keyLoaded = true
     let deviceKey: SecureBytes?
     var wrap: PasscodeWrap?
-    var biometricsEnabled = false
+    /// The biometric wrap: the shortcut is on exactly when it is set.
+    var bioWrap: KeyWrap? = nil
+    /// `is_available`, cached (create, enable, foreground): the hot path
+    /// never calls the host.
+    var bioAvailable = false
     var vault = SecretVault()
 
     /// The on-disk store, when `store_path` is set (HandleStore.swift).
@@ -89,6 +93,9 @@ final class IdleLockHandle {
             store = opened
         }
         let handle = IdleLockHandle(config: config, sessionKey: sessionKey, deviceKey: deviceKey, store: store)
+        // Not shared yet: no lock is held while the host answers.
+        handle.bioAvailable = config.authenticator?.isAvailable() ?? false
+        handle.published = handle.makeSnapshot(now: handle.rules.lastActivity).visible
         if let image {
             // In force from create; no listener exists yet to hear it.
             handle.adoptSession(image, atCreate: true)
@@ -155,7 +162,7 @@ final class IdleLockHandle {
 
     func makeSnapshot(now: Int64) -> Snapshot {
         Snapshot(seq: seq, state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
-                 isBiometricsEnabled: biometricsEnabled, isBiometricsAvailable: false,
+                 isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
                  isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
                  lastActivityMs: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now))
     }
@@ -166,7 +173,15 @@ final class IdleLockHandle {
     func touch() -> CallResult { transact { now in rules.touch(now: now) } }
     func inactive() -> CallResult { transact { now in rules.depart(now: now, toBackground: false) } }
     func background() -> CallResult { transact { now in rules.depart(now: now, toBackground: true) } }
-    func foreground() -> CallResult { transact { now in rules.foreground(now: now) } }
+    /// `foreground` also refreshes the cached `is_available` (asked before
+    /// the internal lock is taken).
+    func foreground() -> CallResult {
+        let available = config.authenticator?.isAvailable()
+        return transact { now in
+            if let available { bioAvailable = available }
+            rules.foreground(now: now)
+        }
+    }
     func check() -> CallResult { transact { now in rules.check(now: now) } }
     func lockNow() -> CallResult { transact { now in rules.lockNow(now: now) } }
 

@@ -38,6 +38,7 @@ struct LockConfig {
     var kdfMemlimit: UInt64
     var clock: HostClock?
     var hasDeviceKey: Bool
+    var authenticator: HostAuthenticator?
 
     /// The defaults written by `idlelock_config_init`.
     static func defaults(size: UInt32) -> idlelock_config {
@@ -92,9 +93,6 @@ struct LockConfig {
         if c.store_path != nil && c.device_key == nil && c.lock_on_start == 0 {
             throw .invalid("config.lock_on_start is 0 with a store_path but no device_key: after a restart the session key can only be opened by the user; set lock_on_start to 1 or give a device_key")
         }
-        if c.authenticator != nil {
-            throw .invalid("config.authenticator must be NULL: this version of libidlelock has no biometric shortcut")
-        }
         if c.clock == nil && c.clock_ctx != nil {
             throw .invalid("config.clock_ctx is set but clock is NULL; set clock too, or clear clock_ctx")
         }
@@ -123,5 +121,8 @@ struct LockConfig {
         kdfMemlimit = c.kdf_memlimit
         clock = c.clock.map { HostClock(function: $0, context: c.clock_ctx) }
         hasDeviceKey = c.device_key != nil
+        authenticator = try c.authenticator.map { (a) throws(IdleLockError) in
+            try HostAuthenticator(validating: a, unlockReason: c.unlock_reason)
+        }
     }
 }

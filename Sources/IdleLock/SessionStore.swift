@@ -138,43 +138,13 @@ final class SessionStore {
     /// Seals the session key (its first 32 bytes) under the device wrap key.
     func sealDeviceWrap(_ sessionKey: SecureBytes) throws(IdleLockError) -> KeyWrap? {
         guard let wrapKey = keys.wrapKey else { return nil }
-        var nonce = [UInt8](repeating: 0, count: SodiumSizes.nonce)
-        nonce.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
-        var sealed = [UInt8](repeating: 0, count: SodiumSizes.key + SodiumSizes.tag)
-        var length: UInt64 = 0
-        let rc = sealed.withUnsafeMutableBufferPointer { out in
-            nonce.withUnsafeBufferPointer { npub in
-                SessionStore.deviceWrapLabel.withUTF8Buffer { ad in
-                    crypto_aead_xchacha20poly1305_ietf_encrypt(out.baseAddress!, &length, sessionKey.base,
-                                                               UInt64(SodiumSizes.key), ad.baseAddress!,
-                                                               UInt64(ad.count), nil, npub.baseAddress!, wrapKey)
-                }
-            }
-        }
-        guard rc == 0 else { throw IdleLockError(.internal, "sealing the device wrap failed") }
-        return KeyWrap(nonce: nonce, sealed: sealed)
+        return try KeyWrap.seal(sessionKey, under: wrapKey, label: KeyWrap.deviceLabel)
     }
 
     /// Opens the device wrap into `into`; false when there is none or it
     /// does not open.
     func openDeviceWrap(_ wrap: KeyWrap?, into: SecureBytes) -> Bool {
         guard let wrap, let wrapKey = keys.wrapKey else { return false }
-        var length: UInt64 = 0
-        let rc = wrap.sealed.withUnsafeBufferPointer { c in
-            wrap.nonce.withUnsafeBufferPointer { npub in
-                SessionStore.deviceWrapLabel.withUTF8Buffer { ad in
-                    crypto_aead_xchacha20poly1305_ietf_decrypt(into.base, &length, nil, c.baseAddress!,
-                                                               UInt64(c.count), ad.baseAddress!, UInt64(ad.count),
-                                                               npub.baseAddress!, wrapKey)
-                }
-            }
-        }
-        if rc != 0 || length != UInt64(SodiumSizes.key) {
-            into.wipe()
-            return false
-        }
-        return true
+        return wrap.open(into: into, under: wrapKey, label: KeyWrap.deviceLabel)
     }
-
-    private static let deviceWrapLabel: StaticString = "idlelock wrap v1: session key under device key"
 }

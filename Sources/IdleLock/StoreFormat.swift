@@ -4,12 +4,6 @@
 
 import CSystem
 
-/// One wrap of the session key (under the device key or, later, the
-/// authenticator's secret).
-struct KeyWrap: Equatable {
-    var nonce: [UInt8]
-    var sealed: [UInt8]
-}
 
 /// The contents of a store file.
 struct StoreImage {
@@ -26,6 +20,9 @@ struct StoreImage {
     var sessionID: [UInt8]
     var passcode: PasscodeWrap
     var deviceWrap: KeyWrap? = nil
+    /// The session key under the authenticator's secret (the biometric
+    /// shortcut is on exactly when this is present).
+    var biometricWrap: KeyWrap? = nil
     var secrets: [SealedRecord] = []
 
     var isLockedOut: Bool { failedAttempts >= maxAttempts }
@@ -40,7 +37,7 @@ enum StoreFormat {
     static let macBytes = 32
     static let sessionIDBytes = 16
     static let deviceCheckOffset = 120
-    private static let fixedBytes = 320
+    private static let fixedBytes = 396
     private static let recordFixedBytes = 32 + SodiumSizes.nonce + 4
 
     // MARK: - Encoding
@@ -65,14 +62,8 @@ enum StoreFormat {
         w.bytes(image.passcode.salt)
         w.bytes(image.passcode.nonce)
         w.bytes(image.passcode.sealed)
-        if let wrap = image.deviceWrap {
-            w.u32(1)
-            w.bytes(wrap.nonce)
-            w.bytes(wrap.sealed)
-        } else {
-            w.u32(0)
-            w.zeros(SodiumSizes.nonce + SodiumSizes.key + SodiumSizes.tag)
-        }
+        w.wrap(image.deviceWrap)
+        w.wrap(image.biometricWrap)
         w.u32(UInt32(image.secrets.count))
         for record in image.secrets {
             w.bytes(record.id)
@@ -171,14 +162,8 @@ enum StoreFormat {
         let nonce = r.bytes(SodiumSizes.nonce)
         let sealed = r.bytes(SodiumSizes.key + SodiumSizes.tag)
         image.passcode = PasscodeWrap(opslimit: opslimit, memlimit: memlimit, salt: salt, nonce: nonce, sealed: sealed)
-        let hasDeviceWrap = r.u32()
-        let deviceNonce = r.bytes(SodiumSizes.nonce)
-        let deviceSealed = r.bytes(SodiumSizes.key + SodiumSizes.tag)
-        switch hasDeviceWrap {
-        case 0: image.deviceWrap = nil
-        case 1: image.deviceWrap = KeyWrap(nonce: deviceNonce, sealed: deviceSealed)
-        default: throw IdleLockError(.storage, "the store file has a bad device-wrap flag; it was left untouched")
-        }
+        image.deviceWrap = try r.wrap()
+        image.biometricWrap = try r.wrap()
         let count = Int(r.u32())
         if count > SecretLimits.count {
             throw IdleLockError(.storage, "the store file claims more than 256 secrets; it was left untouched")
@@ -285,6 +270,18 @@ struct ByteWriter {
     mutating func u64(_ v: UInt64) {
         for i in 0..<8 { buffer.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) }
     }
+    /// A present flag (0/1), then the nonce and the sealed key (zeros when
+    /// absent).
+    mutating func wrap(_ wrap: KeyWrap?) {
+        if let wrap {
+            u32(1)
+            bytes(wrap.nonce)
+            bytes(wrap.sealed)
+        } else {
+            u32(0)
+            zeros(SodiumSizes.nonce + SodiumSizes.key + SodiumSizes.tag)
+        }
+    }
 }
 
 /// Reads within bounds the caller has checked (`decode` checks the fixed
@@ -311,5 +308,16 @@ struct ByteReader {
         var v: UInt64 = 0
         for (i, b) in bytes(8).enumerated() { v |= UInt64(b) << (8 * UInt64(i)) }
         return v
+    }
+    /// What `ByteWriter.wrap` wrote.
+    mutating func wrap() throws(IdleLockError) -> KeyWrap? {
+        let present = u32()
+        let nonce = bytes(SodiumSizes.nonce)
+        let sealed = bytes(SodiumSizes.key + SodiumSizes.tag)
+        switch present {
+        case 0: return nil
+        case 1: return KeyWrap(nonce: nonce, sealed: sealed)
+        default: throw IdleLockError(.storage, "the store file has a bad key-wrap flag; it was left untouched")
+        }
     }
 }

@@ -546,6 +546,66 @@ static void test_config_timeouts(void)
     expect_create(&c, OK, NULL, NULL, __LINE__, "idle NEVER, background 60000");
 }
 
+static int32_t fake_available(void *ctx) { (void)ctx; return 1; }
+static int32_t fake_store(void *ctx, const uint8_t *secret, size_t len)
+{
+    (void)ctx; (void)secret; (void)len;
+    return 0;
+}
+static int32_t fake_load(void *ctx, const char *reason, uint8_t *out, size_t cap, size_t *out_len)
+{
+    (void)ctx; (void)reason; (void)out; (void)cap; (void)out_len;
+    return IDLELOCK_AUTH_FAILED;
+}
+static int32_t fake_delete(void *ctx) { (void)ctx; return 0; }
+
+static void good_authenticator(idlelock_authenticator *a)
+{
+    memset(a, 0, sizeof *a);
+    a->size = sizeof *a;
+    a->is_available = fake_available;
+    a->store_secret = fake_store;
+    a->load_secret = fake_load;
+    a->delete_secret = fake_delete;
+}
+
+/* An authenticator with a NULL callback or a wrong size is refused at
+ * create, naming the field. */
+static void test_bad_authenticators(void)
+{
+    struct { idlelock_authenticator a; uint8_t tail[8]; } big;
+    idlelock_authenticator a;
+    idlelock_config c;
+    base_config(&c);
+    good_authenticator(&a);
+    c.authenticator = &a;
+    expect_create(&c, OK, NULL, NULL, __LINE__, "a complete authenticator");
+    a.is_available = NULL;
+    expect_create(&c, INVAL, "is_available", NULL, __LINE__, "NULL is_available");
+    good_authenticator(&a);
+    a.store_secret = NULL;
+    expect_create(&c, INVAL, "store_secret", NULL, __LINE__, "NULL store_secret");
+    good_authenticator(&a);
+    a.load_secret = NULL;
+    expect_create(&c, INVAL, "load_secret", NULL, __LINE__, "NULL load_secret");
+    good_authenticator(&a);
+    a.delete_secret = NULL;
+    expect_create(&c, INVAL, "delete_secret", NULL, __LINE__, "NULL delete_secret");
+    good_authenticator(&a);
+    a.size = sizeof a - 1;
+    expect_create(&c, INVAL, "authenticator->size", NULL, __LINE__, "authenticator size too small");
+    good_authenticator(&a);
+    a.reserved0 = 1;
+    expect_create(&c, INVAL, "reserved0", NULL, __LINE__, "authenticator reserved0");
+    memset(&big, 0, sizeof big);
+    good_authenticator(&big.a);
+    big.a.size = sizeof big;
+    c.authenticator = &big.a;
+    expect_create(&c, OK, NULL, NULL, __LINE__, "a larger authenticator with a zero tail");
+    big.tail[3] = 1;
+    expect_create(&c, INVAL, "authenticator", NULL, __LINE__, "a larger authenticator, non-zero tail");
+}
+
 static void test_config_pointers(void)
 {
     static const uint8_t key[IDLELOCK_DEVICE_KEY_BYTES + 1] = { 1, 2, 3 };
@@ -567,8 +627,8 @@ static void test_config_pointers(void)
                   "store_path with lock_on_start 0 and no device_key");
     base_config(&c);
     c.authenticator = (const idlelock_authenticator *)(const void *)&dummy_object;
-    expect_create(&c, INVAL, "authenticator", NULL, __LINE__,
-                  "authenticator (not in this version)");
+    expect_create(&c, INVAL, "authenticator", NULL, __LINE__, "authenticator with size 0");
+    test_bad_authenticators();
     base_config(&c);
     c.device_key = key;
     c.device_key_len = 31;

@@ -1,0 +1,311 @@
+// The biometric shortcut (SPEC §5) through the C ABI, with a fake keystore
+// as the host authenticator.
+
+import CIdleLock
+import Foundation
+import Testing
+@testable import IdleLock
+
+/// A keystore that keeps the secret in memory and answers as told.
+final class FakeKeystore {
+    var available: Int32 = 1
+    var storeResult: Int32 = 0
+    /// What load_secret answers; `nil` releases the stored secret.
+    var loadAnswer: Int32? = nil
+    var releasedLength = 32
+    var secret: [UInt8]? = nil
+    var deletes = 0
+    var loads = 0
+    var reasons: [String] = []
+    /// Runs inside load_secret (with no library lock held).
+    var duringLoad: (() -> Void)? = nil
+
+    var authenticator: idlelock_authenticator {
+        var a = idlelock_authenticator()
+        a.size = UInt32(MemoryLayout<idlelock_authenticator>.size)
+        a.ctx = Unmanaged.passUnretained(self).toOpaque()
+        a.is_available = { ctx in FakeKeystore.from(ctx).available }
+        a.store_secret = { ctx, bytes, len in
+            let k = FakeKeystore.from(ctx)
+            if k.storeResult == 0 { k.secret = Array(UnsafeBufferPointer(start: bytes, count: len)) }
+            return k.storeResult
+        }
+        a.load_secret = { ctx, reason, out, cap, outLen in
+            let k = FakeKeystore.from(ctx)
+            k.loads += 1
+            k.reasons.append(reason.map { String(cString: $0) } ?? "")
+            k.duringLoad?()
+            if let answer = k.loadAnswer { return answer }
+            guard let secret = k.secret else { return IDLELOCK_AUTH_UNAVAILABLE }
+            let n = min(k.releasedLength, cap)
+            for i in 0..<n { out![i] = secret[i % secret.count] }
+            outLen!.pointee = k.releasedLength
+            return IDLELOCK_AUTH_OK
+        }
+        a.delete_secret = { ctx in
+            let k = FakeKeystore.from(ctx)
+            k.deletes += 1
+            k.secret = nil
+            return 0
+        }
+        return a
+    }
+
+    static func from(_ ctx: UnsafeMutableRawPointer?) -> FakeKeystore {
+        Unmanaged<FakeKeystore>.fromOpaque(ctx!).takeUnretainedValue()
+    }
+}
+
+/// A handle with a fake keystore, optionally on a store.
+final class BioLock {
+    let keystore: FakeKeystore
+    let clock: FakeClock
+    var handle: OpaquePointer?
+    let status: Int32
+
+    init(keystore: FakeKeystore = FakeKeystore(), clock: FakeClock = FakeClock(), store: String? = nil) {
+        self.keystore = keystore
+        self.clock = clock
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 60_000
+        cfg.background_after_ms = 10_000
+        cfg.clock = FakeClock.function
+        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        var auth = keystore.authenticator
+        var h: OpaquePointer? = nil
+        status = withUnsafePointer(to: &auth) { a in
+            cfg.authenticator = a
+            return "Unlock Example".withCString { reason in
+                cfg.unlock_reason = reason
+                guard let store else { return idlelock_create(&cfg, &h) }
+                return store.withCString { p in
+                    cfg.store_path = p
+                    return idlelock_create(&cfg, &h)
+                }
+            }
+        }
+        handle = h
+    }
+
+    deinit { idlelock_destroy(handle) }
+
+    func snapshot() -> idlelock_snapshot {
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        _ = idlelock_snapshot_get(handle, &s)
+        return s
+    }
+
+    @discardableResult
+    func setPasscode(_ code: String) -> Int32 { idlelock_set_passcode(handle, code, code.utf8.count) }
+    @discardableResult
+    func unlock(_ code: String) -> Int32 { idlelock_unlock(handle, code, code.utf8.count, nil) }
+    func bioUnlock() -> Int32 { idlelock_unlock_with_biometrics(handle, nil) }
+}
+
+private func lastError() -> String { String(cString: idlelock_last_error()) }
+
+/// A value handed to another thread; the test orders the accesses itself
+/// (semaphores), which the compiler cannot see.
+final class Shared<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+@Suite("Biometric shortcut")
+struct BiometricTests {
+    @Test func enableNeedsAPasscodeAnUnlockedSessionAndAnAvailableCheck() {
+        let l = BioLock()
+        #expect(l.status == 0)
+        #expect(l.snapshot().is_biometrics_available == 1, "is_available is asked at create")
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_NO_PASSCODE)
+        l.setPasscode("2468")
+        idlelock_lock(l.handle, nil)
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        l.unlock("2468")
+        l.keystore.available = 0
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(l.snapshot().is_biometrics_available == 0, "enable refreshes the cache")
+        #expect(l.keystore.secret == nil)
+        l.keystore.available = 1
+        l.keystore.storeResult = -1
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("store_secret"))
+        #expect(l.snapshot().is_biometrics_enabled == 0)
+        l.keystore.storeResult = 0
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        let s = l.snapshot()
+        #expect(s.is_biometrics_enabled == 1 && s.is_biometrics_available == 1)
+        #expect(l.keystore.secret?.count == 32)
+    }
+
+    @Test func unlockWithBiometricsResetsTheCountAndNeverRaisesIt() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        idlelock_lock(l.handle, nil)
+        #expect(l.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(l.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        l.keystore.loadAnswer = IDLELOCK_AUTH_FAILED
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("failed"))
+        l.keystore.loadAnswer = IDLELOCK_AUTH_CANCELLED
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("cancelled"))
+        #expect(l.snapshot().attempts_remaining == 3, "a biometric attempt never raises the count")
+        l.keystore.loadAnswer = nil
+        l.clock.advance(500)
+        #expect(l.bioUnlock() == 0)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.attempts_remaining == 5)
+        #expect(s.last_activity_ms == l.clock.now.pointee)
+        #expect(l.keystore.reasons.last == "Unlock Example")
+    }
+
+    @Test func aReleaseOfTheWrongLengthIsAFailedCheck() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        idlelock_lock(l.handle, nil)
+        l.keystore.releasedLength = 31
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        l.keystore.releasedLength = 33
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
+        #expect(l.snapshot().is_biometrics_enabled == 1, "a failed check does not turn the shortcut off")
+    }
+
+    @Test func anEnrolmentChangeTurnsTheShortcutOff() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        idlelock_lock(l.handle, nil)
+        l.keystore.secret = [UInt8](repeating: 7, count: 32) // a new enrolment's item
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("shortcut is now off"))
+        #expect(l.snapshot().is_biometrics_enabled == 0)
+        #expect(l.keystore.deletes == 1)
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(l.keystore.loads == 1, "no check is run for a shortcut that is off")
+        #expect(l.unlock("2468") == 0, "the passcode remains")
+    }
+
+    @Test func aNewPasscodeTurnsTheShortcutOff() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        #expect(l.setPasscode("1357") == 0)
+        #expect(l.snapshot().is_biometrics_enabled == 0)
+        #expect(l.keystore.deletes == 1)
+    }
+
+    @Test func lockoutRefusesBiometricsToo() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        idlelock_lock(l.handle, nil)
+        for _ in 0..<5 { l.unlock("0000") }
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCKED_OUT)
+        #expect(l.keystore.loads == 0)
+    }
+
+    @Test func disableBiometricsForgetsTheWrapAndDeletesTheItem() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        #expect(idlelock_disable_biometrics(l.handle) == 0)
+        #expect(l.keystore.deletes == 1 && l.keystore.secret == nil)
+        #expect(idlelock_disable_biometrics(l.handle) == 0)
+        #expect(l.keystore.deletes == 1, "nothing to do when it is off")
+        idlelock_lock(l.handle, nil)
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+    }
+
+    @Test func availabilityIsCachedAndRefreshedAtForeground() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        idlelock_lock(l.handle, nil)
+        l.keystore.available = 0
+        #expect(l.snapshot().is_biometrics_available == 1, "cached until the next foreground")
+        idlelock_background(l.handle, nil)
+        idlelock_foreground(l.handle, nil)
+        #expect(l.snapshot().is_biometrics_available == 0)
+        #expect(l.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(l.keystore.loads == 0)
+    }
+
+    @Test func aLockDuringTheCheckWins() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        // The prompt is up; the session is unlocked (re-authentication) and
+        // the host locks it from inside the callback (no lock is held).
+        l.keystore.duringLoad = { [unowned l] in idlelock_lock(l.handle, nil) }
+        #expect(l.bioUnlock() == IDLELOCK_ERR_SESSION_LOCKED)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_MANUAL)
+    }
+
+    @Test func otherThreadsKeepCallingWhileThePromptIsUp() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        idlelock_lock(l.handle, nil)
+        let entered = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        l.keystore.duringLoad = {
+            entered.signal()
+            go.wait()
+        }
+        let done = DispatchSemaphore(value: 0)
+        let handle = Shared(l.handle)
+        let status = Shared<Int32>(-1)
+        let worker = Thread {
+            status.value = idlelock_unlock_with_biometrics(handle.value, nil)
+            done.signal()
+        }
+        worker.start()
+        entered.wait()
+        // The check is running on the worker: these must not wait for it.
+        #expect(idlelock_touch(l.handle, nil) == 0)
+        #expect(idlelock_check(l.handle, nil) == 0)
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
+        go.signal()
+        done.wait()
+        #expect(status.value == 0)
+        #expect(l.snapshot().state == IDLELOCK_STATE_UNLOCKED)
+    }
+
+    @Test func theShortcutLivesInTheStore() {
+        let folder = TempFolder()
+        let keystore = FakeKeystore()
+        let clock = FakeClock()
+        do {
+            let a = BioLock(keystore: keystore, clock: clock, store: folder.store)
+            a.setPasscode("2468")
+            #expect(idlelock_enable_biometrics(a.handle) == 0)
+        }
+        let b = BioLock(keystore: keystore, clock: clock, store: folder.store)
+        #expect(b.status == 0)
+        #expect(b.snapshot().is_biometrics_enabled == 1)
+        #expect(b.snapshot().state == IDLELOCK_STATE_LOCKED)
+        #expect(b.bioUnlock() == 0)
+        #expect(b.snapshot().state == IDLELOCK_STATE_UNLOCKED)
+        // Another process turns it off: this one follows at its next call.
+        let c = BioLock(keystore: keystore, clock: clock, store: folder.store)
+        #expect(c.unlock("2468") == 0)
+        #expect(idlelock_disable_biometrics(c.handle) == 0)
+        idlelock_lock(b.handle, nil)
+        #expect(b.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(b.snapshot().is_biometrics_enabled == 0)
+    }
+
+    @Test func signOutDeletesTheItem() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        idlelock_enable_biometrics(l.handle)
+        #expect(idlelock_disable(l.handle) == 0)
+        #expect(l.keystore.deletes == 1)
+    }
+}
