@@ -180,9 +180,15 @@ extension IdleLockHandle {
                 guard store.isOurs(image) else {
                     throw IdleLockError(.sessionLocked, "another process signed in with its own passcode; this session is locked")
                 }
-                trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+                trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
+                                    lockedOut: image.lockedOut)
                 start = trial.beginAttempt()
-                guard case .check = start else { return false }
+                guard case .check = start else {
+                    // The count had reached the limit: locked out, saved.
+                    let wasSaved = image.lockedOut
+                    image.lockedOut = true
+                    return !wasSaved
+                }
                 image.failedAttempts = trial.failedAttempts
                 return true
             }
@@ -222,7 +228,9 @@ extension IdleLockHandle {
             image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
                 guard store.isOurs(image) else { return false }
                 if image.passcode.salt != checked.salt { trial.passcodeReplacedElsewhere() }
-                trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+                trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
+                                    lockedOut: image.lockedOut)
+                let wasLockedOut = image.lockedOut
                 outcome = trial.finishAttempt(ticket, right: right, now: now)
                 switch outcome {
                 case .unlocked:
@@ -234,7 +242,12 @@ extension IdleLockHandle {
                 case .overtaken:
                     image.failedAttempts = 0
                     return true
-                case .wrong, .lockedOut, .void:
+                case .lockedOut:
+                    // The lockout flag is saved before LOCKED_OUT is returned.
+                    image.failedAttempts = image.maxAttempts
+                    image.lockedOut = true
+                    return !wasLockedOut
+                case .wrong, .void:
                     return false // the raised count is already saved
                 }
             }

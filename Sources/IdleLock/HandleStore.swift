@@ -28,7 +28,10 @@ extension IdleLockHandle {
         }
         rules.adoptStoredSession(savedLock: atCreate ? image.savedLock : .startup,
                                  keyAvailable: opened && atCreate)
-        rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+        // At create no attempt of this process is in flight: a count at the
+        // limit is a lockout (a kill during the last check refunds nothing).
+        rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
+                            lockedOut: image.lockedOut || image.failedAttempts >= image.maxAttempts)
         restart = RestartInfo(savedActivity: image.savedActivity, sameBoot: isThisBoot(image.bootID))
         savedEpoch = rules.lockEpoch
         store?.remember(image)
@@ -91,7 +94,7 @@ extension IdleLockHandle {
         }
         bioWrap = image.biometricWrap
         vault.records = image.secrets
-        rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts)
+        rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts, lockedOut: image.lockedOut)
     }
 
     /// SPEC §7 faults: a lock takes effect in memory first; saving it is

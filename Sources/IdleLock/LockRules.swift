@@ -279,12 +279,14 @@ struct LockRules {
         }
     }
 
-    /// The attempt count and limit as the store holds them (re-read under
-    /// the store lock). A count at the limit is a lockout.
-    mutating func adoptAttempts(failed: Int32, max limit: Int32) {
+    /// The attempt count, limit and lockout as the store holds them
+    /// (re-read under the store lock). A count at the limit without the
+    /// lockout is an attempt still being checked: not yet a lockout (the
+    /// next attempt to begin is refused and locks out).
+    mutating func adoptAttempts(failed: Int32, max limit: Int32, lockedOut: Bool) {
         maxAttempts = limit
         failedAttempts = Swift.min(Swift.max(failed, 0), limit)
-        if failedAttempts >= maxAttempts { lockOut() }
+        if lockedOut { lockOut() }
     }
 
     /// The passcode was replaced by another process: attempts against the

@@ -25,7 +25,11 @@ struct StoreImage {
     var biometricWrap: KeyWrap? = nil
     var secrets: [SealedRecord] = []
 
-    var isLockedOut: Bool { failedAttempts >= maxAttempts }
+    /// Set when a wrong passcode reached the limit, or an attempt found the
+    /// count already there. A count at the limit without it is the last
+    /// attempt still being checked (or a process killed during that check:
+    /// the next attempt is refused and sets it).
+    var lockedOut = false
 }
 
 enum StoreFormat {
@@ -56,7 +60,7 @@ enum StoreFormat {
         w.u32(UInt32(bitPattern: image.savedLock?.rawValue ?? 0))
         w.u64(UInt64(bitPattern: image.savedActivity))
         w.bytes(image.bootID)
-        w.u32(0) // reserved
+        w.u32(image.lockedOut ? 1 : 0)
         w.bytes(image.sessionID)
         w.bytes(keys.deviceCheck)
         w.bytes(image.passcode.salt)
@@ -155,7 +159,14 @@ enum StoreFormat {
         image.savedLock = savedState == 1 ? reason : nil
         image.savedActivity = Int64(bitPattern: r.u64())
         image.bootID = r.bytes(BootID.count)
-        if r.u32() != 0 { throw IdleLockError(.storage, "the store file has a non-zero reserved field; it was left untouched") }
+        switch r.u32() {
+        case 0: image.lockedOut = false
+        case 1: image.lockedOut = true
+        default: throw IdleLockError(.storage, "the store file has a bad lockout flag; it was left untouched")
+        }
+        if image.lockedOut && image.failedAttempts != image.maxAttempts {
+            throw IdleLockError(.storage, "the store file is locked out with a count below the limit; it was left untouched")
+        }
         image.sessionID = r.bytes(sessionIDBytes)
         r.skip(32) // device check, verified through the MAC
         let salt = r.bytes(SodiumSizes.salt)

@@ -225,6 +225,15 @@ struct PasscodeAndSecretTests {
         #expect(l.unlock("1111") == IDLELOCK_ERR_NO_PASSCODE)
     }
 
+    @Test func theRightPasscodeOnTheLastAttemptUnlocks() {
+        let l = Lock(maxAttempts: 2)
+        l.setPasscode("1111")
+        idlelock_lock(l.handle, nil)
+        #expect(l.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(l.unlock("1111") == 0)
+        #expect(l.snapshot().state == IDLELOCK_STATE_UNLOCKED)
+    }
+
     @Test func secretGetReportsTheNeededSize() {
         let l = Lock()
         #expect(l.put("big", [UInt8](repeating: 7, count: 300)) == 0)

@@ -223,6 +223,50 @@ struct StoreTests {
         #expect(later.snapshot().attempts_remaining == 0)
     }
 
+    /// Regression: the raised count of the last attempt reached the limit
+    /// on disk, and the handle read its own in-flight raise as a lockout,
+    /// so the right passcode on the last attempt was refused.
+    @Test func theRightPasscodeOnTheLastAttemptUnlocks() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock, maxAttempts: 3)
+        a.setPasscode("2468")
+        idlelock_lock(a.handle, nil)
+        #expect(a.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(a.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE)
+        #expect(a.unlock("2468") == 0)
+        #expect(a.snapshot().state == IDLELOCK_STATE_UNLOCKED)
+        #expect(a.snapshot().attempts_remaining == 3)
+        let b = StoredLock(folder.store, clock: clock, maxAttempts: 3)
+        #expect(b.snapshot().state == IDLELOCK_STATE_LOCKED, "not locked out after a restart either")
+        #expect(b.snapshot().attempts_remaining == 3)
+    }
+
+    @Test func aCountAtTheLimitWithoutTheFlagLocksOutAtCreate() throws {
+        // A process killed while its last attempt was checked: the count is
+        // at the limit, the lockout flag is not set. Nothing is refunded.
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey, maxAttempts: 3)
+            a.setPasscode("2468")
+        }
+        let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
+            let k = try SecureBytes.allocate(count: 32)
+            k.copy(from: p.baseAddress!, count: 32)
+            return k
+        }
+        let keys = try StoreKeys(deviceKey: key)
+        let url = URL(fileURLWithPath: folder.store)
+        var image = try StoreFormat.decode(Array(try Data(contentsOf: url)), keys: keys)
+        image.failedAttempts = 3
+        image.lockedOut = false
+        try Data(try StoreFormat.encode(image, keys: keys)).write(to: url)
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey, maxAttempts: 3)
+        #expect(b.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
+        #expect(b.unlock("2468") == IDLELOCK_ERR_LOCKED_OUT)
+    }
+
     @Test func aRightPasscodeElsewhereResetsTheCount() {
         let folder = TempFolder()
         let clock = FakeClock()
