@@ -22,7 +22,7 @@ CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 
 C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
-.PHONY: all lib deps test-deps demo test test-swift test-c test-traces test-python check-library clean
+.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-c test-traces test-python check-library clean
 
 all: lib
 
@@ -52,18 +52,24 @@ lib: deps $(LIB)
 $(BUILD)/%: bindings/c/%.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
-$(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c $(HEADER) $(LIB)
+$(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 demo: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
 
-test: test-deps lib test-swift test-c test-traces test-python
+test: test-deps lib test-swift test-sanitizers test-c test-traces test-python
 	@echo "make test: all suites passed"
 
 test-swift:
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build
+
+# The Swift tests (the stress test among them) under ThreadSanitizer and
+# AddressSanitizer, each in its own build folder.
+test-sanitizers:
+	swift test --sanitize=thread --scratch-path .build/sanitize-thread
+	swift test --sanitize=address --scratch-path .build/sanitize-address
 
 test-c: lib $(C_PROGRAMS) check-library
 	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)

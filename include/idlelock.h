@@ -177,8 +177,10 @@ typedef int64_t (*idlelock_clock_fn)(void *ctx);
  * Set `size` to sizeof(idlelock_authenticator); every callback is required.
  * idlelock_create copies the struct; `ctx` and the callbacks must stay
  * valid until idlelock_destroy returns. Callbacks run on the thread of the
- * call that needs them (enable_biometrics, disable_biometrics,
- * unlock_with_biometrics, set_passcode, foreground, create), never with the
+ * call that needs them (create and foreground: is_available;
+ * enable_biometrics: is_available, store_secret; unlock_with_biometrics:
+ * load_secret; disable_biometrics, set_passcode and disable, when the
+ * shortcut was on: delete_secret), never with the
  * library's internal lock held: they may take seconds (a person looking at a
  * prompt) while other threads keep calling, and they may call into the
  * library. Buffers passed to them belong to the library and are valid only

@@ -140,7 +140,8 @@ extension IdleLockHandle {
             case .cancelled:
                 throw IdleLockError(.lockUnavailable, "the biometric check was cancelled")
             case .unavailable:
-                bioAvailable = false
+                // The cache is refreshed only at create, enable and
+                // foreground (SPEC §5); this answer does not change it.
                 throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available; unlock with the passcode")
             case .released:
                 break

@@ -19,19 +19,35 @@ final class FakeKeystore {
     var reasons: [String] = []
     /// Runs inside load_secret (with no library lock held).
     var duringLoad: (() -> Void)? = nil
+    /// When set, every callback calls into the library on this handle.
+    var reenter: OpaquePointer? = nil
+    var reentries = 0
+
+    private func callBackIn() {
+        guard let h = reenter else { return }
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        if idlelock_snapshot_get(h, &s) == 0 && idlelock_check(h, nil) == 0 { reentries += 1 }
+    }
 
     var authenticator: idlelock_authenticator {
         var a = idlelock_authenticator()
         a.size = UInt32(MemoryLayout<idlelock_authenticator>.size)
         a.ctx = Unmanaged.passUnretained(self).toOpaque()
-        a.is_available = { ctx in FakeKeystore.from(ctx).available }
+        a.is_available = { ctx in
+            let k = FakeKeystore.from(ctx)
+            k.callBackIn()
+            return k.available
+        }
         a.store_secret = { ctx, bytes, len in
             let k = FakeKeystore.from(ctx)
+            k.callBackIn()
             if k.storeResult == 0 { k.secret = Array(UnsafeBufferPointer(start: bytes, count: len)) }
             return k.storeResult
         }
         a.load_secret = { ctx, reason, out, cap, outLen in
             let k = FakeKeystore.from(ctx)
+            k.callBackIn()
             k.loads += 1
             k.reasons.append(reason.map { String(cString: $0) } ?? "")
             k.duringLoad?()
@@ -44,6 +60,7 @@ final class FakeKeystore {
         }
         a.delete_secret = { ctx in
             let k = FakeKeystore.from(ctx)
+            k.callBackIn()
             k.deletes += 1
             k.secret = nil
             return 0
@@ -299,6 +316,36 @@ struct BiometricTests {
         idlelock_lock(b.handle, nil)
         #expect(b.bioUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
         #expect(b.snapshot().is_biometrics_enabled == 0)
+    }
+
+    /// Every callback path may call back into the library: each completes
+    /// (a deadlock fails the time limit instead of hanging the suite).
+    @Test(.timeLimit(.minutes(1))) func everyCallbackMayCallBackIn() {
+        let l = BioLock()
+        l.keystore.reenter = l.handle
+        l.setPasscode("2468")
+        #expect(idlelock_enable_biometrics(l.handle) == 0)       // is_available, store_secret
+        idlelock_lock(l.handle, nil)
+        idlelock_background(l.handle, nil)
+        #expect(idlelock_foreground(l.handle, nil) == 0)         // is_available
+        #expect(l.bioUnlock() == 0)                              // load_secret
+        #expect(idlelock_disable_biometrics(l.handle) == 0)      // delete_secret
+        #expect(l.keystore.reentries == 5)
+        // Listeners re-enter too (their own changes are queued after).
+        let r = Recorder()
+        r.action = { rec, snap in
+            var s = idlelock_snapshot()
+            s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+            _ = idlelock_snapshot_get(rec.handle, &s)
+            if snap.state == IDLELOCK_STATE_UNLOCKED { _ = idlelock_lock(rec.handle, nil) }
+        }
+        idlelock_lock(l.handle, nil)
+        r.subscribe(l.handle)
+        #expect(l.unlock("2468") == 0)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_MANUAL,
+                "the listener heard UNLOCKED and locked from inside")
+        #expect(r.seqs == r.seqs.sorted())
     }
 
     @Test func signOutDeletesTheItem() {

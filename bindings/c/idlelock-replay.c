@@ -7,8 +7,9 @@
  * they happen. The tool feeds them to the library, using the trace's own
  * times as the clock (config.clock returns a variable the tool sets before
  * each call), prints one line per event (time, event, status, state,
- * reason, attempts remaining, away flag, ms until the idle lock), and checks
- * the `expect` lines. --quiet prints only mismatches and errors.
+ * reason, attempts remaining, away flag, ms until the idle lock, and with
+ * config biometrics=1 the shortcut's enabled and available flags), and
+ * checks the `expect` lines. --quiet prints only mismatches and errors.
  *
  * Exit status: 0 when every expect held, 1 when at least one did not (the
  * rest of the trace is still replayed), 2 on a malformed trace, a file that
@@ -25,9 +26,12 @@
  *       inactive, grace (ms, or the word `never`; background also takes
  *       `same` = IDLELOCK_SAME_AS_IDLE), attempts, lock_on_start (integers),
  *       store (1: keep the session in a store file in a fresh temporary
- *       folder, removed at the end of the trace) and device_key (1: a fixed
- *       32-byte test device key). Missing keys keep the
- *       idlelock_config_init() defaults. Traces
+ *       folder, removed at the end of the trace), device_key (1: a fixed
+ *       32-byte test device key) and biometrics (1: the fake keystore of
+ *       fake_keystore.h as config.authenticator, with an unlock_reason;
+ *       it starts available, with no item). The keystore is the host's:
+ *       it lives for the whole trace, across `restart`. Missing keys keep
+ *       the idlelock_config_init() defaults. Traces
  *       always run with the Argon2id floor (IDLELOCK_KDF_OPSLIMIT_MIN,
  *       IDLELOCK_KDF_MEMLIMIT_MIN) so they run fast.
  *
@@ -48,17 +52,36 @@
  *         restart              idlelock_destroy, then idlelock_create again
  *                              on the same store (a process that ended and
  *                              came back; needs config store=1)
- *       Calls that take no snapshot argument are followed by
- *       idlelock_snapshot_get() at the same clock reading.
+ *         enable-biometrics    idlelock_enable_biometrics
+ *         disable-biometrics   idlelock_disable_biometrics
+ *         unlock-biometrics [ok|fail|cancel|unavailable]
+ *                              sets what the fake keystore's next check
+ *                              answers (IDLELOCK_AUTH_OK, _FAILED,
+ *                              _CANCELLED, _UNAVAILABLE; default ok), then
+ *                              idlelock_unlock_with_biometrics
+ *         enrolment-change     fake_keystore_change_enrolment: the item's
+ *                              bytes change, as after a new biometric
+ *                              enrolment (no library call; status OK;
+ *                              needs config biometrics=1)
+ *         bio-available 0|1    sets the fake keystore's is_available answer
+ *                              (no library call; status OK; needs config
+ *                              biometrics=1). The library caches it: it
+ *                              sees the change at its next create,
+ *                              enable_biometrics or foreground.
+ *       Calls that take no snapshot argument (and the host-only events) are
+ *       followed by idlelock_snapshot_get() at the same clock reading.
  *
  *   expect key=value ...
  *       Checks the result of the previous event. Keys: status (a status
  *       name without IDLELOCK_ / IDLELOCK_ERR_: OK, INVALID_PASSCODE, ...),
  *       state (UNLOCKED, LOCKED, LOCKED_OUT), reason (NONE, IDLE,
  *       BACKGROUNDED, STARTUP, MANUAL, CLOCK), attempts, away (0/1),
- *       enabled (0/1), until_idle (ms or `never`), and two extensions:
- *       activity (last_activity_ms) and value (what the previous `get`
- *       returned). A mismatch prints `FILE:LINE: expected X=..., got ...`.
+ *       enabled (0/1), until_idle (ms or `never`), and extensions:
+ *       activity (last_activity_ms), value (what the previous `get`
+ *       returned), bio (is_biometrics_enabled, 0/1), bio_available
+ *       (is_biometrics_available, 0/1) and bio_item (0/1: the fake keystore
+ *       holds an item, so the library has not had it deleted). A mismatch
+ *       prints `FILE:LINE: expected X=..., got ...`.
  *
  * A malformed line prints `FILE:LINE: <what is wrong>` on stderr and the
  * tool exits 2. Lines of any length are read (getline); a line holding a
@@ -79,6 +102,7 @@
 #include <unistd.h>
 
 #include "idlelock.h"
+#include "fake_keystore.h"
 
 #define EXIT_MISMATCH 1
 #define EXIT_MALFORMED 2
@@ -104,6 +128,9 @@ typedef struct replay {
     unsigned long mismatches;
     int use_store;               /* config store=1 */
     int use_device_key;          /* config device_key=1 */
+    int use_biometrics;          /* config biometrics=1 */
+    fake_keystore keystore;      /* the host's keystore: outlives restarts */
+    idlelock_authenticator auth; /* its callbacks, copied at each create */
     char store_dir[64];          /* mkdtemp folder, "" until created */
     char store_path[96];
 } replay;
@@ -114,6 +141,9 @@ static const uint8_t test_device_key[IDLELOCK_DEVICE_KEY_BYTES] = {
     0x70, 0x6c, 0x61, 0x79, 0x2d, 0x74, 0x65, 0x73, 0x74, 0x2d, 0x64,
     0x65, 0x76, 0x69, 0x63, 0x65, 0x2d, 0x6b, 0x65, 0x79, 0x21,
 };
+
+/* The prompt text of config biometrics=1 (config.unlock_reason). */
+static const char replay_unlock_reason[] = "Unlock the replayed session";
 
 /* Totals over every file, for the closing line. */
 static unsigned long total_files, total_events, total_expects, total_mismatches;
@@ -298,6 +328,13 @@ static void print_ms(int64_t v)
         printf("%" PRId64, v);
 }
 
+/* Width of the event column: wide enough for the biometric events when
+ * the trace uses them (config biometrics=1), else the original width. */
+static int event_width(const replay *r)
+{
+    return r->use_biometrics ? 18 : 10;
+}
+
 static void print_header(replay *r)
 {
     const idlelock_config *c = &r->cfg;
@@ -315,10 +352,13 @@ static void print_header(replay *r)
     print_ms(c->inactive_after_ms);
     fputs(" grace=", stdout);
     print_ms(c->grace_ms);
-    printf(" attempts=%" PRId32 " lock_on_start=%" PRId32 "\n",
-           c->max_attempts, c->lock_on_start);
-    printf("%8s  %-10s  %-16s  %-10s  %-12s  %4s  %4s  %s\n", "time", "event",
-           "status", "state", "reason", "left", "away", "until_idle");
+    printf(" attempts=%" PRId32 " lock_on_start=%" PRId32 "%s\n",
+           c->max_attempts, c->lock_on_start, r->use_biometrics ? " biometrics=1" : "");
+    printf("%8s  %-*s  %-16s  %-10s  %-12s  %4s  %4s  ", "time", event_width(r),
+           "event", "status", "state", "reason", "left", "away");
+    if (r->use_biometrics)
+        printf("%4s  %5s  ", "bio", "avail");
+    puts("until_idle");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -359,6 +399,8 @@ static int config_key(replay *r, const char *key, const char *val)
         ok = parse_flag(val, &r->use_store);
     else if (strcmp(key, "device_key") == 0)
         ok = parse_flag(val, &r->use_device_key);
+    else if (strcmp(key, "biometrics") == 0)
+        ok = parse_flag(val, &r->use_biometrics);
     else
         return malformed(r, "unknown config key '%s'", show(key));
     if (!ok)
@@ -382,7 +424,7 @@ static int do_config(replay *r, char **tok, int n)
 {
     static const char *const keys[] = {
         "idle", "background", "inactive", "grace", "attempts", "lock_on_start",
-        "store", "device_key",
+        "store", "device_key", "biometrics",
     };
     int seen[COUNT(keys)] = { 0 };
     int i;
@@ -504,6 +546,12 @@ static int expect_key(replay *r, const char *key, const char *val)
         expect_value(r, val);
         return 0;
     }
+    if (strcmp(key, "bio") == 0)
+        return expect_flag(r, key, val, s->is_biometrics_enabled);
+    if (strcmp(key, "bio_available") == 0)
+        return expect_flag(r, key, val, s->is_biometrics_available);
+    if (strcmp(key, "bio_item") == 0)
+        return expect_flag(r, key, val, r->keystore.has_secret);
     return malformed(r, "unknown expect key '%s'", show(key));
 }
 
@@ -547,6 +595,12 @@ static int ensure_handle(replay *r)
         r->cfg.device_key = test_device_key;
         r->cfg.device_key_len = sizeof test_device_key;
     }
+    if (r->use_biometrics) {
+        /* The same keystore struct on every create: it is the host's. */
+        fake_keystore_authenticator(&r->keystore, &r->auth);
+        r->cfg.authenticator = &r->auth;
+        r->cfg.unlock_reason = replay_unlock_reason;
+    }
     if (r->use_store && r->store_dir[0] == '\0') {
         snprintf(r->store_dir, sizeof r->store_dir, "/tmp/idlelock-replay-XXXXXX");
         if (mkdtemp(r->store_dir) == NULL) {
@@ -580,14 +634,44 @@ static const struct {
     { "lock", idlelock_lock },         { "snapshot", idlelock_snapshot_get },
 };
 
-/* The events with arguments or without a snapshot; nargs is exact. */
+/* The events with arguments or without a snapshot, with the least and the
+ * most arguments they take. */
 static const struct {
     const char *name;
-    int nargs;
+    int min_args, max_args;
 } other_events[] = {
-    { "passcode", 1 }, { "unlock", 1 }, { "disable", 0 }, { "put", 2 },
-    { "get", 1 },      { "remove", 1 }, { "gate", 0 }, { "restart", 0 },
+    { "passcode", 1, 1 },          { "unlock", 1, 1 },
+    { "disable", 0, 0 },           { "put", 2, 2 },
+    { "get", 1, 1 },               { "remove", 1, 1 },
+    { "gate", 0, 0 },              { "restart", 0, 0 },
+    { "enable-biometrics", 0, 0 }, { "disable-biometrics", 0, 0 },
+    { "unlock-biometrics", 0, 1 }, { "enrolment-change", 0, 0 },
+    { "bio-available", 1, 1 },
 };
+
+/* The answers of `unlock-biometrics [answer]`, as IDLELOCK_AUTH_* codes. */
+static const char *const answer_names[] = { "ok", "fail", "cancel", "unavailable" };
+static const int32_t answer_codes[] = {
+    IDLELOCK_AUTH_OK, IDLELOCK_AUTH_FAILED, IDLELOCK_AUTH_CANCELLED,
+    IDLELOCK_AUTH_UNAVAILABLE,
+};
+
+/* Check the arguments of the events whose arguments are words, before
+ * anything runs. Returns 0 or EXIT_MALFORMED. */
+static int check_args(const replay *r, const char *ev, char **arg, int nargs)
+{
+    int flag;
+    if (strcmp(ev, "unlock-biometrics") == 0 && nargs == 1 &&
+        name_index(answer_names, COUNT(answer_names), arg[0]) < 0)
+        return malformed(r, "unknown answer '%s' for unlock-biometrics "
+                         "(ok, fail, cancel or unavailable)", show(arg[0]));
+    if (strcmp(ev, "bio-available") == 0 && !parse_flag(arg[0], &flag))
+        return malformed(r, "bio-available takes 0 or 1, not '%s'", show(arg[0]));
+    if ((strcmp(ev, "enrolment-change") == 0 || strcmp(ev, "bio-available") == 0) &&
+        !r->use_biometrics)
+        return malformed(r, "%s needs config biometrics=1", ev);
+    return 0;
+}
 
 /* `restart`: the process ends and a new one creates the lock on the same
  * store. Returns 0 or EXIT_MALFORMED. */
@@ -624,6 +708,18 @@ static int run_get(replay *r, const char *name)
     return st;
 }
 
+/* `unlock-biometrics [answer]`: set the keystore's next answer, then ask
+ * the library. The answer is reset to ok afterwards, also when the library
+ * did not run the check (so it never leaks into a later event). */
+static int run_unlock_biometrics(replay *r, char **arg, int nargs)
+{
+    int st, k = nargs == 1 ? name_index(answer_names, COUNT(answer_names), arg[0]) : 0;
+    r->keystore.next_answer = answer_codes[k < 0 ? 0 : k];
+    st = idlelock_unlock_with_biometrics(r->lock, &r->snap);
+    r->keystore.next_answer = IDLELOCK_AUTH_OK;
+    return st;
+}
+
 /* Run an event that has no snapshot argument. */
 static int run_other(replay *r, const char *ev, char **arg)
 {
@@ -640,6 +736,18 @@ static int run_other(replay *r, const char *ev, char **arg)
         return run_get(r, arg[0]);
     if (strcmp(ev, "remove") == 0)
         return idlelock_secret_remove(r->lock, arg[0]);
+    if (strcmp(ev, "enable-biometrics") == 0)
+        return idlelock_enable_biometrics(r->lock);
+    if (strcmp(ev, "disable-biometrics") == 0)
+        return idlelock_disable_biometrics(r->lock);
+    if (strcmp(ev, "enrolment-change") == 0) {
+        fake_keystore_change_enrolment(&r->keystore);
+        return IDLELOCK_OK;
+    }
+    if (strcmp(ev, "bio-available") == 0) {
+        r->keystore.available = arg[0][0] == '1';
+        return IDLELOCK_OK;
+    }
     return idlelock_require_unlocked(r->lock); /* gate */
 }
 
@@ -654,11 +762,15 @@ static void print_event(const replay *r, const char *ev, char **arg, int nargs)
         snprintf(until, sizeof until, "never");
     else
         snprintf(until, sizeof until, "%" PRId64, s->ms_until_idle_lock);
-    printf("%8" PRId64 "  %-10s  %-16s  %-10s  %-12s  %4" PRId32 "  %4" PRId32 "  %s",
-           r->now, ev, library_status_name(r->last_status),
+    printf("%8" PRId64 "  %-*s  %-16s  %-10s  %-12s  %4" PRId32 "  %4" PRId32 "  ",
+           r->now, event_width(r), ev, library_status_name(r->last_status),
            name_of(state_names, COUNT(state_names), s->state, b1, sizeof b1),
            name_of(reason_names, COUNT(reason_names), s->reason, b2, sizeof b2),
-           s->attempts_remaining, s->is_away, until);
+           s->attempts_remaining, s->is_away);
+    if (r->use_biometrics)
+        printf("%4" PRId32 "  %5" PRId32 "  ", s->is_biometrics_enabled,
+               s->is_biometrics_available);
+    fputs(until, stdout);
     if (nargs > 0 && strcmp(ev, "passcode") != 0 && strcmp(ev, "unlock") != 0) {
         fputs("  ", stdout);
         print_escaped((const uint8_t *)arg[0], strlen(arg[0]));
@@ -697,6 +809,9 @@ static int run_event(replay *r, int64_t t, const char *ev, char **arg, int nargs
         if (rc != 0)
             return rc;
         st = IDLELOCK_OK;
+    } else if (!has_snap && strcmp(ev, "unlock-biometrics") == 0) {
+        st = run_unlock_biometrics(r, arg, nargs);
+        has_snap = 1;
     } else if (!has_snap) {
         st = run_other(r, ev, arg);
         has_snap = strcmp(ev, "unlock") == 0;
@@ -719,26 +834,31 @@ static int do_event(replay *r, char **tok, int n)
 {
     int64_t t;
     size_t i;
-    int nargs = -1;
+    int min_args = -1, max_args = -1, rc;
     if (!parse_i64(tok[0], &t))
         return malformed(r, "bad time '%s' (a signed 64-bit decimal)", show(tok[0]));
     if (n < 2)
         return malformed(r, "missing event after the time");
     for (i = 0; i < COUNT(snap_events); i++)
         if (strcmp(tok[1], snap_events[i].name) == 0)
-            nargs = 0;
+            min_args = max_args = 0;
     for (i = 0; i < COUNT(other_events); i++)
-        if (strcmp(tok[1], other_events[i].name) == 0)
-            nargs = other_events[i].nargs;
-    if (nargs < 0)
+        if (strcmp(tok[1], other_events[i].name) == 0) {
+            min_args = other_events[i].min_args;
+            max_args = other_events[i].max_args;
+        }
+    if (min_args < 0)
         return malformed(r, "unknown event '%s'", show(tok[1]));
-    if (n - 2 < nargs)
-        return malformed(r, "event '%s' needs %d argument%s", show(tok[1]), nargs,
-                         nargs == 1 ? "" : "s");
-    if (n - 2 > nargs)
-        return malformed(r, "unexpected '%s' after event '%s'", show(tok[2 + nargs]),
+    if (n - 2 < min_args)
+        return malformed(r, "event '%s' needs %d argument%s", show(tok[1]), min_args,
+                         min_args == 1 ? "" : "s");
+    if (n - 2 > max_args)
+        return malformed(r, "unexpected '%s' after event '%s'", show(tok[2 + max_args]),
                          show(tok[1]));
-    return run_event(r, t, tok[1], tok + 2, nargs);
+    rc = check_args(r, tok[1], tok + 2, n - 2);
+    if (rc != 0)
+        return rc;
+    return run_event(r, t, tok[1], tok + 2, n - 2);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -798,6 +918,7 @@ static int replay_init(replay *r, const char *file, int quiet)
     }
     r->cfg.kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
     r->cfg.kdf_memlimit = IDLELOCK_KDF_MEMLIMIT_MIN;
+    fake_keystore_init(&r->keystore);
     return 0;
 }
 
