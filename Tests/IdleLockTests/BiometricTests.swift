@@ -6,28 +6,43 @@ import Foundation
 import Testing
 @testable import IdleLock
 
-/// A keystore that keeps the secret in memory and answers as told.
-final class FakeKeystore {
-    var available: Int32 = 1
-    var storeResult: Int32 = 0
-    /// What load_secret answers; `nil` releases the stored secret.
-    var loadAnswer: Int32? = nil
-    var releasedLength = 32
-    var secret: [UInt8]? = nil
-    var deletes = 0
-    var loads = 0
-    var reasons: [String] = []
+/// A keystore that keeps the secret in memory and answers as told. Its
+/// callbacks may run on several threads at once (the library calls them
+/// with no lock held), so its state is behind its own lock.
+final class FakeKeystore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _available: Int32 = 1
+    private var _storeResult: Int32 = 0
+    private var _loadAnswer: Int32? = nil
+    private var _releasedLength = 32
+    private var _secret: [UInt8]? = nil
+    private var _deletes = 0
+    private var _loads = 0
+    private var _reasons: [String] = []
+    private var _reentries = 0
     /// Runs inside load_secret (with no library lock held).
-    var duringLoad: (() -> Void)? = nil
+    var duringLoad: (@Sendable () -> Void)? = nil
     /// When set, every callback calls into the library on this handle.
     var reenter: OpaquePointer? = nil
-    var reentries = 0
+
+    private func locked<T>(_ body: () -> T) -> T { lock.lock(); defer { lock.unlock() }; return body() }
+
+    var available: Int32 { get { locked { _available } } set { locked { _available = newValue } } }
+    var storeResult: Int32 { get { locked { _storeResult } } set { locked { _storeResult = newValue } } }
+    /// What load_secret answers; `nil` releases the stored secret.
+    var loadAnswer: Int32? { get { locked { _loadAnswer } } set { locked { _loadAnswer = newValue } } }
+    var releasedLength: Int { get { locked { _releasedLength } } set { locked { _releasedLength = newValue } } }
+    var secret: [UInt8]? { get { locked { _secret } } set { locked { _secret = newValue } } }
+    var deletes: Int { locked { _deletes } }
+    var loads: Int { locked { _loads } }
+    var reasons: [String] { locked { _reasons } }
+    var reentries: Int { locked { _reentries } }
 
     private func callBackIn() {
         guard let h = reenter else { return }
         var s = idlelock_snapshot()
         s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
-        if idlelock_snapshot_get(h, &s) == 0 && idlelock_check(h, nil) == 0 { reentries += 1 }
+        if idlelock_snapshot_get(h, &s) == 0 && idlelock_check(h, nil) == 0 { locked { _reentries += 1 } }
     }
 
     var authenticator: idlelock_authenticator {
@@ -42,27 +57,36 @@ final class FakeKeystore {
         a.store_secret = { ctx, bytes, len in
             let k = FakeKeystore.from(ctx)
             k.callBackIn()
-            if k.storeResult == 0 { k.secret = Array(UnsafeBufferPointer(start: bytes, count: len)) }
-            return k.storeResult
+            let copy = Array(UnsafeBufferPointer(start: bytes, count: len))
+            return k.locked {
+                if k._storeResult == 0 { k._secret = copy }
+                return k._storeResult
+            }
         }
         a.load_secret = { ctx, reason, out, cap, outLen in
             let k = FakeKeystore.from(ctx)
             k.callBackIn()
-            k.loads += 1
-            k.reasons.append(reason.map { String(cString: $0) } ?? "")
+            let text = reason.map { String(cString: $0) } ?? ""
+            let (answer, secret, length) = k.locked { () -> (Int32?, [UInt8]?, Int) in
+                k._loads += 1
+                k._reasons.append(text)
+                return (k._loadAnswer, k._secret, k._releasedLength)
+            }
             k.duringLoad?()
-            if let answer = k.loadAnswer { return answer }
-            guard let secret = k.secret else { return IDLELOCK_AUTH_UNAVAILABLE }
-            let n = min(k.releasedLength, cap)
+            if let answer { return answer }
+            guard let secret else { return IDLELOCK_AUTH_UNAVAILABLE }
+            let n = min(length, cap)
             for i in 0..<n { out![i] = secret[i % secret.count] }
-            outLen!.pointee = k.releasedLength
+            outLen!.pointee = length
             return IDLELOCK_AUTH_OK
         }
         a.delete_secret = { ctx in
             let k = FakeKeystore.from(ctx)
             k.callBackIn()
-            k.deletes += 1
-            k.secret = nil
+            k.locked {
+                k._deletes += 1
+                k._secret = nil
+            }
             return 0
         }
         return a
@@ -75,19 +99,37 @@ final class FakeKeystore {
 
 /// A handle with a fake keystore, optionally on a store.
 final class BioLock {
+    /// The clock a handle reads: one the test moves by hand, or an atomic
+    /// one that several threads move.
+    enum TestClock {
+        case manual(FakeClock)
+        case atomic(AtomicClock)
+    }
+
     let keystore: FakeKeystore
     let clock: FakeClock
+    private let atomicClock: AtomicClock?
     var handle: OpaquePointer?
     let status: Int32
 
-    init(keystore: FakeKeystore = FakeKeystore(), clock: FakeClock = FakeClock(), store: String? = nil) {
+    init(keystore: FakeKeystore = FakeKeystore(), clock testClock: TestClock = .manual(FakeClock()),
+         store: String? = nil) {
         self.keystore = keystore
-        self.clock = clock
         var cfg = Lock.config()
         cfg.idle_after_ms = 60_000
         cfg.background_after_ms = 10_000
-        cfg.clock = FakeClock.function
-        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        switch testClock {
+        case .manual(let manual):
+            clock = manual
+            atomicClock = nil
+            cfg.clock = FakeClock.function
+            cfg.clock_ctx = UnsafeMutableRawPointer(manual.now)
+        case .atomic(let atomic):
+            clock = FakeClock()
+            atomicClock = atomic
+            cfg.clock = AtomicClock.function
+            cfg.clock_ctx = Unmanaged.passUnretained(atomic).toOpaque()
+        }
         var auth = keystore.authenticator
         var h: OpaquePointer? = nil
         status = withUnsafePointer(to: &auth) { a in
@@ -258,7 +300,8 @@ struct BiometricTests {
         idlelock_enable_biometrics(l.handle)
         // The prompt is up; the session is unlocked (re-authentication) and
         // the host locks it from inside the callback (no lock is held).
-        l.keystore.duringLoad = { [unowned l] in idlelock_lock(l.handle, nil) }
+        let handle = Shared(l.handle)
+        l.keystore.duringLoad = { idlelock_lock(handle.value, nil) }
         #expect(l.bioUnlock() == IDLELOCK_ERR_SESSION_LOCKED)
         let s = l.snapshot()
         #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_MANUAL)
@@ -299,18 +342,18 @@ struct BiometricTests {
         let keystore = FakeKeystore()
         let clock = FakeClock()
         do {
-            let a = BioLock(keystore: keystore, clock: clock, store: folder.store)
+            let a = BioLock(keystore: keystore, clock: .manual(clock), store: folder.store)
             a.setPasscode("2468")
             #expect(idlelock_enable_biometrics(a.handle) == 0)
         }
-        let b = BioLock(keystore: keystore, clock: clock, store: folder.store)
+        let b = BioLock(keystore: keystore, clock: .manual(clock), store: folder.store)
         #expect(b.status == 0)
         #expect(b.snapshot().is_biometrics_enabled == 1)
         #expect(b.snapshot().state == IDLELOCK_STATE_LOCKED)
         #expect(b.bioUnlock() == 0)
         #expect(b.snapshot().state == IDLELOCK_STATE_UNLOCKED)
         // Another process turns it off: this one follows at its next call.
-        let c = BioLock(keystore: keystore, clock: clock, store: folder.store)
+        let c = BioLock(keystore: keystore, clock: .manual(clock), store: folder.store)
         #expect(c.unlock("2468") == 0)
         #expect(idlelock_disable_biometrics(c.handle) == 0)
         idlelock_lock(b.handle, nil)

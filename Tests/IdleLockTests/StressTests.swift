@@ -7,8 +7,19 @@
 
 import CIdleLock
 import Foundation
+import Synchronization
 import Testing
 @testable import IdleLock
+
+/// A clock that several threads move: atomic, since the library reads it
+/// (with its lock held) while test threads advance it.
+final class AtomicClock: Sendable {
+    let now = Atomic<Int64>(1_000)
+    static let function: idlelock_clock_fn = { ctx in
+        Unmanaged<AtomicClock>.fromOpaque(ctx!).takeUnretainedValue().now.load(ordering: .relaxed)
+    }
+    func advance(_ ms: Int64) { _ = now.add(ms, ordering: .relaxed) }
+}
 
 /// SplitMix64: a seeded generator, so a failing run can be replayed.
 struct SeededRandom {
@@ -93,7 +104,8 @@ struct StressTests {
     @Test func manyThreadsOnOneHandleKeepEveryInvariant() throws {
         let keystore = FakeKeystore()
         keystore.duringLoad = { usleep(1_000) } // a person looking at a prompt, shortened
-        let lock = BioLock(keystore: keystore)
+        let atomicClock = AtomicClock()
+        let lock = BioLock(keystore: keystore, clock: .atomic(atomicClock))
         try #require(lock.status == 0)
         lock.setPasscode("2468")
         try #require(idlelock_enable_biometrics(lock.handle) == 0)
@@ -103,7 +115,7 @@ struct StressTests {
 
         let findings = Findings()
         let handle = Shared(lock.handle)
-        let clock = Shared(lock.clock)
+        let clock = Shared(atomicClock)
         let threads = 4
         let operations = 1_500
         let done = DispatchSemaphore(value: 0)
@@ -144,7 +156,7 @@ struct StressTests {
     }
 
     /// One random call and the checks of its result.
-    static func step(_ random: inout SeededRandom, _ handle: OpaquePointer?, clock: FakeClock,
+    static func step(_ random: inout SeededRandom, _ handle: OpaquePointer?, clock: AtomicClock,
                      value: [UInt8], findings: Findings) {
         var s = idlelock_snapshot()
         s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
@@ -163,7 +175,7 @@ struct StressTests {
             if s.state == IDLELOCK_STATE_UNLOCKED { findings.add("lock left the session unlocked") }
         case 6:
             // The clock is shared; it only moves forward here.
-            clock.now.pointee &+= Int64(random.below(3_000))
+            clock.advance(Int64(random.below(3_000)))
             expectStatus(idlelock_snapshot_get(handle, &s), [ok], "snapshot_get")
         case 7:
             let right = random.below(10) < 9

@@ -33,19 +33,23 @@ Threads: every method may be called from any thread, also concurrently on
 one object; :meth:`IdleLock.close` waits for calls in flight on other
 threads. Listeners run on the thread of whichever call on the object
 delivers them; the clock runs on the calling thread with the library's
-internal lock held. Exceptions raised by a listener or the clock are caught
-in the callback (they never unwind through C) and re-raised on that thread
-once the C call returns: see :class:`ListenerError` and :class:`IdleLock`.
+internal lock held. Exceptions raised by a listener, the clock or an
+:class:`Authenticator` are caught in the callback (they never unwind through
+C) and re-raised on that thread once the C call returns: see
+:class:`ListenerError`, :class:`Authenticator` and :class:`IdleLock`.
 """
 
 from __future__ import annotations
 
+import abc
 import ctypes
 import enum
 import math
 import operator
 import os
+import sys
 import threading
+import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set, Type, Union
 
@@ -79,6 +83,12 @@ __all__ = [
     "ClosedError",
     "ListenerError",
     "LibraryNotFoundError",
+    "Authenticator",
+    "AuthenticationError",
+    "AuthenticationFailed",
+    "AuthenticationCancelled",
+    "AuthenticatorUnavailable",
+    "AUTH_SECRET_BYTES",
 ]
 
 __version__ = "1.0.0"
@@ -87,6 +97,10 @@ __version__ = "1.0.0"
 #: ``None`` for it, and :attr:`Snapshot.ms_until_idle_lock` reports it as
 #: ``None``.
 NEVER: int = _ffi.NEVER
+
+#: ``IDLELOCK_AUTH_SECRET_BYTES``: the length of the secret an
+#: :class:`Authenticator` keeps and gives back (32).
+AUTH_SECRET_BYTES: int = _ffi.AUTH_SECRET_BYTES
 
 #: Path (or soname) of the loaded shared library.
 library_path: str = _ffi.library_path
@@ -410,6 +424,117 @@ class ListenerError(Exception):
         self.errors = errors
 
 
+# --------------------------------------------------------------------------
+# The host authenticator (biometric shortcut)
+# --------------------------------------------------------------------------
+
+
+class AuthenticationError(Exception):
+    """Base of the three exceptions an :class:`Authenticator` raises to report
+    an *expected* outcome of a biometric check. They are translated into the
+    library's ``IDLELOCK_AUTH_*`` codes and are **not** re-raised to the
+    caller (the caller sees :class:`LockUnavailableError`, whose message says
+    which). Raised directly, this base class counts as
+    :class:`AuthenticationFailed`."""
+
+
+class AuthenticationFailed(AuthenticationError):
+    """``load_secret``: the check failed (wrong face or finger, a locked
+    sensor): ``IDLELOCK_AUTH_FAILED``."""
+
+
+class AuthenticationCancelled(AuthenticationError):
+    """``load_secret``: the user or the system cancelled the prompt:
+    ``IDLELOCK_AUTH_CANCELLED``."""
+
+
+class AuthenticatorUnavailable(AuthenticationError):
+    """``load_secret``: no item, no enrolment, no hardware:
+    ``IDLELOCK_AUTH_UNAVAILABLE``. From ``is_available`` it means
+    ``False``."""
+
+
+class Authenticator(abc.ABC):
+    """The host's platform keystore behind a biometric check
+    (``idlelock_authenticator``). Subclass it, implement the four methods,
+    and pass an instance as ``IdleLock(authenticator=...)``.
+
+    The library has no biometric code. :meth:`IdleLock.enable_biometrics`
+    makes a random 32-byte secret, wraps the session key with it, and hands
+    the secret to :meth:`store_secret`; :meth:`IdleLock.unlock_with_biometrics`
+    asks :meth:`load_secret` to run the check and give the secret back, and
+    unlocks only if that secret opens the wrap. A biometric result is key
+    material, never a yes/no: keep the secret in an item that the platform
+    releases only after a biometric check (Android Keystore with
+    ``setUserAuthenticationRequired``, an iOS Keychain item with
+    ``kSecAccessControlBiometryCurrentSet``), so that an enrolment change
+    invalidates it.
+
+    **Memory:** the secret passes through Python objects. :meth:`store_secret`
+    receives it as ``bytes`` and :meth:`load_secret` returns it as a bytes-like
+    object; Python ``bytes`` are immutable and cannot be wiped, and the
+    garbage collector frees them when it likes. The binding copies the
+    returned secret into the library's buffer with :func:`ctypes.memmove`,
+    drops its own references at once, and clears the locals of the frames of
+    an exception raised by these two methods before keeping it, but it
+    cannot erase copies your code makes. Keep the secret in a real keystore,
+    not in a Python attribute (the test suite's fake keystore does that; a
+    production authenticator must not).
+
+    Calls: each method runs on the thread of the :class:`IdleLock` call that
+    needs it (creation and :meth:`IdleLock.foreground`: ``is_available``;
+    :meth:`IdleLock.enable_biometrics`: ``is_available``, ``store_secret``;
+    :meth:`IdleLock.unlock_with_biometrics`: ``load_secret``;
+    :meth:`IdleLock.disable_biometrics`, :meth:`IdleLock.set_passcode` and
+    :meth:`IdleLock.disable`, when the shortcut was on: ``delete_secret``),
+    never with the library's internal lock held: it may block for seconds
+    (a person looking at a prompt) while other threads keep calling, and it
+    may call the :class:`IdleLock`'s methods.
+
+    Errors: :class:`AuthenticationFailed`, :class:`AuthenticationCancelled`
+    and :class:`AuthenticatorUnavailable` are outcomes (see each). Any other
+    exception never unwinds into C: the library is told the step failed
+    (``is_available``: not available; ``store_secret``: not stored, the
+    shortcut stays off; ``load_secret``: a failed check; ``delete_secret``:
+    ignored by the library), and the exception is re-raised on the calling
+    thread once the :class:`IdleLock` call returns, with the library's own
+    error (if any) as its ``__context__``. The call itself took effect: use
+    :meth:`IdleLock.snapshot` for the state.
+    """
+
+    @abc.abstractmethod
+    def is_available(self) -> bool:
+        """``True`` when a biometric check can run now (hardware present,
+        enrolled). Must return a ``bool``. The library caches the answer
+        (asked at creation, at :meth:`IdleLock.enable_biometrics` and at
+        every :meth:`IdleLock.foreground`): keep it quick."""
+
+    @abc.abstractmethod
+    def store_secret(self, secret: bytes) -> None:
+        """Keep these 32 bytes in an item released only after a biometric
+        check, replacing any earlier one. Return ``None``; raise to fail (the
+        shortcut then stays off)."""
+
+    @abc.abstractmethod
+    def load_secret(self, reason: Optional[str]) -> Union[bytes, bytearray]:
+        """Run the biometric check, showing ``reason`` (the lock's
+        ``unlock_reason``, or ``None``), and return the stored secret: exactly
+        :data:`AUTH_SECRET_BYTES` (32) bytes as ``bytes``, ``bytearray`` or
+        ``memoryview``. Any other length is a failed check. Raise
+        :class:`AuthenticationFailed`, :class:`AuthenticationCancelled` or
+        :class:`AuthenticatorUnavailable` to report those outcomes."""
+
+    @abc.abstractmethod
+    def delete_secret(self) -> None:
+        """Delete the item (the shortcut was turned off: by
+        :meth:`IdleLock.disable_biometrics`, a new passcode, a sign-out
+        (:meth:`IdleLock.disable`), or a secret that no longer opens the
+        shortcut). Return ``None``; a failure is ignored
+        by the library (it has forgotten its wrap anyway), but an exception
+        other than an :class:`AuthenticationError` is still re-raised to the
+        caller."""
+
+
 _ERRORS: Dict[int, Type[IdleLockError]] = {
     cls.STATUS: cls
     for cls in (
@@ -554,6 +679,24 @@ def _check_device_key(value: Any) -> None:
         )
 
 
+def _unlock_reason(value: Any) -> bytes:
+    """``unlock_reason``: a ``str`` of at most 512 UTF-8 bytes, no NUL."""
+    if not isinstance(value, str):
+        raise TypeError(f"unlock_reason must be str or None, not {type(value).__name__}")
+    if "\0" in value:
+        raise _bad("unlock_reason", "contains a NUL character (the library takes a NUL-terminated C string)")
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _bad("unlock_reason", "not encodable as UTF-8 (lone surrogate)") from None
+    if len(data) > _ffi.UNLOCK_REASON_MAX_BYTES:
+        raise _bad(
+            "unlock_reason",
+            f"{len(data)} UTF-8 bytes, at most {_ffi.UNLOCK_REASON_MAX_BYTES} allowed",
+        )
+    return data
+
+
 def _secret_name(name: Any) -> bytes:
     if not isinstance(name, str):
         raise TypeError(f"secret name must be str, not {type(name).__name__}")
@@ -576,6 +719,7 @@ class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.depth = 0  # binding calls on this object in progress on this thread
         self.clock_errors: List[Optional[BaseException]] = []  # one slot per call
+        self.auth_errors: List[Optional[BaseException]] = []  # one slot per call
         self.listener_errors: List[BaseException] = []
         self.in_clock = False
         self.delivering: List["_Listener"] = []  # listeners running on this thread
@@ -642,12 +786,170 @@ def _make_clock_thunk(clock: Callable[[], int], tls: _ThreadState) -> Any:
     return _ffi.CLOCK_FN(trampoline)
 
 
-class _Outcome:
-    __slots__ = ("status", "clock_error", "listener_errors")
+def _record_auth_error(tls: _ThreadState, exc: BaseException, secret_bearing: bool) -> None:
+    """Keep an authenticator callback's exception for the call running on
+    this thread (re-raised after the C call returns). Never raises."""
+    try:
+        if secret_bearing and exc.__traceback__ is not None:
+            # The frames below the trampoline may hold the secret in their
+            # locals; the traceback keeps its lines, not the values.
+            traceback.clear_frames(exc.__traceback__)
+        slots = tls.auth_errors
+        if slots and slots[-1] is None:
+            slots[-1] = exc
+            return
+        # A second failure in the same call (or, against the header's
+        # contract, a callback outside any call): never swallowed silently.
+        stream = sys.stderr
+        if stream is not None:
+            print(
+                "idlelock: an Authenticator callback raised; not re-raised "
+                "(an earlier callback error of the same call is):",
+                file=stream,
+            )
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=stream)
+    except BaseException:  # pragma: no cover - out of memory
+        pass
 
-    def __init__(self, status: int, clock_error: Optional[BaseException], listener_errors: List[BaseException]) -> None:
+
+def _copy_secret(secret: Any, out: int, cap: int) -> int:
+    """memmove the bytes-like ``secret`` (at most ``cap`` bytes of it) into
+    the library's buffer at ``out``; returns its full length (the library
+    treats any length but 32 as a failed check). No copy of it is kept."""
+    if isinstance(secret, bytes):
+        n = len(secret)
+        if n:
+            ctypes.memmove(out, secret, min(n, cap))
+        return n
+    if isinstance(secret, (bytearray, memoryview)):
+        view = memoryview(secret)
+        try:
+            n = view.nbytes
+            if n == 0:
+                return 0
+            if view.readonly or not view.c_contiguous:
+                # ctypes can only address a writable buffer without a copy:
+                # a read-only or strided view is copied once, then dropped.
+                flat = view.tobytes()
+                try:
+                    ctypes.memmove(out, flat, min(n, cap))
+                finally:
+                    del flat
+                return n
+            window = (ctypes.c_char * n).from_buffer(view)
+            try:
+                ctypes.memmove(out, window, min(n, cap))
+            finally:
+                del window
+            return n
+        finally:
+            view.release()
+    raise TypeError(
+        "Authenticator.load_secret must return bytes, bytearray or memoryview, "
+        f"not {type(secret).__name__}"
+    )
+
+
+def _make_authenticator(auth: "Authenticator", tls: _ThreadState) -> Any:
+    """The ctypes struct for ``auth``; its four trampolines are referenced by
+    the struct (``_objects``) and must outlive the handle."""
+
+    def is_available(ctx: Any) -> int:
+        try:
+            result = auth.is_available()
+            if not isinstance(result, bool):
+                raise TypeError(
+                    f"Authenticator.is_available must return bool, not {type(result).__name__}"
+                )
+            return 1 if result else 0
+        except AuthenticationError:
+            return 0
+        except BaseException as exc:  # noqa: BLE001 - re-raised after the call
+            _record_auth_error(tls, exc, False)
+            return 0
+
+    def store_secret(ctx: Any, secret_p: Any, length: int) -> int:
+        try:
+            if not secret_p:
+                return 1
+            secret = ctypes.string_at(secret_p, length)
+            try:
+                result = auth.store_secret(secret)
+            finally:
+                del secret
+            if result is not None:
+                raise TypeError(
+                    "Authenticator.store_secret must return None (raise to fail), "
+                    f"not {type(result).__name__}"
+                )
+            return 0
+        except AuthenticationError:
+            return 1
+        except BaseException as exc:  # noqa: BLE001 - re-raised after the call
+            _record_auth_error(tls, exc, True)
+            return 1
+
+    def load_secret(ctx: Any, reason_b: Optional[bytes], out: Optional[int], cap: int, out_len: Any) -> int:
+        try:
+            if not out or not out_len:
+                return _ffi.AUTH_FAILED
+            reason = None if reason_b is None else reason_b.decode("utf-8", errors="replace")
+            secret = auth.load_secret(reason)
+            try:
+                n = _copy_secret(secret, out, cap)
+            finally:
+                del secret
+            out_len[0] = n
+            return _ffi.AUTH_OK
+        except AuthenticationCancelled:
+            return _ffi.AUTH_CANCELLED
+        except AuthenticatorUnavailable:
+            return _ffi.AUTH_UNAVAILABLE
+        except AuthenticationError:  # AuthenticationFailed, or the base class
+            return _ffi.AUTH_FAILED
+        except BaseException as exc:  # noqa: BLE001 - re-raised after the call
+            _record_auth_error(tls, exc, True)
+            return _ffi.AUTH_FAILED
+
+    def delete_secret(ctx: Any) -> int:
+        try:
+            result = auth.delete_secret()
+            if result is not None:
+                raise TypeError(
+                    "Authenticator.delete_secret must return None (raise to fail), "
+                    f"not {type(result).__name__}"
+                )
+            return 0
+        except AuthenticationError:
+            return 1
+        except BaseException as exc:  # noqa: BLE001 - re-raised after the call
+            _record_auth_error(tls, exc, False)
+            return 1
+
+    struct = _ffi.AuthenticatorStruct()
+    struct.size = ctypes.sizeof(struct)
+    struct.reserved0 = 0
+    struct.ctx = None
+    struct.is_available = _ffi.AUTH_IS_AVAILABLE_FN(is_available)
+    struct.store_secret = _ffi.AUTH_STORE_SECRET_FN(store_secret)
+    struct.load_secret = _ffi.AUTH_LOAD_SECRET_FN(load_secret)
+    struct.delete_secret = _ffi.AUTH_DELETE_SECRET_FN(delete_secret)
+    return struct
+
+
+class _Outcome:
+    __slots__ = ("status", "clock_error", "auth_error", "listener_errors")
+
+    def __init__(
+        self,
+        status: int,
+        clock_error: Optional[BaseException],
+        listener_errors: List[BaseException],
+        auth_error: Optional[BaseException] = None,
+    ) -> None:
         self.status = status
         self.clock_error = clock_error
+        self.auth_error = auth_error
         self.listener_errors = listener_errors
 
 
@@ -726,6 +1028,19 @@ class IdleLock:
         search a short passcode offline (10^4 Argon2id runs for 4 digits),
         and restoring an old copy of the file resets the attempt count.
 
+    :param authenticator: ``None`` (default): no biometric shortcut. Otherwise
+        an instance of an :class:`Authenticator` subclass: the host's
+        keystore behind a biometric check, used by
+        :meth:`enable_biometrics`, :meth:`unlock_with_biometrics`,
+        :meth:`disable_biometrics`, and asked ``is_available`` at creation
+        and at every :meth:`foreground`. This object keeps it and the ctypes
+        trampolines the library calls referenced until the handle is
+        destroyed. An exception its ``is_available`` raises during creation
+        destroys the new handle and is raised from the constructor.
+    :param unlock_reason: ``None`` (default) or a ``str`` of at most 512
+        UTF-8 bytes (no NUL) that the library passes to
+        :meth:`Authenticator.load_secret` for the prompt.
+
         The binding copies the key into a ctypes buffer that it wipes with
         ``ctypes.memset`` as soon as ``idlelock_create`` returns (the
         library keeps its own copy in secure memory). A Python ``bytes``
@@ -735,7 +1050,8 @@ class IdleLock:
     Python-side validation raises :class:`TypeError` (wrong type: bool,
     float, str...) or :class:`InvalidArgumentError` (a :class:`ValueError`:
     negative, NaN, infinite, too big for the C field; a ``store_path`` with a
-    NUL; a ``device_key`` that is not 32 bytes), naming the option;
+    NUL; a ``device_key`` that is not 32 bytes; an ``unlock_reason`` over 512
+    UTF-8 bytes or with a NUL), naming the option;
     the library's own range checks raise :class:`InvalidArgumentError`
     naming the field (``lock_on_start=False`` with a ``store_path`` but no
     ``device_key`` is one of them).
@@ -753,7 +1069,8 @@ class IdleLock:
     Memory hygiene: passcodes and secret values are copied into ctypes
     buffers that are wiped after the call, but Python ``str`` and ``bytes``
     objects are immutable and cannot be wiped; pass a ``bytearray`` and
-    clear it yourself to limit copies.
+    clear it yourself to limit copies. The biometric secret passes through
+    Python ``bytes`` too (see :class:`Authenticator`).
     """
 
     def __init__(
@@ -770,6 +1087,8 @@ class IdleLock:
         clock: Optional[ClockCallback] = None,
         store_path: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", None] = None,
         device_key: Optional[Union[bytes, bytearray]] = None,
+        authenticator: Optional[Authenticator] = None,
+        unlock_reason: Optional[str] = None,
     ) -> None:
         self._handle: Any = None
         self._closed = True
@@ -781,10 +1100,22 @@ class IdleLock:
         self._subscribing: Set[_Listener] = set()
         self._clock = clock
         self._clock_thunk: Any = None
+        # The authenticator, its C struct and its four ctypes trampolines:
+        # the library copies the struct at create but calls the trampolines
+        # until idlelock_destroy returns, so they live as long as the handle.
+        self._authenticator: Optional[Authenticator] = None
+        self._auth_struct: Any = None
+        self._auth_thunks: Any = ()
 
         path_b = None if store_path is None else _store_path(store_path)
         if device_key is not None:
             _check_device_key(device_key)
+        if authenticator is not None and not isinstance(authenticator, Authenticator):
+            raise TypeError(
+                "authenticator must be an idlelock.Authenticator (subclass it) or None, "
+                f"not {type(authenticator).__name__}"
+            )
+        reason_b = None if unlock_reason is None else _unlock_reason(unlock_reason)
 
         cfg = _ffi.Config()
         status = _ffi.lib.idlelock_config_init(ctypes.byref(cfg), ctypes.sizeof(cfg))
@@ -824,6 +1155,16 @@ class IdleLock:
                 raise TypeError(f"clock must be callable or None, not {type(clock).__name__}")
             self._clock_thunk = _make_clock_thunk(clock, self._tls)
             cfg.clock = self._clock_thunk
+        if authenticator is not None:
+            self._authenticator = authenticator
+            self._auth_struct = _make_authenticator(authenticator, self._tls)
+            self._auth_thunks = (
+                self._auth_struct.is_available,
+                self._auth_struct.store_secret,
+                self._auth_struct.load_secret,
+                self._auth_struct.delete_secret,
+            )
+            cfg.authenticator = ctypes.pointer(self._auth_struct)
 
         handle = _ffi.HandleP()
         tls = self._tls
@@ -832,10 +1173,13 @@ class IdleLock:
         # is wiped as soon as the call returns.
         key_buf: Any = None
         tls.clock_errors.append(None)
+        tls.auth_errors.append(None)  # create asks is_available
         tls.depth += 1
         try:
             if path_b is not None:
                 cfg.store_path = path_b
+            if reason_b is not None:
+                cfg.unlock_reason = reason_b
             if device_key is not None:
                 key_buf = (ctypes.c_uint8 * _ffi.DEVICE_KEY_BYTES).from_buffer_copy(device_key)
                 cfg.device_key = ctypes.cast(key_buf, ctypes.POINTER(ctypes.c_uint8))
@@ -847,22 +1191,32 @@ class IdleLock:
             cfg.device_key = None
             cfg.device_key_len = 0
             cfg.store_path = None
+            cfg.unlock_reason = None
+            cfg.authenticator = None
             tls.depth -= 1
             clock_error = tls.clock_errors.pop()
+            auth_error = tls.auth_errors.pop()
         if status != _ffi.OK:
-            error = _error_for(status, status.message, None)
-            if clock_error is not None:
-                if clock_error.__context__ is None:
-                    clock_error.__context__ = error
-                raise clock_error
+            error: BaseException = _error_for(status, status.message, None)
+            for upper in (auth_error, clock_error):
+                if upper is not None:
+                    if upper.__context__ is None and upper is not error:
+                        upper.__context__ = error
+                    error = upper
             raise error
         self._handle = handle
         self._closed = False
-        if clock_error is not None:
-            # The handle was created from a failed clock reading: give it
-            # back rather than hand out a lock with bogus bookkeeping.
+        if clock_error is not None or auth_error is not None:
+            # The handle was created from a failed clock reading, or its
+            # authenticator raised in is_available: give it back rather than
+            # hand out a lock with bogus bookkeeping or a silently broken
+            # keystore.
             self.close()
-            raise clock_error
+            if clock_error is not None:
+                if auth_error is not None and clock_error.__context__ is None:
+                    clock_error.__context__ = auth_error
+                raise clock_error
+            raise auth_error  # type: ignore[misc]
 
     # -- plumbing ---------------------------------------------------------
 
@@ -879,11 +1233,13 @@ class IdleLock:
             self._active += 1
         tls.depth += 1
         tls.clock_errors.append(None)
+        tls.auth_errors.append(None)
         destroy = None
         try:
             status = fn(self._handle, *args)
         finally:
             clock_error = tls.clock_errors.pop()
+            auth_error = tls.auth_errors.pop()
             tls.depth -= 1
             listener_errors: List[BaseException] = []
             if tls.depth == 0:
@@ -899,15 +1255,18 @@ class IdleLock:
                     self._cond.notify_all()
             if destroy is not None:
                 self._destroy(destroy)
-        return _Outcome(status, clock_error, listener_errors)
+        return _Outcome(status, clock_error, listener_errors, auth_error)
 
     def _finish(self, outcome: _Outcome, snap: Optional[_ffi.SnapshotStruct] = None) -> None:
-        """Raise what the call produced: the clock's exception first, then the
-        library's error, then a ListenerError; lower ones become the
-        ``__context__`` of the one above."""
+        """Raise what the call produced: the clock's exception first, then an
+        authenticator callback's, then the library's error, then a
+        ListenerError; lower ones become the ``__context__`` of the one
+        above."""
         chain: List[BaseException] = []
         if outcome.clock_error is not None:
             chain.append(outcome.clock_error)
+        if outcome.auth_error is not None:
+            chain.append(outcome.auth_error)
         status = int(outcome.status)
         if status != _ffi.OK:
             snapshot = None
@@ -957,6 +1316,9 @@ class IdleLock:
             self._subscribing.clear()
             self._clock_thunk = None
             self._clock = None
+            self._auth_thunks = ()
+            self._auth_struct = None
+            self._authenticator = None
             self._destroyed = True
             self._cond.notify_all()
 
@@ -1109,21 +1471,54 @@ class IdleLock:
     # -- biometrics -------------------------------------------------------
 
     def enable_biometrics(self) -> None:
-        """Turn the biometric shortcut on (``idlelock_enable_biometrics``).
-        Raises :class:`NoPasscodeError`, :class:`SessionLockedError`, or
-        :class:`LockUnavailableError` (this library version accepts no
-        authenticator, so the shortcut is never available)."""
+        """Turn the biometric shortcut on (``idlelock_enable_biometrics``): the
+        library makes a random secret, wraps the session key with it and
+        hands it to the authenticator's ``store_secret``. Asks
+        ``is_available`` first (refreshing
+        :attr:`Snapshot.is_biometrics_available`).
+
+        Raises :class:`NoPasscodeError`, :class:`SessionLockedError` (also
+        when the session locked while the secret was stored),
+        :class:`LockUnavailableError` (no ``authenticator``, not available,
+        or ``store_secret`` failed: nothing changed), :class:`StorageError`
+        (with a store: the wrap could not be saved; the item is deleted
+        again), :class:`NoMemoryError`. An exception from the authenticator
+        (other than an :class:`AuthenticationError`) is re-raised after the
+        call, with the library's error as its ``__context__``."""
         self._simple_call(_ffi.lib.idlelock_enable_biometrics)
 
     def disable_biometrics(self) -> None:
-        """Turn the biometric shortcut off (``idlelock_disable_biometrics``)."""
+        """Turn the biometric shortcut off (``idlelock_disable_biometrics``):
+        the library forgets its wrap (saved to the store) and calls the
+        authenticator's ``delete_secret``. Nothing to do when it is off.
+        Raises :class:`StorageError` (not saved: the shortcut stays on), or
+        the exception ``delete_secret`` raised (the shortcut is off
+        anyway)."""
         self._simple_call(_ffi.lib.idlelock_disable_biometrics)
 
     def unlock_with_biometrics(self) -> Snapshot:
         """Unlock through the host authenticator
-        (``idlelock_unlock_with_biometrics``); never counts an attempt.
-        Raises :class:`NoPasscodeError`, :class:`LockedOutError`,
-        :class:`LockUnavailableError`."""
+        (``idlelock_unlock_with_biometrics``): its ``load_secret`` runs the
+        check (on this thread, without the library's internal lock: other
+        threads keep calling) and the secret it gives back must open the
+        shortcut's wrap. Never counts an attempt; success resets the
+        attempt count and unlocks (``Reason.NONE``). On an unlocked session
+        it serves as a re-authentication. Returns the state after the call.
+
+        Raises, in the library's order: :class:`NoPasscodeError`,
+        :class:`LockedOutError` (``load_secret`` is not called),
+        :class:`LockUnavailableError` (the shortcut is off or unavailable,
+        the check failed or was cancelled, the message says which; or the
+        secret no longer opens the wrap, e.g. the enrolment changed: the
+        shortcut is then turned off and ``delete_secret`` called; the
+        passcode still works), :class:`SessionLockedError` (a lock overtook
+        the check, also one made from inside ``load_secret``),
+        :class:`StorageError` (with a store: the count reset could not be
+        saved, still locked). Errors carry the snapshot in ``.snapshot``.
+        An exception ``load_secret`` raised (other than an
+        :class:`AuthenticationError`) counts as a failed check and is
+        re-raised after the call, the :class:`LockUnavailableError` as its
+        ``__context__``."""
         return self._snap_call(_ffi.lib.idlelock_unlock_with_biometrics)
 
     # -- sign-out ---------------------------------------------------------
@@ -1131,7 +1526,9 @@ class IdleLock:
     def disable(self) -> None:
         """Sign out (``idlelock_disable``): forget passcode, shortcut, secrets,
         attempt count and lockout; the session is left UNLOCKED and not
-        engaged. Works in every state. With a store the file is deleted and
+        engaged. When the biometric shortcut was on, the authenticator's
+        ``delete_secret`` is called (its exception, if any, is re-raised after
+        the call; signed out anyway). Works in every state. With a store the file is deleted and
         every process using it is signed out at its next authenticating or
         secret call; raises :class:`StorageError` when the file could not be
         deleted (signed out here anyway: call again)."""
@@ -1234,6 +1631,7 @@ class IdleLock:
                 if (
                     outcome.status == _ffi.ERR_BUFFER_TOO_SMALL
                     and outcome.clock_error is None
+                    and outcome.auth_error is None
                     and not outcome.listener_errors
                     and length.value > size
                 ):

@@ -2,9 +2,10 @@
 
 This module is private: use :mod:`idlelock`. It finds and loads the shared
 library, declares ``argtypes``/``restype``/``errcheck`` for every function of
-the header, mirrors ``idlelock_config`` and ``idlelock_snapshot`` as
-:class:`ctypes.Structure` subclasses, and checks those mirrors against the
-library at load time.
+the header, mirrors ``idlelock_config``, ``idlelock_snapshot`` and
+``idlelock_authenticator`` as :class:`ctypes.Structure` subclasses, and
+checks those mirrors against the library (and the authenticator's against
+the header's layout) at load time.
 
 Library lookup order (the first that exists wins):
 
@@ -54,6 +55,11 @@ __all__ = [
     "Handle",
     "CLOCK_FN",
     "LISTENER_FN",
+    "AuthenticatorStruct",
+    "AUTH_IS_AVAILABLE_FN",
+    "AUTH_STORE_SECRET_FN",
+    "AUTH_LOAD_SECRET_FN",
+    "AUTH_DELETE_SECRET_FN",
     "StatusCode",
 ]
 
@@ -114,6 +120,20 @@ KDF_OPSLIMIT_MAX = 10
 KDF_MEMLIMIT_MIN = 19 * 1024 * 1024
 KDF_MEMLIMIT_MAX = 1024 * 1024 * 1024
 
+# What idlelock_authenticator.load_secret reports (IDLELOCK_AUTH_*).
+AUTH_OK = 0  # the check passed; the secret was written
+AUTH_FAILED = 1  # the check failed (wrong face/finger, locked sensor)
+AUTH_CANCELLED = 2  # the user or the system cancelled the prompt
+AUTH_UNAVAILABLE = 3  # no item, no enrolment, no hardware
+# The biometric shortcut's bytes: the secret the host keeps in its keystore.
+AUTH_SECRET_BYTES = 32
+# The header's names, for code that greps for them.
+IDLELOCK_AUTH_OK = AUTH_OK
+IDLELOCK_AUTH_FAILED = AUTH_FAILED
+IDLELOCK_AUTH_CANCELLED = AUTH_CANCELLED
+IDLELOCK_AUTH_UNAVAILABLE = AUTH_UNAVAILABLE
+IDLELOCK_AUTH_SECRET_BYTES = AUTH_SECRET_BYTES
+
 # --------------------------------------------------------------------------
 # Types
 # --------------------------------------------------------------------------
@@ -127,6 +147,37 @@ HandleP = POINTER(Handle)
 
 # int64_t (*idlelock_clock_fn)(void *ctx)
 CLOCK_FN = CFUNCTYPE(c_int64, c_void_p)
+
+
+# The host authenticator's callbacks (idlelock_authenticator):
+# int32_t (*is_available)(void *ctx)
+AUTH_IS_AVAILABLE_FN = CFUNCTYPE(c_int32, c_void_p)
+# int32_t (*store_secret)(void *ctx, const uint8_t *secret, size_t len)
+AUTH_STORE_SECRET_FN = CFUNCTYPE(c_int32, c_void_p, POINTER(c_uint8), c_size_t)
+# int32_t (*load_secret)(void *ctx, const char *reason, uint8_t *out, size_t cap,
+#                        size_t *out_len)
+# `out` is declared c_void_p (same ABI as uint8_t *): the trampoline gets
+# the address as an int for ctypes.memmove.
+AUTH_LOAD_SECRET_FN = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t, POINTER(c_size_t))
+# int32_t (*delete_secret)(void *ctx)
+AUTH_DELETE_SECRET_FN = CFUNCTYPE(c_int32, c_void_p)
+
+
+class AuthenticatorStruct(Structure):
+    """Mirror of ``idlelock_authenticator`` (size u32, reserved0 u32, ctx, then
+    the four callbacks). 48 bytes on LP64: the header declares no size
+    function for it, so :func:`_check_abi` checks the layout against the C
+    rules (natural alignment) instead."""
+
+    _fields_ = [
+        ("size", c_uint32),
+        ("reserved0", c_uint32),
+        ("ctx", c_void_p),
+        ("is_available", AUTH_IS_AVAILABLE_FN),
+        ("store_secret", AUTH_STORE_SECRET_FN),
+        ("load_secret", AUTH_LOAD_SECRET_FN),
+        ("delete_secret", AUTH_DELETE_SECRET_FN),
+    ]
 
 
 class Config(Structure):
@@ -146,7 +197,7 @@ class Config(Structure):
         ("store_path", c_char_p),
         ("clock", CLOCK_FN),
         ("clock_ctx", c_void_p),
-        ("authenticator", c_void_p),
+        ("authenticator", POINTER(AuthenticatorStruct)),
         ("unlock_reason", c_char_p),
         ("device_key", POINTER(c_uint8)),
         ("device_key_len", c_size_t),
@@ -457,7 +508,7 @@ def _check_abi() -> None:
         ("store_path", cfg.store_path is None),
         ("clock", not cfg.clock),
         ("clock_ctx", cfg.clock_ctx is None),
-        ("authenticator", cfg.authenticator is None),
+        ("authenticator", not cfg.authenticator),
         ("unlock_reason", cfg.unlock_reason is None),
         ("device_key", not cfg.device_key),
         ("device_key_len", cfg.device_key_len == 0),
@@ -468,5 +519,24 @@ def _check_abi() -> None:
             "idlelock_config_init() defaults land in unexpected fields: " + ", ".join(bad)
         )
 
+    # idlelock_authenticator: the header declares no size function for it,
+    # so check the mirror against the header's layout instead: two uint32_t,
+    # then five pointers (ctx and the four callbacks), natural alignment.
+    ptr = ctypes.sizeof(c_void_p)
+    layout = [("size", 0), ("reserved0", 4)] + [
+        (name, 8 + i * ptr)
+        for i, name in enumerate(
+            ("ctx", "is_available", "store_secret", "load_secret", "delete_secret")
+        )
+    ]
+    wrong = [
+        name for name, offset in layout if getattr(AuthenticatorStruct, name).offset != offset
+    ]
+    if [f[0] for f in AuthenticatorStruct._fields_] != [name for name, _ in layout]:
+        wrong.append("field order")
+    if ctypes.sizeof(AuthenticatorStruct) != 8 + 5 * ptr:
+        wrong.append(f"sizeof {ctypes.sizeof(AuthenticatorStruct)} != {8 + 5 * ptr}")
+    if wrong:  # pragma: no cover - a broken mirror, caught by the tests
+        raise _abi_error("idlelock_authenticator mirror is wrong: " + ", ".join(wrong))
 
 _check_abi()

@@ -91,7 +91,6 @@ def test_config_checks():
         {"store_path": b""},  # empty
         {"store_path": b"/tmp/"},  # a folder, not a file
         {"store_path": b"/tmp/x", "lock_on_start": 0},  # needs a device_key
-        {"authenticator": 1},  # must be NULL in this version
         {"clock_ctx": 1},  # must be NULL when clock is
         {"unlock_reason": b"x" * 513},
         {"lock_on_start": 2},
@@ -107,6 +106,54 @@ def test_config_checks():
     lib.idlelock_destroy(h)
     status, h = create(new_config(device_key=key, device_key_len=16))
     assert status == 1
+
+
+def _authenticator(**fields):
+    a = _ffi.AuthenticatorStruct()
+    a.size = ctypes.sizeof(a)
+    a.is_available = _ffi.AUTH_IS_AVAILABLE_FN(lambda ctx: 0)
+    a.store_secret = _ffi.AUTH_STORE_SECRET_FN(lambda ctx, p, n: 1)
+    a.load_secret = _ffi.AUTH_LOAD_SECRET_FN(lambda ctx, r, out, cap, n: _ffi.AUTH_FAILED)
+    a.delete_secret = _ffi.AUTH_DELETE_SECRET_FN(lambda ctx: 0)
+    for k, v in fields.items():
+        setattr(a, k, v)
+    return a
+
+
+def test_authenticator_struct_checks():
+    """idlelock_authenticator is validated at create: size, reserved0 and
+    every callback (the raw struct; the binding always fills it right)."""
+    good = _authenticator()
+    status, h = create(new_config(authenticator=ctypes.pointer(good)))
+    assert status == 0
+    lib.idlelock_destroy(h)
+    for fields, named in (
+        ({"size": ctypes.sizeof(_ffi.AuthenticatorStruct) - 1}, "size"),
+        ({"size": 0}, "size"),
+        ({"size": 4097}, "size"),
+        ({"reserved0": 1}, "reserved0"),
+        ({"is_available": _ffi.AUTH_IS_AVAILABLE_FN()}, "is_available"),
+        ({"store_secret": _ffi.AUTH_STORE_SECRET_FN()}, "store_secret"),
+        ({"load_secret": _ffi.AUTH_LOAD_SECRET_FN()}, "load_secret"),
+        ({"delete_secret": _ffi.AUTH_DELETE_SECRET_FN()}, "delete_secret"),
+    ):
+        a = _authenticator(**fields)
+        status, h = create(new_config(authenticator=ctypes.pointer(a)))
+        assert status == 1, fields
+        assert named in status.message and "authenticator" in status.message, status.message
+        assert not h
+    # A larger struct (a newer header) with a zero tail is fine; a non-zero
+    # byte past the known fields is refused.
+    big = (ctypes.c_uint8 * (ctypes.sizeof(good) + 8))()
+    ctypes.memmove(big, ctypes.byref(good), ctypes.sizeof(good))
+    ctypes.c_uint32.from_buffer(big).value = ctypes.sizeof(big)
+    as_auth = ctypes.cast(big, ctypes.POINTER(_ffi.AuthenticatorStruct))
+    status, h = create(new_config(authenticator=as_auth))
+    assert status == 0
+    lib.idlelock_destroy(h)
+    big[ctypes.sizeof(good) + 3] = 1
+    status, h = create(new_config(authenticator=as_auth))
+    assert status == 1 and not h
 
 
 def test_config_init_size_checks():

@@ -239,7 +239,7 @@ def test_passcode_type_errors(engaged):
             lock.set_passcode(bad)
 
 
-# -- biometric shortcut (no authenticator in this version) -----------------
+# -- biometric shortcut without an authenticator (see test_biometrics.py) ---
 
 
 def test_biometrics_without_passcode(make_lock):

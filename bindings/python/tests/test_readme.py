@@ -51,7 +51,7 @@ def run_example(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 def test_readme_has_the_examples_this_file_checks():
-    assert len(readme_examples()) == 3
+    assert len(readme_examples()) == 4
     text = README.read_text()
     assert "/work/" not in text  # commands are relative to the repository root
     assert "kdf_opslimit=2, kdf_memlimit=19 * 1024 * 1024" in text
@@ -86,6 +86,13 @@ def test_readme_device_key_example_runs(tmp_path):
     assert result.returncode == 0, result.stderr
     (folder,) = list(tmp_path.iterdir())
     assert sorted(p.name for p in folder.iterdir()) == ["session.idlelock", "session.idlelock.lock"]
+
+
+def test_readme_authenticator_example_runs(tmp_path):
+    result = run_example(readme_examples()[3], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["UNLOCKED True 5"]
+    assert not list(tmp_path.iterdir())  # memory only: no files
 
 
 def test_package_quick_start_runs(tmp_path):
