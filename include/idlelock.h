@@ -35,6 +35,11 @@
  *    silently ignored); in a larger snapshot they are written as zero.
  *  - Only the idlelock_* names below are exported. The soname carries the
  *    ABI major: libidlelock.so.1.
+ *  - Memory: IDLELOCK_ERR_NO_MEMORY reports the large allocations (Argon2id's
+ *    kdf_memlimit bytes, libsodium's guarded sodium_malloc memory). Like the
+ *    Swift runtime it is built on, the library aborts the process when the
+ *    system cannot satisfy a small heap allocation (a few KiB), as most C
+ *    libraries' callers would after malloc failed there.
  */
 #ifndef IDLELOCK_H
 #define IDLELOCK_H
@@ -289,7 +294,11 @@ typedef struct idlelock_snapshot {
  * snapshot flag or attempts_remaining (an unlock of a locked session is
  * heard twice: the attempt counted while still LOCKED, then UNLOCKED), in
  * `seq` order, one call at a time per handle. Changes within one call are
- * heard once, as the state after it. The
+ * heard once, as the state after it. A listener hears only changes made
+ * after it subscribed. When listeners fall more than 1024 changes behind
+ * (a listener slower than the events), pending changes are merged: `seq`
+ * then skips, the order holds, and the latest state is always heard; the
+ * call that is delivering keeps delivering while others add changes. The
  * snapshot is owned by the library and valid only during the call. It runs
  * on the thread of some call on the handle (often the one that caused the
  * change, never with an internal lock held), and it may call any function
@@ -514,7 +523,8 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * Runs Argon2id without holding the handle's internal lock; an attempt
  * whose check cannot run (IDLELOCK_ERR_NO_MEMORY: Argon2id could not get
  * kdf_memlimit bytes) stays counted, so a failure can never be used to
- * probe for free. With a store, IDLELOCK_ERR_STORAGE when the raised
+ * probe for free; one that brings the count to max_attempts locks out
+ * (IDLELOCK_ERR_LOCKED_OUT) as a wrong passcode would. With a store, IDLELOCK_ERR_STORAGE when the raised
  * count could not be saved (refused unchecked) or the reset after a right
  * passcode could not be saved (still locked). Also IDLELOCK_ERR_INTERNAL.
  * Thread: any, also from a
@@ -626,8 +636,9 @@ int idlelock_unsubscribe(idlelock *lock, uint64_t token);
 /* Store `len` bytes from `data` (NULL allowed only when len is 0) under
  * `name`, replacing any earlier value. The library keeps only ciphertext.
  * Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (bad name, len over
- * 65536, data NULL with len > 0, a 257th name), IDLELOCK_ERR_SESSION_LOCKED,
- * IDLELOCK_ERR_NO_MEMORY, IDLELOCK_ERR_INTERNAL. */
+ * 65536, data NULL with len > 0), IDLELOCK_ERR_SESSION_LOCKED,
+ * IDLELOCK_ERR_NO_MEMORY (a 257th name: remove one first),
+ * IDLELOCK_ERR_INTERNAL. */
 int idlelock_secret_put(idlelock *lock, const char *name, const uint8_t *data, size_t len);
 
 /* Copy the secret `name` into `buf`, which holds *len bytes (buf may be

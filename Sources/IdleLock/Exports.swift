@@ -39,26 +39,37 @@ private func handle(_ pointer: OpaquePointer?) -> IdleLockHandle? {
 
 private let nullHandle = IdleLockError.invalid("the idlelock handle is NULL")
 
+/// A C `size_t` arrives as a signed `Int`: compare it as the unsigned value
+/// it is, so 2^63 and above are huge, not negative.
+@inline(__always)
+private func unsigned(_ n: Int) -> UInt { UInt(bitPattern: n) }
+
+/// A `size_t` for a message: clamped to the Int64 range.
+@inline(__always)
+private func shown(_ n: Int) -> Int64 { Int64(clamping: unsigned(n)) }
+
 private let snapshotSize = MemoryLayout<idlelock_snapshot>.size
 private let configSize = MemoryLayout<idlelock_config>.size
 
-/// Checks an optional `out` snapshot before any effect.
+/// Checks an optional `out` snapshot before any effect, and returns the
+/// size it was checked with (0 for NULL). `out->size` is read only here:
+/// a listener that rewrote it later would not make the library write past
+/// the caller's struct.
 @inline(__always)
-private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> IdleLockError? {
-    guard let out else { return nil }
+private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> (size: Int, error: IdleLockError?) {
+    guard let out else { return (0, nil) }
     let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
     if size < snapshotSize || size > ConfigLimits.structSizeMax {
-        return .invalid("out->size is ", Int64(size), "; set it to sizeof(idlelock_snapshot)")
+        return (0, .invalid("out->size is ", Int64(size), "; set it to sizeof(idlelock_snapshot)"))
     }
-    return nil
+    return (size, nil)
 }
 
-/// Writes the snapshot into the first `out->size` bytes; bytes past the
-/// fields this library knows are zeroed.
+/// Writes the snapshot into the first `size` bytes (as checked by
+/// `checkOut`); bytes past the fields this library knows are zeroed.
 @inline(__always)
-private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>?) {
+private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) {
     guard let out else { return }
-    let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
     var c = snapshot.c
     c.size = UInt32(size)
     let raw = UnsafeMutableRawPointer(out)
@@ -72,9 +83,10 @@ private func event(_ function: StaticString, _ lock: OpaquePointer?,
                    _ out: UnsafeMutablePointer<idlelock_snapshot>?,
                    _ body: (IdleLockHandle) -> CallResult) -> Int32 {
     guard let h = handle(lock) else { return fail(function, nullHandle) }
-    if let bad = checkOut(out) { return fail(function, bad) }
+    let checked = checkOut(out)
+    if let bad = checked.error { return fail(function, bad) }
     let result = body(h)
-    write(result.snapshot, to: out)
+    write(result.snapshot, to: out, size: checked.size)
     if let error = result.error { return fail(function, error) }
     return statusOK
 }
@@ -92,7 +104,7 @@ private func passcodeBytes(_ utf8: UnsafePointer<CChar>?, _ len: Int,
                            minScalars: Int) throws(IdleLockError) -> UnsafeRawBufferPointer {
     guard let utf8 else { throw .invalid("the passcode pointer is NULL") }
     if len == 0 { throw .invalid("the passcode is empty") }
-    if len > 1024 { throw .invalid("the passcode is ", Int64(len), " bytes; at most 1024 are allowed") }
+    if unsigned(len) > 1024 { throw .invalid("the passcode is ", shown(len), " bytes; at most 1024 are allowed") }
     let bytes = UnsafeRawBufferPointer(start: utf8, count: len)
     guard let scalars = UTF8Check.scalarCount(bytes) else {
         throw .invalid("the passcode is not valid UTF-8")
@@ -119,8 +131,8 @@ private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> U
 @c @implementation
 public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, _ size: Int) -> Int32 {
     guard let cfg else { return fail("idlelock_config_init", .invalid("cfg is NULL")) }
-    if size < configSize || size > ConfigLimits.structSizeMax {
-        return fail("idlelock_config_init", .invalid("size is ", Int64(size), "; pass sizeof(idlelock_config)"))
+    if unsigned(size) < UInt(configSize) || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
+        return fail("idlelock_config_init", .invalid("size is ", shown(size), "; pass sizeof(idlelock_config)"))
     }
     var defaults = LockConfig.defaults(size: UInt32(size))
     let raw = UnsafeMutableRawPointer(cfg)
@@ -294,10 +306,10 @@ public func idlelock_secret_put(_ lock: OpaquePointer?, _ name: UnsafePointer<CC
     guard let h = handle(lock) else { return fail("idlelock_secret_put", nullHandle) }
     do throws(IdleLockError) {
         let key = try nameBytes(name)
-        if data == nil && len > 0 { throw IdleLockError.invalid("data is NULL but len is ", Int64(len)) }
-        if len > SecretLimits.valueMaxBytes {
-            throw IdleLockError.invalid("the value is ", Int64(len), " bytes; at most 65536 are allowed")
+        if unsigned(len) > UInt(SecretLimits.valueMaxBytes) {
+            throw IdleLockError.invalid("the value is ", shown(len), " bytes; at most 65536 are allowed")
         }
+        if data == nil && len != 0 { throw IdleLockError.invalid("data is NULL but len is ", shown(len)) }
         return plain("idlelock_secret_put", h.putSecret(name: key, value: UnsafeRawBufferPointer(start: data, count: len)))
     } catch {
         return fail("idlelock_secret_put", error)
@@ -311,8 +323,10 @@ public func idlelock_secret_get(_ lock: OpaquePointer?, _ name: UnsafePointer<CC
     do throws(IdleLockError) {
         let key = try nameBytes(name)
         guard let len else { throw IdleLockError.invalid("len is NULL") }
-        let capacity = len.pointee
-        if buf == nil && capacity != 0 { throw IdleLockError.invalid("buf is NULL but *len is ", Int64(clamping: capacity)) }
+        // A capacity past what any secret needs is clamped: only the first
+        // 65536 bytes can ever be written.
+        let capacity = Int(min(unsigned(len.pointee), UInt(SecretLimits.valueMaxBytes)))
+        if buf == nil && len.pointee != 0 { throw IdleLockError.invalid("buf is NULL but *len is ", shown(len.pointee)) }
         var size = capacity
         let result = h.getSecret(name: key, into: UnsafeMutableRawPointer(buf), capacity: capacity, size: &size)
         if let error = result.error {

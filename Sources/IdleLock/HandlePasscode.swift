@@ -135,8 +135,14 @@ extension IdleLockHandle {
         }
 
         return transact(at: entryNow) { now throws(IdleLockError) in
-            // A check that could not run stays counted (fail closed).
-            if let checkFailure { throw checkFailure }
+            // A check that could not run stays counted (fail closed); one
+            // that brought the count to the limit is a lockout, as a wrong
+            // passcode would be.
+            if let checkFailure {
+                let outcome = try finishAttempt(ticket, checked: counted, right: false, now: now)
+                if outcome == .lockedOut { throw IdleLockHandle.lockedOut }
+                throw checkFailure
+            }
             let outcome = try finishAttempt(ticket, checked: counted, right: right, now: now)
             try apply(outcome, key: candidate)
         }

@@ -195,7 +195,7 @@ final class IdleLockHandle {
                    context: UnsafeMutableRawPointer?) throws(IdleLockError) -> UInt64 {
         mutex.lock()
         defer { mutex.unlock() }
-        return try registry.add(function, context: context)
+        return try registry.add(function, context: context, since: seq)
     }
 
     /// Returns once no call of the listener runs on another thread.
@@ -227,6 +227,8 @@ final class IdleLockHandle {
             var after: UInt64 = 0
             while let listener = registry.first(after: after) {
                 after = listener.token
+                // A listener hears only changes made after it subscribed.
+                if snapshot.seq <= listener.since { continue }
                 inFlightToken = listener.token
                 mutex.unlock()
                 withUnsafePointer(to: snapshot.c) { listener.function(listener.context, $0) }

@@ -5,12 +5,17 @@ import CIdleLock
 
 struct Listener {
     let token: UInt64
+    /// `seq` when it subscribed: it hears only later changes.
+    let since: UInt64
     let function: idlelock_listener_fn
     let context: UnsafeMutableRawPointer?
 }
 
 enum ListenerLimits {
     static let count = 64
+    /// Snapshots waiting for slow listeners; past this, pending changes
+    /// are merged (the newest replaces the last queued one).
+    static let queued = 1024
 }
 
 struct ListenerRegistry {
@@ -21,13 +26,13 @@ struct ListenerRegistry {
 
     /// Adds a listener; tokens start at 1 and are never reused.
     mutating func add(_ function: @escaping idlelock_listener_fn,
-                      context: UnsafeMutableRawPointer?) throws(IdleLockError) -> UInt64 {
+                      context: UnsafeMutableRawPointer?, since: UInt64) throws(IdleLockError) -> UInt64 {
         guard listeners.count < ListenerLimits.count else {
             throw .invalid("subscribe: the handle already has 64 listeners (the limit); unsubscribe one first")
         }
         let token = nextToken
         nextToken &+= 1
-        listeners.append(Listener(token: token, function: function, context: context))
+        listeners.append(Listener(token: token, since: since, function: function, context: context))
         return token
     }
 
@@ -51,8 +56,9 @@ struct ListenerRegistry {
     }
 }
 
-/// A FIFO of snapshots in a ring that only grows, so steady-state
-/// delivery allocates nothing.
+/// A FIFO of snapshots in a ring that only grows, up to
+/// `ListenerLimits.queued`, so steady-state delivery allocates nothing and
+/// slow listeners cannot make it grow without bound.
 struct SnapshotQueue {
     private var ring: [Snapshot] = []
     private var head = 0
@@ -61,6 +67,11 @@ struct SnapshotQueue {
     var isEmpty: Bool { count == 0 }
 
     mutating func push(_ snapshot: Snapshot) {
+        if count >= ListenerLimits.queued {
+            // Listeners are far behind: merge into the newest pending one.
+            ring[(head + count - 1) % ring.count] = snapshot
+            return
+        }
         if count == ring.count {
             var grown: [Snapshot] = []
             grown.reserveCapacity(Swift.max(8, ring.count * 2))

@@ -105,12 +105,13 @@ struct LockConfig {
                 throw .invalid("config.unlock_reason is not valid UTF-8")
             }
         }
+        let keyLength = Int64(clamping: UInt(bitPattern: c.device_key_len))
         if c.device_key == nil {
             if c.device_key_len != 0 {
-                throw .invalid("config.device_key is NULL but device_key_len is ", Int64(clamping: c.device_key_len), "; set both or neither")
+                throw .invalid("config.device_key is NULL but device_key_len is ", keyLength, "; set both or neither")
             }
         } else if c.device_key_len != ConfigLimits.deviceKeyBytes {
-            throw .invalid("config.device_key_len must be 32, got ", Int64(clamping: c.device_key_len))
+            throw .invalid("config.device_key_len must be 32, got ", keyLength)
         }
 
         timeouts = Timeouts(idle: c.idle_after_ms, background: background,

@@ -114,8 +114,11 @@ struct LockRules {
         guard engaged, state == .unlocked, timeouts.idle != Millis.never else { return Millis.never }
         let idleFor = Millis.elapsed(from: lastActivity, to: now)
         if idleFor >= timeouts.idle { return 0 }
-        let (left, overflow) = timeouts.idle.subtractingReportingOverflow(idleFor)
-        return overflow ? Millis.never : left
+        // Activity later than `now` (another thread's touch during a key
+        // derivation, judged at the call's entry): never report more than
+        // a whole timeout.
+        if idleFor <= 0 { return timeouts.idle }
+        return timeouts.idle - idleFor
     }
 
     // MARK: - The first steps of every call that reads the clock

@@ -81,7 +81,7 @@ struct SecretVault {
         let id = SecretVault.recordID(name: name, key: key)
         let existing = index(of: id)
         if existing == nil && records.count >= SecretLimits.count {
-            throw .invalid("the session already holds 256 secrets (the limit); remove one first")
+            throw IdleLockError(.noMemory, "the session already holds 256 secrets (the limit); remove one first")
         }
         var nonce = [UInt8](repeating: 0, count: SodiumSizes.nonce)
         nonce.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }

@@ -4,6 +4,7 @@
 
 import CIdleLock
 import CSystem
+import Foundation
 import Testing
 @testable import IdleLock
 
@@ -234,6 +235,31 @@ struct PasscodeAndSecretTests {
         #expect(l.snapshot().state == IDLELOCK_STATE_UNLOCKED)
     }
 
+    /// Regression: a size_t of 2^63 or more reached Swift as a negative Int,
+    /// passed the bounds checks, and crashed the host inside secret_put.
+    @Test func hugeSizesAreInvalidArgumentsNotCrashes() {
+        let l = Lock()
+        let huge = Int(bitPattern: UInt.max)
+        let half = Int(bitPattern: UInt(1) << 63)
+        var byte: UInt8 = 1
+        #expect(idlelock_secret_put(l.handle, "t", &byte, huge) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(lastError().contains("65536"))
+        #expect(idlelock_secret_put(l.handle, "t", &byte, half) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_secret_put(l.handle, "t", nil, huge) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_set_passcode(l.handle, "1234", huge) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(lastError().contains("bytes"))
+        #expect(idlelock_unlock(l.handle, "1234", half, nil) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        var cfg = idlelock_config()
+        #expect(idlelock_config_init(&cfg, huge) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(l.put("t", [7]) == 0)
+        var length = huge
+        var buffer = [UInt8](repeating: 0, count: 8)
+        #expect(idlelock_secret_get(l.handle, "t", &buffer, &length) == 0, "a huge capacity is clamped, not trusted")
+        #expect(length == 1 && buffer[0] == 7)
+        var nullLength = huge
+        #expect(idlelock_secret_get(l.handle, "t", nil, &nullLength) == IDLELOCK_ERR_INVALID_ARGUMENT)
+    }
+
     @Test func secretGetReportsTheNeededSize() {
         let l = Lock()
         #expect(l.put("big", [UInt8](repeating: 7, count: 300)) == 0)
@@ -260,7 +286,9 @@ struct PasscodeAndSecretTests {
         #expect(l.put("v", [UInt8](repeating: 0, count: 65_536)) == 0)
         #expect(l.put("v", [UInt8](repeating: 0, count: 65_537)) == IDLELOCK_ERR_INVALID_ARGUMENT)
         for i in 0..<254 { #expect(l.put("s\(i)", [UInt8(i & 0xFF)]) == 0) }
-        #expect(l.put("one too many", [1]) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        // A capacity limit, not a bad argument (which must change nothing,
+        // while this call has already judged the deadlines).
+        #expect(l.put("one too many", [1]) == IDLELOCK_ERR_NO_MEMORY)
         #expect(lastError().contains("256"))
         #expect(l.put("s3", [42]) == 0, "replacing an existing name is not a new secret")
         #expect(l.get("s3").1 == [42])
@@ -384,6 +412,83 @@ struct ListenerTests {
         let s = l.snapshot()
         #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.attempts_remaining == 5)
         #expect(r.seqs == r.seqs.sorted())
+    }
+
+    /// Regression: a listener subscribed during a delivery heard the snapshot
+    /// being delivered, a change made before it subscribed.
+    @Test func aListenerHearsOnlyChangesAfterItSubscribed() {
+        let l = Lock()
+        l.setPasscode("1234")
+        let late = Recorder()
+        let first = Recorder()
+        first.action = { rec, _ in
+            if late.handle == nil { late.subscribe(rec.handle) }
+        }
+        first.subscribe(l.handle)
+        idlelock_background(l.handle, nil)
+        #expect(first.seqs.count == 1)
+        #expect(late.seqs.isEmpty, "the change being delivered came before it subscribed")
+        idlelock_foreground(l.handle, nil)
+        #expect(late.seqs.count == 1 && late.seqs == [first.seqs.last!])
+    }
+
+    /// Regression: `out->size` was read again after listeners ran, so a
+    /// listener that rewrote it made the library write past the struct.
+    @Test func outSizeIsReadOnce() {
+        let l = Lock()
+        let bytes = 56 + 64
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 8)
+        defer { raw.deallocate() }
+        memset(raw, 0xAB, bytes)
+        let out = raw.bindMemory(to: idlelock_snapshot.self, capacity: 1)
+        out.pointee.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        l.setPasscode("1234")
+        let r = Recorder()
+        // Runs inside idlelock_lock, after out->size was checked.
+        r.action = { _, snap in if snap.state == IDLELOCK_STATE_LOCKED { out.pointee.size = 4096 } }
+        r.subscribe(l.handle)
+        #expect(idlelock_lock(l.handle, out) == 0)
+        #expect(out.pointee.size == 56, "the size written back is the size checked")
+        let tail = UnsafeRawBufferPointer(start: raw + 56, count: 64)
+        #expect(tail.allSatisfy { $0 == 0xAB }, "nothing written past the caller's 56 bytes")
+    }
+
+    /// Slow listeners cannot make the queue grow without bound: pending
+    /// changes are merged past 1024, in seq order, and the latest is heard.
+    @Test func theListenerQueueIsBounded() {
+        let l = Lock()
+        l.setPasscode("1234")
+        let r = Recorder()
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        var blocked = false
+        r.action = { _, _ in
+            if !blocked {
+                blocked = true
+                started.signal()
+                release.wait()
+            }
+        }
+        r.subscribe(l.handle)
+        let handle = Shared(l.handle)
+        let done = DispatchSemaphore(value: 0)
+        let deliverer = Thread {
+            _ = idlelock_background(handle.value, nil) // drains the whole queue before it returns
+            done.signal()
+        }
+        deliverer.start()
+        started.wait()
+        // The first delivery is stuck in the listener; queue 6000 changes.
+        for _ in 0..<3_000 {
+            idlelock_foreground(l.handle, nil)
+            idlelock_background(l.handle, nil)
+        }
+        let last = l.snapshot().seq
+        release.signal()
+        done.wait()
+        #expect(r.seqs == r.seqs.sorted() && Set(r.seqs).count == r.seqs.count)
+        #expect(r.seqs.count <= ListenerLimits.queued + 1)
+        #expect(r.seqs.last == last)
     }
 
     @Test func listenerLimit() {

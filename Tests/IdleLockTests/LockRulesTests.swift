@@ -70,6 +70,15 @@ struct IdleTimeoutTests {
         expectLocked(r, .manual)
     }
 
+    /// Regression: activity later than the reading (a touch on another
+    /// thread during a key derivation, judged at the call's entry) gave
+    /// more than a whole timeout.
+    @Test func msUntilIdleLockNeverExceedsTheTimeout() {
+        var r = rules()
+        r.touch(now: 5_000)
+        #expect(r.msUntilIdleLock(now: 1_000) == 60_000)
+    }
+
     @Test func msUntilIdleLockCountsDownToZero() {
         let r = rules()
         #expect(r.msUntilIdleLock(now: 0) == 60_000)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import idlelock
+
 from idlelock import (
     IdleLockError,
     InvalidArgumentError,
@@ -167,7 +169,8 @@ def test_at_most_256_secrets(engaged):
     for i in range(256):
         lock.put_secret(f"s{i}", b"v")
     lock.put_secret("s0", b"replaced")  # replacing is not a new name
-    with pytest.raises(InvalidArgumentError):
+    # A capacity limit (NO_MEMORY), not a bad argument.
+    with pytest.raises(idlelock.NoMemoryError):
         lock.put_secret("one-too-many", b"v")
 
 
