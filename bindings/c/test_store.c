@@ -1133,6 +1133,48 @@ static void t6_full_disk(void *arg, int64_t values[4])
     idlelock_destroy(h);
 }
 
+/* Attempts whose check cannot run (Argon2id cannot get its memory under
+ * RLIMIT_AS) stay counted, and the one that reaches the limit locks out. */
+static void t6_no_memory(void *arg, int64_t values[4])
+{
+    idlelock_config cfg;
+    idlelock *h = NULL;
+    idlelock_snapshot s;
+    struct rlimit limit, saved;
+    long pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    (void)arg;
+    (void)values;
+    if (statm == NULL || fscanf(statm, "%ld", &pages) != 1) {
+        CHECK(0, "t6 no-memory: cannot read /proc/self/statm");
+        if (statm != NULL) fclose(statm);
+        return;
+    }
+    fclose(statm);
+    make_config(&cfg, NULL, 2, 1, 0);
+    cfg.kdf_memlimit = (uint64_t)256 * 1024 * 1024;
+    CHECK_ST(idlelock_create(&cfg, &h), IDLELOCK_OK, "t6 no-memory: create");
+    if (h == NULL) return;
+    CHECK_ST(idlelock_set_passcode(h, RIGHT, strlen(RIGHT)), IDLELOCK_OK, "t6 no-memory: set_passcode");
+    CHECK_ST(idlelock_lock(h, NULL), IDLELOCK_OK, "t6 no-memory: lock");
+    CHECK(getrlimit(RLIMIT_AS, &saved) == 0, "t6 no-memory: getrlimit (errno %d)", errno);
+    limit = saved;
+    limit.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (rlim_t)96 * 1024 * 1024;
+    CHECK(setrlimit(RLIMIT_AS, &limit) == 0, "t6 no-memory: setrlimit (errno %d)", errno);
+    s = snap_init();
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_NO_MEMORY, "t6 no-memory: first attempt");
+    CHECK(s.attempts_remaining == 1 && s.state == IDLELOCK_STATE_LOCKED,
+          "t6 no-memory: after one unchecked attempt: state %d, %d left", (int)s.state,
+          (int)s.attempts_remaining);
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_LOCKED_OUT, "t6 no-memory: the attempt at the limit");
+    CHECK(s.state == IDLELOCK_STATE_LOCKED_OUT && s.attempts_remaining == 0,
+          "t6 no-memory: state %d with %d left, expected LOCKED_OUT with 0", (int)s.state,
+          (int)s.attempts_remaining);
+    CHECK(setrlimit(RLIMIT_AS, &saved) == 0, "t6 no-memory: setrlimit back (errno %d)", errno);
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_LOCKED_OUT, "t6 no-memory: right passcode after lockout");
+    idlelock_destroy(h);
+}
+
 static void test_faults(void)
 {
     char path[240];
@@ -1158,6 +1200,7 @@ static void test_faults(void)
     }
     join(spawn("t6 read-only child", t6_read_only, NULL), NULL);
     join(spawn("t6 full-disk child", t6_full_disk, NULL), NULL);
+    join(spawn("t6 no-memory child", t6_no_memory, NULL), NULL);
     {
         DIR *dir = opendir(t6_dir);
         struct dirent *e;
