@@ -58,7 +58,12 @@ $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.
 demo: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
 
-test: test-deps lib test-swift test-sanitizers test-c test-traces test-python
+# Each mk/*.mk adds its own targets and appends the ones `make test` runs
+# to EXTRA_TESTS (verification machinery, benchmarks).
+EXTRA_TESTS :=
+-include $(sort $(wildcard mk/*.mk))
+
+test: test-deps lib test-swift test-sanitizers test-c test-traces test-python $(EXTRA_TESTS)
 	@echo "make test: all suites passed"
 
 test-swift:
