@@ -76,7 +76,8 @@ test-swift:
 # the run, instead of waiting on the interactive backtracer.
 test-sanitizers:
 	SWIFT_BACKTRACE=enable=no swift test --sanitize=thread --scratch-path .build/sanitize-thread
-	SWIFT_BACKTRACE=enable=no swift test --sanitize=address --scratch-path .build/sanitize-address
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tests/lsan.supp) \
+	    swift test --sanitize=address --scratch-path .build/sanitize-address
 
 test-c: lib $(C_PROGRAMS) check-library
 	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)

@@ -172,7 +172,11 @@ struct StressTests {
         case 4: expectStatus(idlelock_foreground(handle, &s), [ok], "foreground")
         case 5:
             expectStatus(idlelock_lock(handle, &s), [ok], "lock")
-            if s.state == IDLELOCK_STATE_UNLOCKED { findings.add("lock left the session unlocked") }
+            // "Lock now" does nothing without a passcode (another thread may
+            // be between a sign-out and a new passcode).
+            if s.is_enabled == 1 && s.state == IDLELOCK_STATE_UNLOCKED {
+                findings.add("lock left an engaged session unlocked")
+            }
         case 6:
             // The clock is shared; it only moves forward here.
             clock.advance(Int64(random.below(3_000)))
