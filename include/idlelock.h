@@ -470,6 +470,26 @@ int idlelock_check(idlelock *lock, idlelock_snapshot *out);
  * Otherwise (already locked, or no passcode) nothing, status OK. */
 int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
 
+/* Lifecycle adapters: a platform's own state names, mapped by the library
+ * so no host maps them the wrong way round (the table and its sources are
+ * in the README). `platform` is one of: */
+#define IDLELOCK_PLATFORM_IOS_SCENE_PHASE 1          /* SwiftUI ScenePhase */
+#define IDLELOCK_PLATFORM_IOS_APPLICATION_STATE 2    /* UIApplication.State */
+#define IDLELOCK_PLATFORM_ANDROID_LIFECYCLE_EVENT 3  /* androidx Lifecycle.Event */
+#define IDLELOCK_PLATFORM_FLUTTER_APP_LIFECYCLE_STATE 4 /* Flutter AppLifecycleState */
+#define IDLELOCK_PLATFORM_REACT_NATIVE_APP_STATE 5   /* React Native AppState */
+
+/* Report the platform state `state_name` (NUL-terminated, the platform's
+ * own case-sensitive spelling: "inactive", "ON_STOP", "hidden", ...) as
+ * idlelock_foreground, idlelock_inactive or idlelock_background would.
+ * Names that carry no presence change (Android ON_CREATE, ON_START,
+ * ON_DESTROY; Flutter detached; React Native unknown, extension) only judge
+ * the deadlines, as idlelock_check. Returns what that call returns, or
+ * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock or name, an unknown platform, a
+ * name the platform does not have: nothing changed). Thread: any. */
+int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
+                       idlelock_snapshot *out);
+
 /* Fill `out` (required here) with the state now, after judging the
  * deadlines that are due. Every change a listener hears can also be seen by
  * polling this. Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT. */

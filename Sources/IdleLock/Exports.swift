@@ -207,6 +207,22 @@ public func idlelock_check(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<i
 }
 
 @c @implementation
+public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stateName: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    let function: StaticString = "idlelock_lifecycle"
+    guard handle(lock) != nil else { return fail(function, nullHandle) }
+    guard let which = LifecyclePlatform(rawValue: platform) else {
+        return fail(function, .invalid("platform ", Int64(platform), " is not an IDLELOCK_PLATFORM_* value"))
+    }
+    guard let stateName else { return fail(function, .invalid("state_name is NULL")) }
+    let length = strnlen(stateName, 65)
+    guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
+        return fail(function, .invalid("state_name is not a state of IDLELOCK_PLATFORM_", Int64(platform), " (names are the platform's own spelling, case-sensitive)"))
+    }
+    return event(function, lock, out) { $0.lifecycle(presence) }
+}
+
+@c @implementation
 public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
     event("idlelock_lock", lock, out) { $0.lockNow() }
 }

@@ -183,6 +183,17 @@ final class IdleLockHandle {
         }
     }
     func check() -> CallResult { transact { now in rules.check(now: now) } }
+
+    /// A platform's lifecycle state, mapped by `LifecycleNames`; a name with
+    /// no presence change only judges, as `check` does.
+    func lifecycle(_ event: PresenceEvent) -> CallResult {
+        switch event {
+        case .foreground: return foreground()
+        case .inactive: return inactive()
+        case .background: return background()
+        case .none: return check()
+        }
+    }
     func lockNow() -> CallResult { transact { now in rules.lockNow(now: now) } }
 
     func snapshot() -> CallResult {
