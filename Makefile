@@ -33,16 +33,18 @@ test-deps:
 	@sh scripts/install-deps.sh --test
 
 # The shipped library: Embedded Swift, whole-module, only idlelock_* exported.
-$(BUILD)/last_error.o: Sources/CIdleLockSupport/last_error.c Sources/CIdleLockSupport/include/idlelock_support.h
-	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
-	    -ISources/CIdleLockSupport/include -c $< -o $@
+SUPPORT_OBJECTS := $(BUILD)/support/last_error.o $(BUILD)/support/struct_sizes.o
 
-$(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(BUILD)/last_error.o Sources/CSystem/shim.h
+$(BUILD)/support/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
+	@mkdir -p $(BUILD)/support
+	$(CC) -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
+	    -ISources/CIdleLockSupport/include -Iinclude -c $< -o $@
+
+$(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSystem/shim.h
 	$(SWIFTC) -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
 	    -warnings-as-errors -module-name IdleLock \
 	    -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC \
-	    -emit-library -o $@ $(SWIFT_SOURCES) $(BUILD)/last_error.o \
+	    -emit-library -o $@ $(SWIFT_SOURCES) $(SUPPORT_OBJECTS) \
 	    -Xlinker -soname=$(SONAME) -Xlinker --version-script=idlelock.map \
 	    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -lsodium
 	ln -sf $(SONAME) $(BUILD)/libidlelock.so

@@ -18,7 +18,10 @@ let package = Package(
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         // The per-thread last-error buffer (Embedded Swift has no
         // thread-locals).
-        .target(name: "CIdleLockSupport"),
+        .target(
+            name: "CIdleLockSupport",
+            cSettings: [.headerSearchPath("../../include")]
+        ),
         .target(
             name: "IdleLock",
             dependencies: ["CIdleLock", "CSystem", "CIdleLockSupport"]

@@ -48,8 +48,12 @@ private func unsigned(_ n: Int) -> UInt { UInt(bitPattern: n) }
 @inline(__always)
 private func shown(_ n: Int) -> Int64 { Int64(clamping: unsigned(n)) }
 
+/// This version's struct sizes, and the first version's (the smallest a host
+/// may pass: fields added later are appended after them).
 private let snapshotSize = MemoryLayout<idlelock_snapshot>.size
 private let configSize = MemoryLayout<idlelock_config>.size
+private var snapshotSizeV1: Int { ilk_snapshot_size_v1() }
+private var configSizeV1: Int { ilk_config_size_v1() }
 
 /// Checks an optional `out` snapshot before any effect, and returns the
 /// size it was checked with (0 for NULL). `out->size` is read only here:
@@ -59,7 +63,7 @@ private let configSize = MemoryLayout<idlelock_config>.size
 private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> (size: Int, error: IdleLockError?) {
     guard let out else { return (0, nil) }
     let size = Int(UnsafeRawPointer(out).load(as: UInt32.self))
-    if size < snapshotSize || size > ConfigLimits.structSizeMax {
+    if size < snapshotSizeV1 || size > ConfigLimits.structSizeMax {
         return (0, .invalid("out->size is ", Int64(size), "; set it to sizeof(idlelock_snapshot)"))
     }
     return (size, nil)
@@ -73,7 +77,8 @@ private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_s
     var c = snapshot.c
     c.size = UInt32(size)
     let raw = UnsafeMutableRawPointer(out)
-    withUnsafeBytes(of: &c) { raw.copyMemory(from: $0.baseAddress!, byteCount: snapshotSize) }
+    let known = min(size, snapshotSize)
+    withUnsafeBytes(of: &c) { raw.copyMemory(from: $0.baseAddress!, byteCount: known) }
     if size > snapshotSize { memset(raw + snapshotSize, 0, size - snapshotSize) }
 }
 
@@ -131,12 +136,12 @@ private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> U
 @c @implementation
 public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, _ size: Int) -> Int32 {
     guard let cfg else { return fail("idlelock_config_init", .invalid("cfg is NULL")) }
-    if unsigned(size) < UInt(configSize) || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
+    if unsigned(size) < UInt(configSizeV1) || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
         return fail("idlelock_config_init", .invalid("size is ", shown(size), "; pass sizeof(idlelock_config)"))
     }
     var defaults = LockConfig.defaults(size: UInt32(size))
     let raw = UnsafeMutableRawPointer(cfg)
-    withUnsafeBytes(of: &defaults) { raw.copyMemory(from: $0.baseAddress!, byteCount: configSize) }
+    withUnsafeBytes(of: &defaults) { raw.copyMemory(from: $0.baseAddress!, byteCount: min(size, configSize)) }
     if size > configSize { memset(raw + configSize, 0, size - configSize) }
     return statusOK
 }
@@ -149,7 +154,7 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
     guard let cfg else { return fail("idlelock_create", .invalid("cfg is NULL")) }
     let raw = UnsafeRawPointer(cfg)
     let size = Int(raw.load(as: UInt32.self))
-    if size < configSize || size > ConfigLimits.structSizeMax {
+    if size < configSizeV1 || size > ConfigLimits.structSizeMax {
         return fail("idlelock_create", .invalid("cfg->size is ", Int64(size), "; initialise the config with idlelock_config_init(&cfg, sizeof cfg)"))
     }
     var offset = configSize
@@ -159,8 +164,12 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
         }
         offset += 1
     }
+    // Read only the bytes the caller's size covers; fields an older host
+    // does not know keep their defaults.
+    var config = LockConfig.defaults(size: UInt32(size))
+    withUnsafeMutableBytes(of: &config) { $0.baseAddress!.copyMemory(from: raw, byteCount: min(size, configSize)) }
     do {
-        let h = try IdleLockHandle.create(cfg.pointee)
+        let h = try IdleLockHandle.create(config)
         out.pointee = OpaquePointer(Unmanaged.passRetained(h).toOpaque())
         return statusOK
     } catch {

@@ -3,6 +3,7 @@
 // the host releases is key material for a wrap, never a yes/no.
 
 import CIdleLock
+import CIdleLockSupport
 import CSystem
 
 /// What `load_secret` gave.
@@ -35,7 +36,7 @@ struct HostAuthenticator {
         let raw = UnsafeRawPointer(pointer)
         let size = Int(raw.load(as: UInt32.self))
         let known = MemoryLayout<idlelock_authenticator>.size
-        if size < known || size > ConfigLimits.structSizeMax {
+        if size < ilk_authenticator_size_v1() || size > ConfigLimits.structSizeMax {
             throw .invalid("config.authenticator->size is ", Int64(size), "; set it to sizeof(idlelock_authenticator)")
         }
         var offset = known
@@ -45,7 +46,9 @@ struct HostAuthenticator {
             }
             offset += 1
         }
-        let a = pointer.pointee
+        // Only the bytes the caller's size covers (later fields stay zero).
+        var a = idlelock_authenticator()
+        withUnsafeMutableBytes(of: &a) { $0.baseAddress!.copyMemory(from: raw, byteCount: min(size, known)) }
         if a.reserved0 != 0 { throw .invalid("config.authenticator->reserved0 must be 0") }
         guard let isAvailable = a.is_available else { throw .invalid("config.authenticator->is_available is NULL") }
         guard let store = a.store_secret else { throw .invalid("config.authenticator->store_secret is NULL") }

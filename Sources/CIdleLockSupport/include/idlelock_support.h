@@ -16,4 +16,10 @@ void ilk_error_set(const uint8_t *fn, size_t fn_len, const uint8_t *head,
 
 /* This thread's message, NUL-terminated, "" before the first failure. */
 const char *ilk_error_get(void);
+
+/* The v1 sizes of the public structs (struct_sizes.c): the smallest `size`
+ * the library accepts from a host. */
+size_t ilk_config_size_v1(void);
+size_t ilk_snapshot_size_v1(void);
+size_t ilk_authenticator_size_v1(void);
 #endif
