@@ -63,10 +63,10 @@ extern "C" {
  * a library minor at least the header's has every function the header
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
-#define IDLELOCK_VERSION_MINOR 0
+#define IDLELOCK_VERSION_MINOR 1
 #define IDLELOCK_VERSION_PATCH 0
-#define IDLELOCK_VERSION_STRING "1.0.0"
-#define IDLELOCK_VERSION_NUMBER 10000
+#define IDLELOCK_VERSION_STRING "1.1.0"
+#define IDLELOCK_VERSION_NUMBER 10100
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */
@@ -263,6 +263,11 @@ typedef struct idlelock_config {
                                     store it keys the store's integrity check
                                     and opens the session key at create */
     size_t device_key_len;       /* 0 with NULL, 32 otherwise */
+    /* ---- added in 1.1 (a host passing the 1.0 size gets the defaults) ---- */
+    int64_t prompt_cap_ms;       /* 0..600000, default 120000: how long prompts
+                                    the app opened itself (idlelock_prompt_begin)
+                                    can defer the rules, from the earliest one
+                                    still open */
 } idlelock_config;
 
 /* What the lock looks like after a call. Set `size` to
@@ -489,6 +494,32 @@ int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
  * name the platform does not have: nothing changed). Thread: any. */
 int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
                        idlelock_snapshot *out);
+
+/* Prompts the app opens itself: a biometric sheet, a file picker, the
+ * camera, a share sheet can take the app out of the foreground for longer
+ * than any grace window. Call idlelock_prompt_begin just before showing one
+ * and idlelock_prompt_end once it is gone. While a prompt is open, the idle
+ * rule waits, and an absence that began while it was open is presence
+ * (last activity = now at the return) if the app is back before the
+ * prompt's end plus grace_ms; but never past prompt_cap_ms from the
+ * earliest prompt still open: after that the rules apply as if no prompt
+ * had been opened, measured from the real departure. A lock makes every
+ * open prompt inert (it defers nothing any more), and a prompt opened on a
+ * locked session is inert: a prompt can never unlock or keep unlocked a
+ * session that is locked. The library's own load_secret call counts as a
+ * prompt. An informational dialog is not a prompt.
+ *
+ * idlelock_prompt_begin judges the deadlines, opens a prompt and writes
+ * its token (non-zero, never reused on the handle) to *token. Returns
+ * IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock or token).
+ * Thread: any. */
+int idlelock_prompt_begin(idlelock *lock, uint64_t *token);
+
+/* End a prompt: judges the deadlines, then the end is activity. Every token
+ * can be ended once, inert or not. Returns IDLELOCK_OK or
+ * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a token never issued on this
+ * handle or already ended: nothing changed). Thread: any. */
+int idlelock_prompt_end(idlelock *lock, uint64_t token);
 
 /* Fill `out` (required here) with the state now, after judging the
  * deadlines that are due. Every change a listener hears can also be seen by

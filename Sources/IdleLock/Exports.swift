@@ -232,6 +232,22 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
 }
 
 @c @implementation
+public func idlelock_prompt_begin(_ lock: OpaquePointer?, _ token: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_prompt_begin", nullHandle) }
+    guard let token else { return fail("idlelock_prompt_begin", .invalid("token is NULL")) }
+    let (result, issued) = h.promptBegin()
+    if let error = result.error { return fail("idlelock_prompt_begin", error) }
+    token.pointee = issued
+    return statusOK
+}
+
+@c @implementation
+public func idlelock_prompt_end(_ lock: OpaquePointer?, _ token: UInt64) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_prompt_end", nullHandle) }
+    return plain("idlelock_prompt_end", h.promptEnd(token))
+}
+
+@c @implementation
 public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
     event("idlelock_lock", lock, out) { $0.lockNow() }
 }

@@ -90,6 +90,7 @@ extension IdleLockHandle {
         var ticket: AttemptTicket? = nil
         var shortcut: KeyWrap? = nil
         var passcode: PasscodeWrap? = nil
+        var prompt: UInt64 = 0
         let first = transact { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
@@ -106,6 +107,9 @@ extension IdleLockHandle {
             ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
             shortcut = enabled
             passcode = current
+            // The host's biometric sheet is a prompt (SPEC §9): an absence
+            // it causes is presence.
+            prompt = rules.openPrompt(now: now)
         }
         guard first.error == nil, let ticket, let shortcut, let passcode,
               let authenticator = config.authenticator else {
@@ -132,7 +136,10 @@ extension IdleLockHandle {
         }
 
         var turnedOff = false
-        let result = transact(at: entryNow) { now throws(IdleLockError) in
+        // The clock is read again here for the prompt's end (when the sheet
+        // went away); the unlock itself is judged at the call's entry.
+        let result = transact { now throws(IdleLockError) in
+            rules.closePrompt(prompt, now: now)
             if let checkFailure { throw checkFailure }
             switch released {
             case .failed:
@@ -157,7 +164,7 @@ extension IdleLockHandle {
                 turnedOff = true
                 throw IdleLockError(.lockUnavailable, "the authenticator's secret no longer opens the shortcut (the biometric enrolment changed?); the shortcut is now off, unlock with the passcode")
             }
-            let outcome = try finishAttempt(ticket, checked: passcode, right: true, now: now)
+            let outcome = try finishAttempt(ticket, checked: passcode, right: true, now: entryNow)
             try apply(outcome, key: opened)
         }
         if turnedOff { authenticator.delete() }

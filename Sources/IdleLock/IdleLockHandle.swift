@@ -62,8 +62,10 @@ final class IdleLockHandle {
         self.store = store
         self.bootID = store == nil ? [] : BootID.current()
         let now = IdleLockHandle.readClock(config.clock)
+        var firstToken: UInt64 = 0
+        withUnsafeMutableBytes(of: &firstToken) { randombytes_buf($0.baseAddress!, $0.count) }
         rules = LockRules(timeouts: config.timeouts, lockOnStart: config.lockOnStart,
-                          maxAttempts: config.maxAttempts, now: now)
+                          maxAttempts: config.maxAttempts, now: now, firstPromptToken: firstToken >> 2)
         published = VisibleState(state: .unlocked, reason: .none, isEnabled: false,
                                  isBiometricsEnabled: false, isBiometricsAvailable: false,
                                  isAway: false, attemptsRemaining: config.maxAttempts)
@@ -120,8 +122,18 @@ final class IdleLockHandle {
     /// if it is locked, publishes a change, and delivers queued snapshots
     /// with the mutex released.
     func transact(at fixedNow: Int64? = nil,
-                          _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
+                  checking precondition: () throws(IdleLockError) -> Void = {},
+                  _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
+        // A bad argument that can only be judged under the lock (a prompt
+        // token) fails before the clock is read: nothing changes.
+        do {
+            try precondition()
+        } catch {
+            let snapshot = makeSnapshot(now: rules.lastActivity)
+            mutex.unlock()
+            return CallResult(error: error, snapshot: snapshot)
+        }
         let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
         var failure: IdleLockError? = nil
         do {
@@ -195,6 +207,28 @@ final class IdleLockHandle {
         }
     }
     func lockNow() -> CallResult { transact { now in rules.lockNow(now: now) } }
+
+    // MARK: - Prompts
+
+    func promptBegin() -> (CallResult, UInt64) {
+        var token: UInt64 = 0
+        let result = transact { now in
+            rules.check(now: now)
+            token = rules.openPrompt(now: now)
+        }
+        return (result, token)
+    }
+
+    func promptEnd(_ token: UInt64) -> CallResult {
+        transact(checking: { () throws(IdleLockError) in
+            guard rules.hasPrompt(token) else {
+                throw .invalid("prompt token ", Int64(clamping: token), " is not open on this handle (never issued, or already ended)")
+            }
+        }) { now in
+            rules.check(now: now)
+            rules.closePrompt(token, now: now)
+        }
+    }
 
     func snapshot() -> CallResult {
         transact { now in rules.check(now: now) }

@@ -20,6 +20,7 @@ enum ConfigLimits {
     static let deviceKeyBytes = 32
     /// The largest struct size accepted: a guard against garbage sizes.
     static let structSizeMax = 4096
+    static let promptCapMax: Int64 = 600_000
 }
 
 /// The caller's clock (`idlelock_clock_fn` and its context).
@@ -52,6 +53,7 @@ struct LockConfig {
         c.max_attempts = 5
         c.kdf_opslimit = UInt64(crypto_pwhash_opslimit_interactive())
         c.kdf_memlimit = UInt64(crypto_pwhash_memlimit_interactive())
+        c.prompt_cap_ms = 120_000
         return c
     }
 
@@ -77,6 +79,9 @@ struct LockConfig {
         }
         if c.inactive_after_ms < 0 {
             throw .invalid("config.inactive_after_ms must be >= 0 or IDLELOCK_NEVER, got ", c.inactive_after_ms)
+        }
+        if c.prompt_cap_ms < 0 || c.prompt_cap_ms > ConfigLimits.promptCapMax {
+            throw .invalid("config.prompt_cap_ms must be 0..600000, got ", c.prompt_cap_ms)
         }
         if c.grace_ms < 0 || c.grace_ms > ConfigLimits.graceMax {
             throw .invalid("config.grace_ms must be 0..60000, got ", c.grace_ms)
@@ -115,7 +120,8 @@ struct LockConfig {
         }
 
         timeouts = Timeouts(idle: c.idle_after_ms, background: background,
-                            inactive: c.inactive_after_ms, grace: c.grace_ms)
+                            inactive: c.inactive_after_ms, grace: c.grace_ms,
+                            promptCap: c.prompt_cap_ms)
         lockOnStart = c.lock_on_start == 1
         maxAttempts = c.max_attempts
         kdfOpslimit = c.kdf_opslimit

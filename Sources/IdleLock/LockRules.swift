@@ -31,6 +31,9 @@ struct Timeouts: Equatable {
     var inactive: Int64
     /// Grace window (0...60000): an absence this short is presence.
     var grace: Int64
+    /// `prompt_cap_ms` (0...600000): how long open prompts can defer the
+    /// rules, from the earliest one still open.
+    var promptCap: Int64 = 120_000
 }
 
 /// A passcode attempt in flight: what must still hold when it finishes.
@@ -88,6 +91,10 @@ struct LockRules {
     /// Whether the recorded absence reached the background.
     private(set) var reachedBackground = false
     private(set) var started = false
+    /// Prompts the app opened itself (SPEC §9).
+    private(set) var shield: PromptShield
+    /// The recorded absence began while a live prompt was open.
+    private(set) var absenceCovered = false
     /// Wrong passcodes counted; `maxAttempts` exactly when locked out.
     private(set) var failedAttempts: Int32 = 0
     /// Raised by every lock, lockout and disengage.
@@ -95,11 +102,12 @@ struct LockRules {
     /// Raised by every new passcode and every disengage.
     private(set) var passcodeGeneration: UInt64 = 0
 
-    init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64) {
+    init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64, firstPromptToken: UInt64 = 1) {
         self.timeouts = timeouts
         self.lockOnStart = lockOnStart
         self.maxAttempts = maxAttempts
         self.lastActivity = now
+        self.shield = PromptShield(cap: timeouts.promptCap, firstToken: firstPromptToken)
     }
 
     var isAway: Bool { departure != nil }
@@ -146,6 +154,8 @@ struct LockRules {
     private mutating func judge(now: Int64) {
         guard engaged, state == .unlocked else { return }
         if let departed = departure {
+            // An absence under a prompt the app opened is presence.
+            if absenceCovered && shield.coversAbsence(now: now, grace: timeouts.grace) { return }
             let away = Millis.elapsed(from: departed, to: now)
             if away <= timeouts.grace { return }
             if Millis.hasPassed(away, absenceTimeout(reachedBackground: reachedBackground)) {
@@ -156,8 +166,10 @@ struct LockRules {
         if idleTimeoutPassed(now: now) { lock(.idle) }
     }
 
+    /// The idle rule; it waits while a prompt the app opened is open
+    /// (never past the cap).
     private func idleTimeoutPassed(now: Int64) -> Bool {
-        Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle)
+        !shield.isActive(now: now) && Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle)
     }
 
     /// `background_after_ms` for an absence that reached the background;
@@ -171,6 +183,7 @@ struct LockRules {
         state = .locked
         reason = why
         lockEpoch &+= 1
+        shield.makeInert()
     }
 
     // MARK: - Events
@@ -194,6 +207,7 @@ struct LockRules {
         if departure == nil {
             departure = now
             reachedBackground = false
+            absenceCovered = shield.isActive(now: now)
             recordedNow = true
         }
         if toBackground { reachedBackground = true }
@@ -210,12 +224,19 @@ struct LockRules {
         begin(now: now)
         let departed = departure
         let wasBackground = reachedBackground
+        let covered = absenceCovered
         departure = nil
         reachedBackground = false
+        absenceCovered = false
         guard engaged, state == .unlocked else { return }
         guard let departed else {
             // 1. A stray or first "active" event: the idle timeout only.
             if idleTimeoutPassed(now: now) { lock(.idle) }
+            return
+        }
+        if covered && shield.coversAbsence(now: now, grace: timeouts.grace) {
+            // Back from a prompt the app opened: presence.
+            lastActivity = now
             return
         }
         let away = Millis.elapsed(from: departed, to: now)
@@ -298,6 +319,25 @@ struct LockRules {
         passcodeGeneration &+= 1
     }
 
+    // MARK: - Prompts (SPEC §9)
+
+    /// Opens a prompt (judge first: the caller ran `check`). A prompt
+    /// opened on a locked session is inert.
+    mutating func openPrompt(now: Int64) -> UInt64 {
+        shield.begin(now: now, inert: state != .unlocked)
+    }
+
+    func hasPrompt(_ token: UInt64) -> Bool {
+        shield.contains(token)
+    }
+
+    /// Ends an open prompt (the caller checked the token and ran `check`):
+    /// it is activity.
+    mutating func closePrompt(_ token: UInt64, now: Int64) {
+        _ = shield.end(token, now: now)
+        if state == .unlocked { lastActivity = now }
+    }
+
     // MARK: - Passcode
 
     /// A new passcode took effect (the session is unlocked): engaged, count
@@ -356,6 +396,7 @@ struct LockRules {
     /// `disable`: not engaged, unlocked, count and lockout forgotten. The
     /// departure is presence and stays.
     mutating func disengage() {
+        shield.makeInert()
         engaged = false
         state = .unlocked
         reason = .none

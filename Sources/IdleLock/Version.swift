@@ -2,6 +2,6 @@
 // agree (a test checks both).
 
 enum Version {
-    static let string: StaticString = "1.0.0"
-    static let number: Int32 = 10000
+    static let string: StaticString = "1.1.0"
+    static let number: Int32 = 10100
 }

@@ -355,9 +355,21 @@ static void test_config_sizes(void)
     idlelock_config c;
     idlelock *l = NULL;
     size_t n = sizeof(idlelock_config);
+    /* The 1.0 struct ended at device_key_len: a host built against that
+     * header passes this size and gets the defaults of later fields. */
+    size_t v1 = offsetof(idlelock_config, device_key_len) + sizeof(size_t);
     CHECK_ST(idlelock_config_init(&c, 0), INVAL);
     CHECK_ST(idlelock_config_init(&c, 4), INVAL);
-    CHECK_ST(idlelock_config_init(&c, n - 1), INVAL);
+    CHECK_ST(idlelock_config_init(&c, v1 - 1), INVAL);
+    memset(&c, 0xA5, sizeof c);
+    CHECK_ST(idlelock_config_init(&c, v1), OK);
+    CHECK(((const uint8_t *)&c)[v1] == 0xA5); /* nothing past the caller's size */
+    c.idle_after_ms = 60000;
+    c.kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
+    c.kdf_memlimit = IDLELOCK_KDF_MEMLIMIT_MIN;
+    CHECK_ST(idlelock_create(&c, &l), OK); /* a 1.0 host: prompt_cap_ms unread */
+    idlelock_destroy(l);
+    l = NULL;
     CHECK_ST(idlelock_config_init(&big.c, 4097), INVAL);
     memset(big.bytes, 0xA5, sizeof big.bytes);
     CHECK_ST(idlelock_config_init(&big.c, 4096), OK);
@@ -382,7 +394,7 @@ static void test_config_sizes(void)
     CHECK_ST(idlelock_create(&big.c, &l), INVAL);
     c.size = 0;
     CHECK_ST(idlelock_create(&c, &l), INVAL);
-    c.size = (uint32_t)(n - 8);
+    c.size = (uint32_t)(v1 - 8);
     CHECK_ST(idlelock_create(&c, &l), INVAL);
     c.size = 4;
     CHECK_ST(idlelock_create(&c, &l), INVAL);

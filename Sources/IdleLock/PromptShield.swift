@@ -1,0 +1,90 @@
+// Prompts the app opens itself (SPEC §9): a biometric sheet, a file picker,
+// the camera, a share sheet. While one is open the idle rule waits, and an
+// absence that began under it is presence until the prompt's end plus the
+// grace window, but never past `cap` ms from the earliest prompt still open:
+// then the rules apply as if no prompt had been opened. A value type with
+// no clock, part of LockRules.
+
+struct PromptShield {
+    struct Prompt {
+        let token: UInt64
+        let openedAt: Int64
+        /// Opened on a locked session, or open when the session locked: it
+        /// defers nothing, but its token can still be ended once.
+        var inert: Bool
+    }
+
+    /// `prompt_cap_ms`.
+    let cap: Int64
+    private(set) var open: [Prompt] = []
+    /// Tokens count up from a random start, so a token from another handle
+    /// is (almost surely) not open on this one.
+    private var nextToken: UInt64
+    /// When the last prompt that shielded anything ended (no live prompt
+    /// left open then).
+    private(set) var lastEnd: Int64? = nil
+
+    init(cap: Int64, firstToken: UInt64) {
+        self.cap = cap
+        nextToken = firstToken == 0 ? 1 : firstToken
+    }
+
+    /// The earliest opening among live (not inert) prompts.
+    private var earliestLive: Int64? {
+        var earliest: Int64? = nil
+        for p in open where !p.inert { earliest = Swift.min(earliest ?? p.openedAt, p.openedAt) }
+        return earliest
+    }
+
+    /// A live prompt is open and the cap has not passed.
+    func isActive(now: Int64) -> Bool {
+        guard let earliest = earliestLive else { return false }
+        return Millis.elapsed(from: earliest, to: now) < cap
+    }
+
+    /// An absence that began under the shield is still presence at `now`:
+    /// the shield is active, or it closed at most `grace` ms ago.
+    func coversAbsence(now: Int64, grace: Int64) -> Bool {
+        if isActive(now: now) { return true }
+        if earliestLive != nil { return false } // open past the cap
+        guard let lastEnd else { return false }
+        return Millis.elapsed(from: lastEnd, to: now) <= grace
+    }
+
+    /// When something about the shield changes next (for the next
+    /// deadline): the cap of the earliest live prompt.
+    func capDeadline() -> Int64? {
+        guard let earliest = earliestLive else { return nil }
+        let (end, overflow) = earliest.addingReportingOverflow(cap)
+        return overflow ? Millis.never : end
+    }
+
+    func contains(_ token: UInt64) -> Bool {
+        open.contains { $0.token == token }
+    }
+
+    /// Opens a prompt; `inert` when the session is locked.
+    mutating func begin(now: Int64, inert: Bool) -> UInt64 {
+        let token = nextToken
+        nextToken &+= 1
+        if nextToken == 0 { nextToken = 1 }
+        open.append(Prompt(token: token, openedAt: now, inert: inert))
+        return token
+    }
+
+    /// Ends `token` (which must be open). Returns whether it was live.
+    mutating func end(_ token: UInt64, now: Int64) -> Bool {
+        guard let i = open.firstIndex(where: { $0.token == token }) else { return false }
+        let wasLive = !open[i].inert
+        open.remove(at: i)
+        if wasLive && earliestLive == nil { lastEnd = now }
+        return wasLive
+    }
+
+    /// A lock: every open prompt defers nothing any more, and an ended one
+    /// no longer covers an absence.
+    mutating func makeInert() {
+        for i in open.indices { open[i].inert = true }
+        lastEnd = nil
+    }
+}
