@@ -268,6 +268,10 @@ typedef struct idlelock_config {
                                     the app opened itself (idlelock_prompt_begin)
                                     can defer the rules, from the earliest one
                                     still open */
+    int64_t warn_before_ms;      /* 0 (default, off) or 1..idle_after_ms-1: the
+                                    snapshot's is_warning opens this long before
+                                    the idle lock, so the host can save a draft
+                                    or ask "still there?" */
 } idlelock_config;
 
 /* What the lock looks like after a call. Set `size` to
@@ -293,6 +297,21 @@ typedef struct idlelock_snapshot {
                                     IDLELOCK_NEVER when the idle timeout is
                                     NEVER, the session is locked, or the lock
                                     is not engaged */
+    /* ---- added in 1.1 (a host passing the 1.0 size gets only the above) ---- */
+    int32_t is_warning;          /* 1 within warn_before_ms of the idle lock
+                                    (not while a prompt defers the idle rule);
+                                    a change is heard by listeners; activity
+                                    ends it */
+    int32_t reserved1;           /* 0 */
+    int64_t ms_until_warning;    /* ms until is_warning opens, 0 when open,
+                                    IDLELOCK_NEVER without a warning */
+    int64_t ms_until_next_deadline; /* ms until the earliest moment anything
+                                    can change (the idle deadline, the warning,
+                                    the end of the grace window while away, the
+                                    absence's timeout, a prompt's cap): wake a
+                                    timer then and call idlelock_check. 0 when
+                                    due now, IDLELOCK_NEVER when nothing is due.
+                                    It may wake a host early, never late. */
 } idlelock_snapshot;
 
 /* A listener: called with a snapshot after each change of state, reason, a

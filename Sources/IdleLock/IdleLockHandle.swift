@@ -68,7 +68,7 @@ final class IdleLockHandle {
                           maxAttempts: config.maxAttempts, now: now, firstPromptToken: firstToken >> 2)
         published = VisibleState(state: .unlocked, reason: .none, isEnabled: false,
                                  isBiometricsEnabled: false, isBiometricsAvailable: false,
-                                 isAway: false, attemptsRemaining: config.maxAttempts)
+                                 isAway: false, attemptsRemaining: config.maxAttempts, isWarning: false)
     }
 
     /// Validates `c` and makes a handle with a fresh random session key, or
@@ -176,7 +176,9 @@ final class IdleLockHandle {
         Snapshot(seq: seq, state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
                  isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
                  isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
-                 lastActivityMs: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now))
+                 lastActivityMs: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
+                 isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
+                 msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
     }
 
     // MARK: - Events

@@ -54,6 +54,7 @@ struct LockConfig {
         c.kdf_opslimit = UInt64(crypto_pwhash_opslimit_interactive())
         c.kdf_memlimit = UInt64(crypto_pwhash_memlimit_interactive())
         c.prompt_cap_ms = 120_000
+        c.warn_before_ms = 0
         return c
     }
 
@@ -82,6 +83,10 @@ struct LockConfig {
         }
         if c.prompt_cap_ms < 0 || c.prompt_cap_ms > ConfigLimits.promptCapMax {
             throw .invalid("config.prompt_cap_ms must be 0..600000, got ", c.prompt_cap_ms)
+        }
+        if c.warn_before_ms < 0 || c.warn_before_ms == Millis.never
+            || (c.warn_before_ms > 0 && c.warn_before_ms >= c.idle_after_ms) {
+            throw .invalid("config.warn_before_ms must be 0 (off) or below idle_after_ms, got ", c.warn_before_ms)
         }
         if c.grace_ms < 0 || c.grace_ms > ConfigLimits.graceMax {
             throw .invalid("config.grace_ms must be 0..60000, got ", c.grace_ms)
@@ -121,7 +126,7 @@ struct LockConfig {
 
         timeouts = Timeouts(idle: c.idle_after_ms, background: background,
                             inactive: c.inactive_after_ms, grace: c.grace_ms,
-                            promptCap: c.prompt_cap_ms)
+                            promptCap: c.prompt_cap_ms, warnBefore: c.warn_before_ms)
         lockOnStart = c.lock_on_start == 1
         maxAttempts = c.max_attempts
         kdfOpslimit = c.kdf_opslimit

@@ -34,6 +34,8 @@ struct Timeouts: Equatable {
     /// `prompt_cap_ms` (0...600000): how long open prompts can defer the
     /// rules, from the earliest one still open.
     var promptCap: Int64 = 120_000
+    /// `warn_before_ms` (0 = off): the warning window before the idle lock.
+    var warnBefore: Int64 = 0
 }
 
 /// A passcode attempt in flight: what must still hold when it finishes.
@@ -127,6 +129,50 @@ struct LockRules {
         // a whole timeout.
         if idleFor <= 0 { return timeouts.idle }
         return timeouts.idle - idleFor
+    }
+
+    /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
+    /// save a draft or ask "still there?". Activity ends it.
+    func isWarning(now: Int64) -> Bool {
+        guard timeouts.warnBefore > 0, !shield.isActive(now: now) else { return false }
+        let left = msUntilIdleLock(now: now)
+        return left != Millis.never && left <= timeouts.warnBefore
+    }
+
+    /// Time until the warning window opens: 0 when open, `never` when there
+    /// is no warning (off, no idle deadline, locked, not engaged).
+    func msUntilWarning(now: Int64) -> Int64 {
+        guard timeouts.warnBefore > 0 else { return Millis.never }
+        let left = msUntilIdleLock(now: now)
+        if left == Millis.never { return Millis.never }
+        return left <= timeouts.warnBefore ? 0 : left - timeouts.warnBefore
+    }
+
+    /// Time until the earliest moment anything can change (SPEC §9), so a
+    /// host timer wakes exactly then instead of polling: 0 when a `check`
+    /// now would change the state or the warning, `never` when nothing is
+    /// due. It may wake a host early (then it re-reads this), never late.
+    func msUntilNextDeadline(now: Int64) -> Int64 {
+        guard engaged, state == .unlocked else { return Millis.never }
+        var probe = self
+        probe.check(now: now)
+        if probe.state != state || probe.isWarning(now: now) != isWarning(now: now) { return 0 }
+        var next = Int64.max
+        func consider(_ moment: Int64?) {
+            if let moment, moment > now { next = Swift.min(next, moment) }
+        }
+        if timeouts.idle != Millis.never {
+            let idleDeadline = Millis.add(lastActivity, timeouts.idle)
+            consider(idleDeadline)
+            if timeouts.warnBefore > 0 { consider(Millis.add(idleDeadline, -timeouts.warnBefore)) }
+        }
+        consider(shield.capDeadline())
+        if let departed = departure {
+            consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
+            consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
+            if let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
+        }
+        return next == Int64.max ? Millis.never : next - now
     }
 
     // MARK: - The first steps of every call that reads the clock

@@ -12,6 +12,14 @@ enum Millis {
         return later > earlier ? Int64.max : Int64.min
     }
 
+    /// `a + b`, clamped to the Int64 range.
+    @inline(__always)
+    static func add(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        if !overflow { return sum }
+        return b > 0 ? Int64.max : Int64.min
+    }
+
     /// True when a timeout of `timeout` ms has passed after `elapsed` ms:
     /// elapsed >= timeout, and a `never` timeout never passes.
     @inline(__always)

@@ -14,6 +14,9 @@ struct Snapshot: Equatable {
     var attemptsRemaining: Int32
     var lastActivityMs: Int64
     var msUntilIdleLock: Int64
+    var isWarning: Bool
+    var msUntilWarning: Int64
+    var msUntilNextDeadline: Int64
 
     /// The part whose change produces a new `seq` (state, reason, flags and
     /// the attempt count; not the times, which move on every touch).
@@ -21,7 +24,7 @@ struct Snapshot: Equatable {
         VisibleState(state: state, reason: reason, isEnabled: isEnabled,
                      isBiometricsEnabled: isBiometricsEnabled,
                      isBiometricsAvailable: isBiometricsAvailable, isAway: isAway,
-                     attemptsRemaining: attemptsRemaining)
+                     attemptsRemaining: attemptsRemaining, isWarning: isWarning)
     }
 
     var c: idlelock_snapshot {
@@ -37,6 +40,9 @@ struct Snapshot: Equatable {
         s.attempts_remaining = attemptsRemaining
         s.last_activity_ms = lastActivityMs
         s.ms_until_idle_lock = msUntilIdleLock
+        s.is_warning = isWarning ? 1 : 0
+        s.ms_until_warning = msUntilWarning
+        s.ms_until_next_deadline = msUntilNextDeadline
         return s
     }
 }
@@ -49,4 +55,5 @@ struct VisibleState: Equatable {
     var isBiometricsAvailable: Bool
     var isAway: Bool
     var attemptsRemaining: Int32
+    var isWarning: Bool
 }

@@ -436,21 +436,22 @@ struct ListenerTests {
     /// listener that rewrote it made the library write past the struct.
     @Test func outSizeIsReadOnce() {
         let l = Lock()
-        let bytes = 56 + 64
+        let size = MemoryLayout<idlelock_snapshot>.size
+        let bytes = size + 64
         let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 8)
         defer { raw.deallocate() }
         memset(raw, 0xAB, bytes)
         let out = raw.bindMemory(to: idlelock_snapshot.self, capacity: 1)
-        out.pointee.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        out.pointee.size = UInt32(size)
         l.setPasscode("1234")
         let r = Recorder()
         // Runs inside idlelock_lock, after out->size was checked.
         r.action = { _, snap in if snap.state == IDLELOCK_STATE_LOCKED { out.pointee.size = 4096 } }
         r.subscribe(l.handle)
         #expect(idlelock_lock(l.handle, out) == 0)
-        #expect(out.pointee.size == 56, "the size written back is the size checked")
-        let tail = UnsafeRawBufferPointer(start: raw + 56, count: 64)
-        #expect(tail.allSatisfy { $0 == 0xAB }, "nothing written past the caller's 56 bytes")
+        #expect(Int(out.pointee.size) == size, "the size written back is the size checked")
+        let tail = UnsafeRawBufferPointer(start: raw + size, count: 64)
+        #expect(tail.allSatisfy { $0 == 0xAB }, "nothing written past the caller's struct")
     }
 
     /// Slow listeners cannot make the queue grow without bound: pending

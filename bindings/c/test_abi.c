@@ -419,10 +419,20 @@ static void test_snapshot_sizes(void)
     CHECK_ST(idlelock_unlock(l, LIT("1234"), &s), INVAL);
     s.size = 4;
     CHECK_ST(idlelock_snapshot_get(l, &s), INVAL);
-    s.size = (uint32_t)(sizeof s - 8);
-    CHECK_ST(idlelock_snapshot_get(l, &s), INVAL);
-    CHECK_ST(idlelock_check(l, &s), INVAL);
-    CHECK_ST(idlelock_unlock_with_biometrics(l, &s), INVAL);
+    /* The 1.0 snapshot ended at ms_until_idle_lock: smaller is refused,
+     * that size is accepted and only its fields are written. */
+    {
+        size_t v1 = offsetof(idlelock_snapshot, ms_until_idle_lock) + sizeof(int64_t);
+        s.size = (uint32_t)(v1 - 8);
+        CHECK_ST(idlelock_snapshot_get(l, &s), INVAL);
+        CHECK_ST(idlelock_check(l, &s), INVAL);
+        CHECK_ST(idlelock_unlock_with_biometrics(l, &s), INVAL);
+        memset(&big, 0xA5, sizeof big);
+        big.s.size = (uint32_t)v1;
+        CHECK_ST(idlelock_snapshot_get(l, &big.s), OK);
+        CHECK_EQ(big.s.attempts_remaining, 5);
+        CHECK(big.bytes[v1] == 0xA5); /* nothing past the caller's size */
+    }
     /* Header: "a host built against an older or newer header keeps
      * working": a larger snapshot is accepted, its known fields filled. */
     memset(&big, 0, sizeof big);

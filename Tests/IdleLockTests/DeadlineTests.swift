@@ -1,0 +1,131 @@
+// The warning before the idle lock and the next deadline (SPEC §9).
+
+import CIdleLock
+import CSystem
+import Testing
+@testable import IdleLock
+
+private func rules(idle: Int64 = 60_000, background: Int64 = 10_000, warn: Int64 = 0,
+                   grace: Int64 = 1_500) -> LockRules {
+    var r = LockRules(timeouts: Timeouts(idle: idle, background: background, inactive: 30_000,
+                                         grace: grace, promptCap: 120_000, warnBefore: warn),
+                      lockOnStart: false, maxAttempts: 5, now: 0)
+    r.passcodeSet(now: 0)
+    return r
+}
+
+@Suite("Warning and next deadline")
+struct DeadlineTests {
+    @Test func theWarningOpensWarnBeforeMsBeforeTheIdleLock() {
+        var r = rules(warn: 10_000)
+        #expect(!r.isWarning(now: 49_999))
+        #expect(r.msUntilWarning(now: 49_999) == 1)
+        #expect(r.isWarning(now: 50_000))
+        #expect(r.msUntilWarning(now: 50_000) == 0)
+        r.touch(now: 55_000) // activity during the warning is ordinary activity
+        #expect(!r.isWarning(now: 55_000))
+        #expect(r.msUntilWarning(now: 55_000) == 50_000)
+        r.check(now: 115_000)
+        #expect(r.state == .locked)
+        #expect(!r.isWarning(now: 115_000) && r.msUntilWarning(now: 115_000) == Int64.max)
+    }
+
+    @Test func noWarningWhenOffOrDeferredByAPrompt() {
+        let off = rules()
+        #expect(!off.isWarning(now: 59_999) && off.msUntilWarning(now: 0) == Int64.max)
+        var r = rules(warn: 10_000)
+        _ = r.openPrompt(now: 40_000)
+        #expect(!r.isWarning(now: 55_000), "the idle rule waits while a prompt is open")
+    }
+
+    @Test func theNextDeadlineIsTheEarliestChange() {
+        let r = rules(idle: 60_000, background: 10_000, warn: 10_000)
+        #expect(r.msUntilNextDeadline(now: 0) == 50_000, "the warning opens first")
+        #expect(r.msUntilNextDeadline(now: 50_000) == 10_000, "the warning shows at 50 s; next, the lock")
+        var s = rules(idle: 60_000, background: 10_000)
+        #expect(s.msUntilNextDeadline(now: 1_000) == 59_000)
+        s.depart(now: 1_000, toBackground: true)
+        #expect(s.msUntilNextDeadline(now: 1_000) == 1_501, "the end of the grace window")
+        #expect(s.msUntilNextDeadline(now: 2_501) == 8_499, "then the background timeout (11 s)")
+        #expect(s.msUntilNextDeadline(now: 11_000) == 0)
+        s.check(now: 11_000)
+        #expect(s.state == .locked && s.msUntilNextDeadline(now: 11_000) == Int64.max)
+    }
+
+    @Test func theNextDeadlineIsNeverLate() {
+        // Walk time forward by the reported deadline only: the state must
+        // never have changed before a wake-up.
+        var r = rules(idle: 60_000, background: 10_000, warn: 5_000)
+        r.depart(now: 20_000, toBackground: false) // inactive: 30 s timeout
+        var now: Int64 = 20_000
+        var wakes = 0
+        while r.state == .unlocked && wakes < 100 {
+            let wait = r.msUntilNextDeadline(now: now)
+            #expect(wait != Int64.max)
+            // One ms before the wake-up nothing is due yet.
+            if wait > 0 {
+                var early = r
+                early.check(now: now + wait - 1)
+                #expect(early.state == .unlocked)
+            }
+            now += wait
+            r.check(now: now)
+            wakes += 1
+        }
+        #expect(r.state == .locked && r.reason == .backgrounded && now == 50_000)
+    }
+
+    @Test func nothingIsDueWithoutAnEngagedUnlockedSession() {
+        var r = rules()
+        r.lockNow(now: 1)
+        #expect(r.msUntilNextDeadline(now: 1) == Int64.max)
+        let n = LockRules(timeouts: Timeouts(idle: 1_000, background: 1_000, inactive: 0, grace: 0),
+                          lockOnStart: false, maxAttempts: 5, now: 0)
+        #expect(n.msUntilNextDeadline(now: 0) == Int64.max)
+    }
+
+    @Test func warnBeforeMsIsChecked() {
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 10_000
+        cfg.warn_before_ms = 10_000
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(String(cString: idlelock_last_error()).contains("warn_before_ms"))
+        cfg.warn_before_ms = -1
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        cfg.warn_before_ms = 9_999
+        #expect(idlelock_create(&cfg, &h) == 0)
+        idlelock_destroy(h)
+    }
+
+    @Test func listenersHearTheWarningAndA10SnapshotGetsOnlyItsFields() {
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 60_000
+        cfg.warn_before_ms = 10_000
+        cfg.lock_on_start = 0
+        let clock = FakeClock(0)
+        cfg.clock = FakeClock.function
+        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == 0)
+        defer { idlelock_destroy(h) }
+        #expect(idlelock_set_passcode(h, "1234", 4) == 0)
+        let r = Recorder()
+        r.subscribe(h)
+        clock.now.pointee = 50_000
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        #expect(idlelock_check(h, &s) == 0)
+        #expect(s.is_warning == 1 && s.ms_until_idle_lock == 10_000 && s.ms_until_next_deadline == 10_000)
+        #expect(r.seqs.count == 1, "the warning is a change listeners hear")
+        #expect(idlelock_touch(h, &s) == 0)
+        #expect(s.is_warning == 0 && r.seqs.count == 2)
+        // A host built against the 1.0 header passes 56 bytes.
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: 96, alignment: 8)
+        defer { raw.deallocate() }
+        memset(raw, 0xAB, 96)
+        raw.storeBytes(of: UInt32(56), as: UInt32.self)
+        #expect(idlelock_snapshot_get(h, raw.assumingMemoryBound(to: idlelock_snapshot.self)) == 0)
+        #expect(UnsafeRawBufferPointer(start: raw + 56, count: 40).allSatisfy { $0 == 0xAB })
+    }
+}
