@@ -326,7 +326,8 @@ typedef struct idlelock_snapshot {
  * snapshot is owned by the library and valid only during the call. It runs
  * on the thread of some call on the handle (often the one that caused the
  * change, never with an internal lock held), and it may call any function
- * on the handle except idlelock_destroy(), including idlelock_unsubscribe()
+ * on the handle except idlelock_destroy() (a listener run by the watcher
+ * thread may call that too), including idlelock_unsubscribe()
  * of itself; changes it causes are delivered after the current one. It
  * must not block waiting for another thread that is calling into the same
  * handle. */
@@ -417,8 +418,30 @@ int idlelock_create(const idlelock_config *cfg, idlelock **out);
 
 /* Destroy a lock: wipe its session key, passcode wrap and secrets, and free
  * it. destroy(NULL) does nothing. Must be the last call on the handle: no
- * other thread may be inside a call on it, and no listener may be running. */
+ * other thread may be inside a call on it, and no listener may be running,
+ * except a listener run by the watcher thread (idlelock_watch_start), which
+ * may destroy the handle it watches. */
 void idlelock_destroy(idlelock *lock);
+
+/* Start a watcher thread for hosts with no event loop (a C kiosk program, a
+ * game server): it sleeps until out->ms_until_next_deadline and calls
+ * idlelock_check, so the session locks on time with no host call; listeners
+ * then run on the watcher thread. It sleeps on CLOCK_BOOTTIME (a timerfd,
+ * woken early through an eventfd when a call moves the deadline earlier),
+ * so it needs the default clock: with config.clock set it is refused.
+ * Starting a running watcher does nothing. Returns IDLELOCK_OK,
+ * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a caller-supplied clock) or
+ * IDLELOCK_ERR_INTERNAL (the thread or its file descriptors could not be
+ * made). Thread: any. */
+int idlelock_watch_start(idlelock *lock);
+
+/* Stop the watcher and wait for it to end. Called from a listener running
+ * on the watcher thread it does not wait for itself: the thread ends when
+ * that listener returns. idlelock_destroy stops it too (and may then also
+ * be called from such a listener). Stopping a stopped watcher does
+ * nothing. Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL
+ * lock). Thread: any. */
+int idlelock_watch_stop(idlelock *lock);
 
 /* ------------------------------------------------------------------------ */
 /* Events and the decision rules                                            */

@@ -180,7 +180,27 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
 @c @implementation
 public func idlelock_destroy(_ lock: OpaquePointer?) {
     guard let lock else { return }
-    Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock)).release()
+    let unmanaged = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock))
+    unmanaged.takeUnretainedValue().watchStop()
+    unmanaged.release()
+}
+
+@c @implementation
+public func idlelock_watch_start(_ lock: OpaquePointer?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_watch_start", nullHandle) }
+    do {
+        try h.watchStart()
+        return statusOK
+    } catch {
+        return fail("idlelock_watch_start", error)
+    }
+}
+
+@c @implementation
+public func idlelock_watch_stop(_ lock: OpaquePointer?) -> Int32 {
+    guard let h = handle(lock) else { return fail("idlelock_watch_stop", nullHandle) }
+    h.watchStop()
+    return statusOK
 }
 
 // MARK: - Events

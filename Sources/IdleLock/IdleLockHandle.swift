@@ -53,6 +53,8 @@ final class IdleLockHandle {
     private var draining = false
     private var drainer = pthread_self()
     private var inFlightToken: UInt64 = 0
+    /// The optional watcher thread (DeadlineWatcher.swift).
+    var watcher: DeadlineWatcher? = nil
 
     private init(config: LockConfig, sessionKey: SecureBytes, deviceKey: SecureBytes?,
                  store: SessionStore?) {
@@ -110,7 +112,7 @@ final class IdleLockHandle {
     // MARK: - Clock and transactions
 
     /// The caller's clock, or `CLOCK_BOOTTIME` (which counts suspend).
-    private static func readClock(_ clock: HostClock?) -> Int64 {
+    static func readClock(_ clock: HostClock?) -> Int64 {
         if let clock { return clock.function(clock.context) }
         var ts = timespec()
         clock_gettime(CLOCK_BOOTTIME, &ts)
@@ -162,6 +164,8 @@ final class IdleLockHandle {
     private func settle(now: Int64) -> Snapshot {
         sealIfLocked()
         var snapshot = makeSnapshot(now: now)
+        // A deadline that moved earlier than the watcher's alarm wakes it.
+        if let watcher, Millis.add(now, snapshot.msUntilNextDeadline) < watcher.armedAt { watcher.wake() }
         let visible = snapshot.visible
         if visible != published {
             published = visible
@@ -209,6 +213,78 @@ final class IdleLockHandle {
         }
     }
     func lockNow() -> CallResult { transact { now in rules.lockNow(now: now) } }
+
+    // MARK: - The watcher thread
+
+    /// Starts the watcher (default clock only). Starting it twice is fine.
+    func watchStart() throws(IdleLockError) {
+        guard config.clock == nil else {
+            throw .invalid("the watcher sleeps on CLOCK_BOOTTIME and cannot follow a caller-supplied clock; call idlelock_check from your own timer at ms_until_next_deadline")
+        }
+        mutex.lock()
+        defer { mutex.unlock() }
+        if watcher != nil { return }
+        let started = try DeadlineWatcher.make()
+        let retained = Unmanaged.passRetained(self)
+        let rc = pthread_create(&started.thread, nil, { argument in
+            IdleLockHandle.watch(Unmanaged<IdleLockHandle>.fromOpaque(argument!).takeRetainedValue())
+            return nil
+        }, retained.toOpaque())
+        guard rc == 0 else {
+            retained.release()
+            throw IdleLockError(.internal, "pthread_create failed for the watcher (error ", Int64(rc), ")")
+        }
+        watcher = started
+    }
+
+    /// Stops the watcher and waits for it, unless called on the watcher
+    /// thread itself (from a listener it runs): then it is detached and
+    /// ends when that call returns. Stopping a stopped watcher is fine.
+    func watchStop() {
+        mutex.lock()
+        guard let stopping = watcher else {
+            mutex.unlock()
+            return
+        }
+        stopping.stopRequested = true
+        watcher = nil
+        mutex.unlock()
+        stopping.wake()
+        if pthread_equal(stopping.thread, pthread_self()) != 0 {
+            pthread_detach(stopping.thread)
+        } else {
+            pthread_join(stopping.thread, nil)
+        }
+    }
+
+    /// The watcher thread: sleep until the next deadline (or a wake-up),
+    /// then `check`. It holds its own reference to the handle, so a
+    /// listener on this thread may destroy the handle.
+    private static func watch(_ handle: IdleLockHandle) {
+        handle.mutex.lock()
+        let mine = handle.watcher
+        handle.mutex.unlock()
+        guard let mine else { return }
+        var lastFired = Int64.min
+        while true {
+            handle.mutex.lock()
+            if mine.stopRequested || handle.watcher !== mine {
+                handle.mutex.unlock()
+                return
+            }
+            let now = readClock(nil)
+            let wait = handle.rules.msUntilNextDeadline(now: now)
+            var at = wait == Millis.never ? Int64.max : Millis.add(now, wait)
+            if at != Int64.max && at <= lastFired { at = Millis.add(lastFired, 1) } // never spin
+            mine.armedAt = at
+            handle.mutex.unlock()
+            mine.arm(at: at)
+            if mine.sleep() {
+                lastFired = at
+                _ = handle.check()
+            }
+        }
+    }
 
     // MARK: - Prompts
 
