@@ -28,11 +28,15 @@
  *  - Structs that cross the boundary begin with a uint32_t `size` that the
  *    caller sets to sizeof the struct as its header knows it. The library
  *    reads and writes only the bytes that `size` covers, so a host built
- *    against an older or newer header keeps working. A size smaller than
- *    this version's struct, or larger than 4096, is
- *    IDLELOCK_ERR_INVALID_ARGUMENT. In a larger config the bytes past the
- *    fields this library knows must be zero (a newer host's setting is never
- *    silently ignored); in a larger snapshot they are written as zero.
+ *    against an older or newer header keeps working: fields added in a
+ *    later minor version are marked so, and a host passing an earlier
+ *    version's size gets their defaults (config) or only the fields it
+ *    knows (snapshot). A size smaller than the 1.0 struct's, a config size
+ *    between the 1.0 size and this version's (it matches no header), or a
+ *    size larger than 4096 is IDLELOCK_ERR_INVALID_ARGUMENT. In a larger
+ *    config the bytes past the fields this library knows must be zero (a
+ *    newer host's setting is never silently ignored); in a larger snapshot
+ *    they are written as zero.
  *  - Only the idlelock_* names below are exported. The soname carries the
  *    ABI major: libidlelock.so.1.
  *  - Memory: IDLELOCK_ERR_NO_MEMORY reports the large allocations (Argon2id's
@@ -104,6 +108,10 @@ extern "C" {
 /* A failure inside the library or libsodium that is not the caller's; the
  * message says which step. */
 #define IDLELOCK_ERR_INTERNAL 11
+/* (1.1) An escalating delay is running after wrong passcodes: try again in
+ * out->ms_until_retry ms. The attempt was not counted and no key derivation
+ * ran. */
+#define IDLELOCK_ERR_RETRY_LATER 12
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -215,6 +223,29 @@ typedef struct idlelock_authenticator {
     int32_t (*delete_secret)(void *ctx);
 } idlelock_authenticator;
 
+/* One step of an escalating-delay schedule: once `failed_attempts` wrong
+ * passcodes are counted, passcode attempts are refused with
+ * IDLELOCK_ERR_RETRY_LATER for `delay_ms` (1..86400000, one day at most).
+ * Steps are strictly increasing in failed_attempts (1..max_attempts-1) and
+ * non-decreasing in delay_ms. A delay is saved with the store as its
+ * remaining duration; a restart (every create) or a clock step restarts the
+ * current period from its start instead of forgiving it, and no period
+ * ever exceeds its configured delay_ms. max_attempts still ends in a
+ * lockout; a right passcode or a biometric unlock resets the count. */
+typedef struct idlelock_delay_step {
+    int32_t failed_attempts;
+    int32_t reserved0;           /* must be 0 */
+    int64_t delay_ms;
+} idlelock_delay_step;
+
+/* The iOS-like preset, after Apple's Platform Security guide ("Escalating
+ * time delays for passcode attempts"): 5 wrong passcodes: 1 minute; 6: 5
+ * minutes; 7: 15 minutes; 9: 1 hour. Use it with max_attempts 10 (every
+ * step must be below max_attempts). Writes a pointer to a static table
+ * owned by the library and its length. Returns IDLELOCK_OK or
+ * IDLELOCK_ERR_INVALID_ARGUMENT (NULL pointer). Thread: any. */
+int idlelock_delay_schedule_ios(const idlelock_delay_step **steps, size_t *len);
+
 /* Creation options. Fill with idlelock_config_init() (which sets `size` and
  * every default), then change the fields you need. Every field below is
  * copied by idlelock_create(): the caller may free what the pointers point
@@ -272,7 +303,13 @@ typedef struct idlelock_config {
                                     snapshot's is_warning opens this long before
                                     the idle lock, so the host can save a draft
                                     or ask "still there?" */
+    const idlelock_delay_step *delay_schedule; /* NULL (default): no
+                                    delays; else escalating delays after wrong
+                                    passcodes, copied at create (see
+                                    idlelock_delay_schedule_ios) */
+    size_t delay_schedule_len;   /* steps in delay_schedule, at most 32 */
 } idlelock_config;
+
 
 /* What the lock looks like after a call. Set `size` to
  * sizeof(idlelock_snapshot) before passing one to the library. */
@@ -305,6 +342,8 @@ typedef struct idlelock_snapshot {
     int32_t reserved1;           /* 0 */
     int64_t ms_until_warning;    /* ms until is_warning opens, 0 when open,
                                     IDLELOCK_NEVER without a warning */
+    int64_t ms_until_retry;      /* ms until a passcode attempt is accepted
+                                    again (an escalating delay), 0 when it is */
     int64_t ms_until_next_deadline; /* ms until the earliest moment anything
                                     can change (the idle deadline, the warning,
                                     the end of the grace window while away, the

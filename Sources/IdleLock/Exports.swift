@@ -136,8 +136,9 @@ private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> U
 @c @implementation
 public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, _ size: Int) -> Int32 {
     guard let cfg else { return fail("idlelock_config_init", .invalid("cfg is NULL")) }
-    if unsigned(size) < UInt(configSizeV1) || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
-        return fail("idlelock_config_init", .invalid("size is ", shown(size), "; pass sizeof(idlelock_config)"))
+    if (unsigned(size) != UInt(configSizeV1) && unsigned(size) < UInt(configSize))
+        || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
+        return fail("idlelock_config_init", .invalid("size is ", shown(size), ", which matches no version of idlelock_config; pass sizeof(idlelock_config)"))
     }
     var defaults = LockConfig.defaults(size: UInt32(size))
     let raw = UnsafeMutableRawPointer(cfg)
@@ -154,8 +155,10 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
     guard let cfg else { return fail("idlelock_create", .invalid("cfg is NULL")) }
     let raw = UnsafeRawPointer(cfg)
     let size = Int(raw.load(as: UInt32.self))
-    if size < configSizeV1 || size > ConfigLimits.structSizeMax {
-        return fail("idlelock_create", .invalid("cfg->size is ", Int64(size), "; initialise the config with idlelock_config_init(&cfg, sizeof cfg)"))
+    // The 1.0 size, or at least this version's: a size inside a field
+    // matches no header and would mix the caller's bytes with defaults.
+    if (size != configSizeV1 && size < configSize) || size > ConfigLimits.structSizeMax {
+        return fail("idlelock_create", .invalid("cfg->size is ", Int64(size), ", which matches no version of idlelock_config; initialise it with idlelock_config_init(&cfg, sizeof cfg)"))
     }
     var offset = configSize
     while offset < size {
@@ -416,6 +419,32 @@ public func idlelock_secret_remove(_ lock: OpaquePointer?, _ name: UnsafePointer
 public func idlelock_require_unlocked(_ lock: OpaquePointer?) -> Int32 {
     guard let h = handle(lock) else { return fail("idlelock_require_unlocked", nullHandle) }
     return plain("idlelock_require_unlocked", h.requireUnlocked())
+}
+
+// MARK: - Escalating delays
+
+/// The iOS-like preset (Apple Platform Security, "Escalating time delays
+/// for passcode attempts"), allocated once and never freed: hosts keep the
+/// pointer.
+nonisolated(unsafe) private let iosDelaySchedule: UnsafeMutablePointer<idlelock_delay_step> = {
+    let steps: [(Int32, Int64)] = [(5, 60_000), (6, 300_000), (7, 900_000), (9, 3_600_000)]
+    let table = UnsafeMutablePointer<idlelock_delay_step>.allocate(capacity: steps.count)
+    for (i, step) in steps.enumerated() {
+        table[i] = idlelock_delay_step(failed_attempts: step.0, reserved0: 0, delay_ms: step.1)
+    }
+    return table
+}()
+private let iosDelayScheduleCount = 4
+
+@c @implementation
+public func idlelock_delay_schedule_ios(_ steps: UnsafeMutablePointer<UnsafePointer<idlelock_delay_step>?>?,
+                                        _ len: UnsafeMutablePointer<Int>?) -> Int32 {
+    guard let steps, let len else {
+        return fail("idlelock_delay_schedule_ios", .invalid("steps or len is NULL"))
+    }
+    steps.pointee = UnsafePointer(iosDelaySchedule)
+    len.pointee = iosDelayScheduleCount
+    return statusOK
 }
 
 // MARK: - Errors and versions

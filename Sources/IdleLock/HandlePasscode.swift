@@ -11,6 +11,10 @@ extension IdleLockHandle {
     static let lockedOut = IdleLockError(.lockedOut, "too many wrong passcodes: the session is locked out; only idlelock_disable (sign-out) leaves this state")
     static let sessionLocked = IdleLockError(.sessionLocked, "the session is locked; unlock it first")
 
+    static func retryLater(_ wait: Int64) -> IdleLockError {
+        IdleLockError(.retryLater, "too many wrong passcodes for now: try again in ", wait, " ms (the attempt was not counted)")
+    }
+
     /// `set_passcode`; `passcode` is already validated.
     func setPasscode(_ passcode: UnsafeRawBufferPointer) -> CallResult {
         var entryNow: Int64 = 0
@@ -116,7 +120,7 @@ extension IdleLockHandle {
             try refreshFromStore()
             guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
             guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
-            ticket = try countAttempt()
+            ticket = try countAttempt(now: now)
             counted = current
         }
         guard first.error == nil, let ticket, let counted else { return first }
@@ -171,10 +175,11 @@ extension IdleLockHandle {
     /// Counts an attempt before its check. With a store: under the store
     /// lock, re-read the count; at the limit, lock out unchecked; otherwise
     /// raise it and save it, or refuse the attempt unchecked.
-    private func countAttempt() throws(IdleLockError) -> AttemptTicket {
+    private func countAttempt(now: Int64) throws(IdleLockError) -> AttemptTicket {
         guard let store else {
-            switch rules.beginAttempt() {
+            switch rules.beginAttempt(now: now) {
             case .lockedOut: throw IdleLockHandle.lockedOut
+            case .retryLater(let wait): throw IdleLockHandle.retryLater(wait)
             case .check(let t): return t
             }
         }
@@ -188,7 +193,10 @@ extension IdleLockHandle {
                 }
                 trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
                                     lockedOut: image.lockedOut)
-                start = trial.beginAttempt()
+                trial.adoptDelay(started: image.retryStarted, period: image.retryPeriod, now: now, atCreate: false)
+                start = trial.beginAttempt(now: now)
+                if case .retryLater = start { return false } // refused, nothing to save
+                if trial.retry == nil { image.retryStarted = 0; image.retryPeriod = 0 } // over
                 guard case .check = start else {
                     // The count had reached the limit: locked out, saved.
                     let wasSaved = image.lockedOut
@@ -213,6 +221,7 @@ extension IdleLockHandle {
         absorb(image)
         switch start {
         case .lockedOut: throw IdleLockHandle.lockedOut
+        case .retryLater(let wait): throw IdleLockHandle.retryLater(wait)
         case .check(let t): return t
         }
     }
@@ -241,20 +250,31 @@ extension IdleLockHandle {
                 switch outcome {
                 case .unlocked:
                     image.failedAttempts = 0
+                    image.retryStarted = 0
+                    image.retryPeriod = 0
                     image.savedLock = nil
                     image.savedActivity = now
                     image.bootID = stamp
                     return true
                 case .overtaken:
                     image.failedAttempts = 0
+                    image.retryStarted = 0
+                    image.retryPeriod = 0
                     return true
                 case .lockedOut:
                     // The lockout flag is saved before LOCKED_OUT is returned.
                     image.failedAttempts = image.maxAttempts
                     image.lockedOut = true
                     return !wasLockedOut
-                case .wrong, .void:
-                    return false // the raised count is already saved
+                case .wrong:
+                    // The raised count is already saved; a delay it started
+                    // is saved now.
+                    guard let delay = trial.retry, delay.started == now else { return false }
+                    image.retryStarted = delay.started
+                    image.retryPeriod = delay.period
+                    return true
+                case .void:
+                    return false
                 }
             }
         } catch {

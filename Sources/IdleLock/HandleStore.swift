@@ -32,6 +32,10 @@ extension IdleLockHandle {
         // limit is a lockout (a kill during the last check refunds nothing).
         rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
                             lockedOut: image.lockedOut || image.failedAttempts >= image.maxAttempts)
+        if atCreate {
+            rules.adoptDelay(started: image.retryStarted, period: image.retryPeriod,
+                             now: rules.lastActivity, atCreate: true)
+        }
         restart = RestartInfo(savedActivity: image.savedActivity, sameBoot: isThisBoot(image.bootID))
         savedEpoch = rules.lockEpoch
         store?.remember(image)

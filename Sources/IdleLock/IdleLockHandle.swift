@@ -67,7 +67,8 @@ final class IdleLockHandle {
         var firstToken: UInt64 = 0
         withUnsafeMutableBytes(of: &firstToken) { randombytes_buf($0.baseAddress!, $0.count) }
         rules = LockRules(timeouts: config.timeouts, lockOnStart: config.lockOnStart,
-                          maxAttempts: config.maxAttempts, now: now, firstPromptToken: firstToken >> 2)
+                          maxAttempts: config.maxAttempts, now: now, firstPromptToken: firstToken >> 2,
+                          delaySchedule: config.delaySchedule)
         published = VisibleState(state: .unlocked, reason: .none, isEnabled: false,
                                  isBiometricsEnabled: false, isBiometricsAvailable: false,
                                  isAway: false, attemptsRemaining: config.maxAttempts, isWarning: false)
@@ -182,6 +183,7 @@ final class IdleLockHandle {
                  isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
                  lastActivityMs: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
                  isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
+                 msUntilRetry: rules.msUntilRetry(now: now),
                  msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
     }
 

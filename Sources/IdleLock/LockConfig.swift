@@ -21,6 +21,9 @@ enum ConfigLimits {
     /// The largest struct size accepted: a guard against garbage sizes.
     static let structSizeMax = 4096
     static let promptCapMax: Int64 = 600_000
+    static let delayStepsMax = 32
+    /// One day: no "try again in 40 years".
+    static let delayMax: Int64 = 86_400_000
 }
 
 /// The caller's clock (`idlelock_clock_fn` and its context).
@@ -40,6 +43,7 @@ struct LockConfig {
     var clock: HostClock?
     var hasDeviceKey: Bool
     var authenticator: HostAuthenticator?
+    var delaySchedule: [DelayStep] = []
 
     /// The defaults written by `idlelock_config_init`.
     static func defaults(size: UInt32) -> idlelock_config {
@@ -56,6 +60,42 @@ struct LockConfig {
         c.prompt_cap_ms = 120_000
         c.warn_before_ms = 0
         return c
+    }
+
+    /// Checks and copies an escalating-delay schedule: at most 32 steps,
+    /// failed attempts strictly increasing within 1..max_attempts-1, delays
+    /// 1..86400000 ms and non-decreasing.
+    static func delaySteps(_ pointer: UnsafePointer<idlelock_delay_step>?, count: Int,
+                           maxAttempts: Int32) throws(IdleLockError) -> [DelayStep] {
+        guard let pointer else {
+            if count != 0 { throw .invalid("config.delay_schedule is NULL but delay_schedule_len is ", Int64(clamping: UInt(bitPattern: count))) }
+            return []
+        }
+        let n = UInt(bitPattern: count)
+        if n == 0 || n > UInt(ConfigLimits.delayStepsMax) {
+            throw .invalid("config.delay_schedule_len must be 1..32, got ", Int64(clamping: n))
+        }
+        var steps: [DelayStep] = []
+        for i in 0..<Int(n) {
+            let step = pointer[i]
+            if step.reserved0 != 0 { throw .invalid("config.delay_schedule[", Int64(i), "].reserved0 must be 0") }
+            if step.failed_attempts < 1 || step.failed_attempts >= maxAttempts {
+                throw .invalid("config.delay_schedule[", Int64(i), "].failed_attempts must be 1..max_attempts-1 (a step at the limit would never apply)")
+            }
+            if step.delay_ms < 1 || step.delay_ms > ConfigLimits.delayMax {
+                throw .invalid("config.delay_schedule[", Int64(i), "].delay_ms must be 1..86400000 (one day at most)")
+            }
+            if let last = steps.last {
+                if step.failed_attempts <= last.failedAttempts {
+                    throw .invalid("config.delay_schedule[", Int64(i), "].failed_attempts must be greater than the step before it")
+                }
+                if step.delay_ms < last.delay {
+                    throw .invalid("config.delay_schedule[", Int64(i), "].delay_ms must not be shorter than the step before it")
+                }
+            }
+            steps.append(DelayStep(failedAttempts: step.failed_attempts, delay: step.delay_ms))
+        }
+        return steps
     }
 
     /// Checks every field of `c` (SPEC §3's table). The message names the
@@ -133,6 +173,8 @@ struct LockConfig {
         kdfMemlimit = c.kdf_memlimit
         clock = c.clock.map { HostClock(function: $0, context: c.clock_ctx) }
         hasDeviceKey = c.device_key != nil
+        delaySchedule = try LockConfig.delaySteps(c.delay_schedule, count: c.delay_schedule_len,
+                                                  maxAttempts: c.max_attempts)
         authenticator = try c.authenticator.map { (a) throws(IdleLockError) in
             try HostAuthenticator(validating: a, unlockReason: c.unlock_reason)
         }

@@ -62,6 +62,23 @@ enum AttemptStart: Equatable {
     case check(AttemptTicket)
     /// Locked out: refused unchecked and uncounted.
     case lockedOut
+    /// An escalating delay runs for this many ms: refused unchecked and
+    /// uncounted.
+    case retryLater(Int64)
+}
+
+/// One step of an escalating-delay schedule (`idlelock_delay_step`).
+struct DelayStep: Equatable {
+    var failedAttempts: Int32
+    var delay: Int64
+}
+
+/// The running escalating delay.
+struct RetryDelay: Equatable {
+    /// When the current period started, and its full length.
+    var started: Int64
+    var period: Int64
+    var until: Int64 { Millis.add(started, period) }
 }
 
 /// The outcome of a checked attempt.
@@ -103,11 +120,17 @@ struct LockRules {
     private(set) var lockEpoch: UInt64 = 0
     /// Raised by every new passcode and every disengage.
     private(set) var passcodeGeneration: UInt64 = 0
+    /// Escalating delays (SPEC §9), strictly increasing in failed attempts.
+    let delaySchedule: [DelayStep]
+    /// The delay running after the latest wrong passcode, if any.
+    private(set) var retry: RetryDelay? = nil
 
-    init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64, firstPromptToken: UInt64 = 1) {
+    init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64, firstPromptToken: UInt64 = 1,
+         delaySchedule: [DelayStep] = []) {
         self.timeouts = timeouts
         self.lockOnStart = lockOnStart
         self.maxAttempts = maxAttempts
+        self.delaySchedule = delaySchedule
         self.lastActivity = now
         self.shield = PromptShield(cap: timeouts.promptCap, firstToken: firstPromptToken)
     }
@@ -153,7 +176,12 @@ struct LockRules {
     /// now would change the state or the warning, `never` when nothing is
     /// due. It may wake a host early (then it re-reads this), never late.
     func msUntilNextDeadline(now: Int64) -> Int64 {
-        guard engaged, state == .unlocked else { return Millis.never }
+        let retryEnd: Int64? = msUntilRetry(now: now) > 0 ? retry?.until : nil
+        guard engaged, state == .unlocked else {
+            // Locked: only the end of an escalating delay is ahead.
+            if let retryEnd { return Millis.elapsed(from: now, to: retryEnd) }
+            return Millis.never
+        }
         var probe = self
         probe.check(now: now)
         if probe.state != state || probe.isWarning(now: now) != isWarning(now: now) { return 0 }
@@ -167,6 +195,7 @@ struct LockRules {
             if timeouts.warnBefore > 0 { consider(Millis.add(idleDeadline, -timeouts.warnBefore)) }
         }
         consider(shield.capDeadline())
+        consider(retryEnd)
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
             consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
@@ -185,6 +214,11 @@ struct LockRules {
     }
 
     private mutating func checkClockStep(now: Int64) {
+        // A clock step restarts a running delay's period instead of
+        // forgiving it.
+        if let running = retry, now < running.started {
+            retry = RetryDelay(started: now, period: running.period)
+        }
         let stepped = now < lastActivity || (departure.map { now < $0 } ?? false)
         guard stepped else { return }
         if engaged {
@@ -400,12 +434,15 @@ struct LockRules {
     /// Starts a passcode attempt on an engaged session (SPEC §4): refused
     /// when locked out (a count already at the limit locks out first);
     /// otherwise counted before the passcode is checked.
-    mutating func beginAttempt() -> AttemptStart {
+    mutating func beginAttempt(now: Int64) -> AttemptStart {
         if state == .lockedOut { return .lockedOut }
         if failedAttempts >= maxAttempts {
             lockOut()
             return .lockedOut
         }
+        let wait = msUntilRetry(now: now)
+        if wait > 0 { return .retryLater(wait) }
+        retry = nil
         failedAttempts += 1
         return .check(AttemptTicket(epoch: lockEpoch, generation: passcodeGeneration))
     }
@@ -419,16 +456,49 @@ struct LockRules {
                 lockOut()
                 return .lockedOut
             }
+            startDelay(now: now)
             return .wrong(remaining: maxAttempts - failedAttempts)
         }
         if state == .lockedOut { return .lockedOut }
         failedAttempts = 0
+        retry = nil
         guard ticket.epoch == lockEpoch else { return .overtaken }
         state = .unlocked
         reason = .none
         lastActivity = now
         if departure != nil { departure = now }
         return .unlocked
+    }
+
+    /// The delay of the highest step the count has reached, from `now`.
+    private mutating func startDelay(now: Int64) {
+        var period: Int64? = nil
+        for step in delaySchedule where step.failedAttempts <= failedAttempts { period = step.delay }
+        if let period { retry = RetryDelay(started: now, period: period) }
+    }
+
+    /// Time until a passcode attempt is accepted again; 0 when it is.
+    func msUntilRetry(now: Int64) -> Int64 {
+        guard let retry else { return 0 }
+        let left = Millis.elapsed(from: now, to: retry.until)
+        return Swift.max(0, Swift.min(left, retry.period))
+    }
+
+    /// A delay found in the store. At create (a restart) a period that was
+    /// saved is restarted in full from `now` instead of forgiven; a running
+    /// process follows another process's period as saved (restarted from
+    /// `now` if the clock reads earlier than its start). Never longer than
+    /// the period.
+    mutating func adoptDelay(started: Int64, period: Int64, now: Int64, atCreate: Bool) {
+        guard period > 0 else { return }
+        let delay: RetryDelay
+        if atCreate || now < started {
+            delay = RetryDelay(started: now, period: period)
+        } else {
+            delay = RetryDelay(started: started, period: period)
+        }
+        if msUntilRetry(now: now) >= Millis.elapsed(from: now, to: delay.until) { return }
+        retry = delay
     }
 
     /// LOCKED_OUT keeps the reason of the state it came from.
@@ -443,6 +513,7 @@ struct LockRules {
     /// departure is presence and stays.
     mutating func disengage() {
         shield.makeInert()
+        retry = nil
         engaged = false
         state = .unlocked
         reason = .none

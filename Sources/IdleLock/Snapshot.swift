@@ -16,6 +16,7 @@ struct Snapshot: Equatable {
     var msUntilIdleLock: Int64
     var isWarning: Bool
     var msUntilWarning: Int64
+    var msUntilRetry: Int64
     var msUntilNextDeadline: Int64
 
     /// The part whose change produces a new `seq` (state, reason, flags and
@@ -42,6 +43,7 @@ struct Snapshot: Equatable {
         s.ms_until_idle_lock = msUntilIdleLock
         s.is_warning = isWarning ? 1 : 0
         s.ms_until_warning = msUntilWarning
+        s.ms_until_retry = msUntilRetry
         s.ms_until_next_deadline = msUntilNextDeadline
         return s
     }

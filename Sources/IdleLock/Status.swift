@@ -15,6 +15,7 @@ enum Status: Int32 {
     case bufferTooSmall = 9
     case noMemory = 10
     case `internal` = 11
+    case retryLater = 12
 
     /// The fixed name returned by `idlelock_status_name`.
     var name: StaticString {
@@ -31,6 +32,7 @@ enum Status: Int32 {
         case .bufferTooSmall: return "IDLELOCK_ERR_BUFFER_TOO_SMALL"
         case .noMemory: return "IDLELOCK_ERR_NO_MEMORY"
         case .internal: return "IDLELOCK_ERR_INTERNAL"
+        case .retryLater: return "IDLELOCK_ERR_RETRY_LATER"
         }
     }
 }

@@ -30,6 +30,11 @@ struct StoreImage {
     /// attempt still being checked (or a process killed during that check:
     /// the next attempt is refused and sets it).
     var lockedOut = false
+    /// The escalating delay of the latest wrong passcode: the clock reading
+    /// it started at and its length (0, 0: none, or over and followed by
+    /// an attempt).
+    var retryStarted: Int64 = 0
+    var retryPeriod: Int64 = 0
 }
 
 enum StoreFormat {
@@ -41,7 +46,7 @@ enum StoreFormat {
     static let macBytes = 32
     static let sessionIDBytes = 16
     static let deviceCheckOffset = 120
-    private static let fixedBytes = 396
+    private static let fixedBytes = 412
     private static let recordFixedBytes = 32 + SodiumSizes.nonce + 4
 
     // MARK: - Encoding
@@ -68,6 +73,8 @@ enum StoreFormat {
         w.bytes(image.passcode.sealed)
         w.wrap(image.deviceWrap)
         w.wrap(image.biometricWrap)
+        w.u64(UInt64(bitPattern: image.retryStarted))
+        w.u64(UInt64(bitPattern: image.retryPeriod))
         w.u32(UInt32(image.secrets.count))
         for record in image.secrets {
             w.bytes(record.id)
@@ -175,6 +182,11 @@ enum StoreFormat {
         image.passcode = PasscodeWrap(opslimit: opslimit, memlimit: memlimit, salt: salt, nonce: nonce, sealed: sealed)
         image.deviceWrap = try r.wrap()
         image.biometricWrap = try r.wrap()
+        image.retryStarted = Int64(bitPattern: r.u64())
+        image.retryPeriod = Int64(bitPattern: r.u64())
+        if image.retryPeriod < 0 || image.retryPeriod > ConfigLimits.delayMax {
+            throw IdleLockError(.storage, "the store file holds an escalating delay out of range; it was left untouched")
+        }
         let count = Int(r.u32())
         if count > SecretLimits.count {
             throw IdleLockError(.storage, "the store file claims more than 256 secrets; it was left untouched")

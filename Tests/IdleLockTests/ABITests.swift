@@ -514,7 +514,8 @@ struct ErrorAndVersionTests {
         #expect(String(cString: idlelock_status_name(0)) == "IDLELOCK_OK")
         #expect(String(cString: idlelock_status_name(3)) == "IDLELOCK_ERR_INVALID_PASSCODE")
         #expect(String(cString: idlelock_status_name(11)) == "IDLELOCK_ERR_INTERNAL")
-        #expect(String(cString: idlelock_status_name(12)) == "IDLELOCK_ERR_UNKNOWN")
+        #expect(String(cString: idlelock_status_name(12)) == "IDLELOCK_ERR_RETRY_LATER")
+        #expect(String(cString: idlelock_status_name(13)) == "IDLELOCK_ERR_UNKNOWN")
         #expect(String(cString: idlelock_status_name(-1)) == "IDLELOCK_ERR_UNKNOWN")
     }
 

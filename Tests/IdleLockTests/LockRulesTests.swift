@@ -233,7 +233,7 @@ struct DepartureTests {
         r.depart(now: 0, toBackground: true)
         r.check(now: 20_000)
         expectLocked(r, .backgrounded)
-        guard case .check(let ticket) = r.beginAttempt() else { Issue.record("not counted"); return }
+        guard case .check(let ticket) = r.beginAttempt(now: 0) else { Issue.record("not counted"); return }
         #expect(r.finishAttempt(ticket, right: true, now: 25_000) == .unlocked)
         #expect(r.departure == 25_000)
         #expect(r.reachedBackground)
@@ -294,7 +294,7 @@ struct ClockAndStartTests {
         var r = rules(lockOnStart: true)
         r.start(now: 1)
         expectLocked(r, .startup)
-        guard case .check(let ticket) = r.beginAttempt() else { Issue.record("not counted"); return }
+        guard case .check(let ticket) = r.beginAttempt(now: 0) else { Issue.record("not counted"); return }
         _ = r.finishAttempt(ticket, right: true, now: 2)
         r.start(now: 3)
         expectUnlocked(r)
@@ -329,7 +329,7 @@ struct ClockAndStartTests {
 @Suite("Attempts and lockout")
 struct AttemptTests {
     private func attempt(_ r: inout LockRules, right: Bool, now: Int64 = 0) -> AttemptOutcome? {
-        guard case .check(let t) = r.beginAttempt() else { return nil }
+        guard case .check(let t) = r.beginAttempt(now: 0) else { return nil }
         return r.finishAttempt(t, right: right, now: now)
     }
 
@@ -344,7 +344,7 @@ struct AttemptTests {
         #expect(r.reason == .manual, "LOCKED_OUT keeps the reason it came from")
         #expect(r.attemptsRemaining == 0)
         #expect(r.failedAttempts == r.maxAttempts)
-        #expect(r.beginAttempt() == .lockedOut)
+        #expect(r.beginAttempt(now: 0) == .lockedOut)
         #expect(r.failedAttempts == 3, "the count never exceeds max_attempts")
     }
 
@@ -373,7 +373,7 @@ struct AttemptTests {
 
     @Test func aLockDuringTheCheckWins() {
         var r = rules()
-        guard case .check(let t) = r.beginAttempt() else { Issue.record("not counted"); return }
+        guard case .check(let t) = r.beginAttempt(now: 0) else { Issue.record("not counted"); return }
         r.lockNow(now: 1)
         #expect(r.finishAttempt(t, right: true, now: 0) == .overtaken)
         expectLocked(r, .manual)
@@ -383,7 +383,7 @@ struct AttemptTests {
     @Test func disengageDuringTheCheckVoidsIt() {
         var r = rules()
         r.lockNow(now: 0)
-        guard case .check(let t) = r.beginAttempt() else { Issue.record("not counted"); return }
+        guard case .check(let t) = r.beginAttempt(now: 0) else { Issue.record("not counted"); return }
         r.disengage()
         #expect(r.finishAttempt(t, right: false, now: 0) == .void)
         #expect(!r.engaged)
@@ -393,7 +393,7 @@ struct AttemptTests {
 
     @Test func aNewPasscodeDuringTheCheckVoidsIt() {
         var r = rules()
-        guard case .check(let t) = r.beginAttempt() else { Issue.record("not counted"); return }
+        guard case .check(let t) = r.beginAttempt(now: 0) else { Issue.record("not counted"); return }
         r.passcodeSet(now: 1)
         #expect(r.finishAttempt(t, right: true, now: 0) == .void)
     }

@@ -1,0 +1,154 @@
+// Escalating delays after wrong passcodes (SPEC §9).
+
+import CIdleLock
+import Foundation
+import Testing
+@testable import IdleLock
+
+/// A locked handle on a fake clock with `schedule`, optionally on a store.
+private final class DelayedLock {
+    let clock: FakeClock
+    var handle: OpaquePointer?
+    let status: Int32
+
+    init(_ schedule: [(Int32, Int64)], maxAttempts: Int32 = 5, clock: FakeClock = FakeClock(0),
+         store: String? = nil, setPasscode: Bool = true) {
+        self.clock = clock
+        var steps = schedule.map { idlelock_delay_step(failed_attempts: $0.0, reserved0: 0, delay_ms: $0.1) }
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 600_000
+        cfg.max_attempts = maxAttempts
+        cfg.clock = FakeClock.function
+        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        var h: OpaquePointer? = nil
+        status = steps.withUnsafeMutableBufferPointer { s in
+            cfg.delay_schedule = UnsafePointer(s.baseAddress)
+            cfg.delay_schedule_len = s.count
+            guard let store else { return idlelock_create(&cfg, &h) }
+            return store.withCString { p in
+                cfg.store_path = p
+                return idlelock_create(&cfg, &h)
+            }
+        }
+        handle = h
+        if status == 0 && setPasscode {
+            _ = idlelock_set_passcode(h, "2468", 4)
+            _ = idlelock_lock(h, nil)
+        }
+    }
+
+    deinit { idlelock_destroy(handle) }
+
+    func unlock(_ code: String) -> (Int32, idlelock_snapshot) {
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        let rc = idlelock_unlock(handle, code, code.utf8.count, &s)
+        return (rc, s)
+    }
+
+    func at(_ t: Int64) { clock.now.pointee = t }
+}
+
+@Suite("Escalating delays")
+struct DelayTests {
+    @Test func wrongPasscodesStartDelaysThatRefuseAttemptsUncounted() {
+        let l = DelayedLock([(2, 1_000), (3, 5_000)])
+        #expect(l.unlock("0000").0 == IDLELOCK_ERR_INVALID_PASSCODE)
+        var (rc, s) = l.unlock("0000") // the 2nd wrong: 1 s
+        #expect(rc == IDLELOCK_ERR_INVALID_PASSCODE && s.ms_until_retry == 1_000)
+        l.at(500)
+        (rc, s) = l.unlock("2468")
+        #expect(rc == IDLELOCK_ERR_RETRY_LATER, "even the right passcode waits")
+        #expect(s.ms_until_retry == 500 && s.attempts_remaining == 3, "not counted")
+        #expect(String(cString: idlelock_last_error()).contains("500 ms"))
+        #expect(s.ms_until_next_deadline == 500, "a locked session's next deadline is the retry")
+        l.at(1_000)
+        (rc, s) = l.unlock("0000") // the 3rd wrong: 5 s
+        #expect(rc == IDLELOCK_ERR_INVALID_PASSCODE && s.ms_until_retry == 5_000)
+        l.at(5_999)
+        #expect(l.unlock("2468").0 == IDLELOCK_ERR_RETRY_LATER)
+        l.at(6_000)
+        (rc, s) = l.unlock("2468")
+        #expect(rc == 0 && s.ms_until_retry == 0 && s.attempts_remaining == 5)
+        // The count reset: the next wrong one starts no delay.
+        idlelock_lock(l.handle, nil)
+        (rc, s) = l.unlock("0000")
+        #expect(rc == IDLELOCK_ERR_INVALID_PASSCODE && s.ms_until_retry == 0)
+    }
+
+    @Test func maxAttemptsStillEndsInALockout() {
+        let l = DelayedLock([(1, 100)], maxAttempts: 3)
+        var t: Int64 = 0
+        for expected in [IDLELOCK_ERR_INVALID_PASSCODE, IDLELOCK_ERR_INVALID_PASSCODE, IDLELOCK_ERR_LOCKED_OUT] {
+            #expect(l.unlock("0000").0 == expected)
+            t += 100
+            l.at(t)
+        }
+        #expect(l.unlock("2468").0 == IDLELOCK_ERR_LOCKED_OUT)
+    }
+
+    @Test func aClockStepRestartsThePeriodInsteadOfForgivingIt() {
+        let l = DelayedLock([(1, 10_000)])
+        l.at(5_000)
+        #expect(l.unlock("0000").0 == IDLELOCK_ERR_INVALID_PASSCODE) // delay until 15 s
+        l.at(1_000) // the clock steps back
+        let (rc, s) = l.unlock("2468")
+        #expect(rc == IDLELOCK_ERR_RETRY_LATER && s.ms_until_retry == 10_000)
+    }
+
+    @Test func aRestartRestartsThePeriodAndAnotherProcessFollowsIt() {
+        let folder = TempFolder()
+        let clock = FakeClock(0)
+        let a = DelayedLock([(1, 10_000)], clock: clock, store: folder.store)
+        #expect(a.unlock("0000").0 == IDLELOCK_ERR_INVALID_PASSCODE) // delay 0..10 s
+        clock.now.pointee = 4_000
+        // A process created now restarts the saved period in full.
+        let restarted = DelayedLock([(1, 10_000)], clock: clock, store: folder.store, setPasscode: false)
+        let (rc, s) = restarted.unlock("2468")
+        #expect(rc == IDLELOCK_ERR_RETRY_LATER && s.ms_until_retry == 10_000)
+        // The first process still runs its own period: 6 s left.
+        let (rcA, sA) = a.unlock("2468")
+        #expect(rcA == IDLELOCK_ERR_RETRY_LATER && sA.ms_until_retry == 6_000)
+        clock.now.pointee = 10_000
+        #expect(a.unlock("2468").0 == 0)
+    }
+
+    @Test func schedulesAreChecked() {
+        let cases: [([(Int32, Int64)], Int32, String)] = [
+            ([(2, 1_000), (2, 2_000)], 5, "greater than the step before"),
+            ([(2, 2_000), (3, 1_000)], 5, "not be shorter"),
+            ([(5, 1_000)], 5, "max_attempts-1"),
+            ([(0, 1_000)], 5, "failed_attempts"),
+            ([(1, 86_400_001)], 5, "one day"),
+            ([(1, 0)], 5, "delay_ms"),
+        ]
+        for (schedule, max, message) in cases {
+            let l = DelayedLock(schedule, maxAttempts: max, setPasscode: false)
+            #expect(l.status == IDLELOCK_ERR_INVALID_ARGUMENT, "\(schedule)")
+            #expect(String(cString: idlelock_last_error()).contains(message), "\(schedule)")
+        }
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 1_000
+        cfg.delay_schedule_len = 2
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT)
+    }
+
+    @Test func theIOSPresetNeedsTenAttempts() {
+        var steps: UnsafePointer<idlelock_delay_step>? = nil
+        var count = 0
+        #expect(idlelock_delay_schedule_ios(&steps, &count) == 0)
+        #expect(count == 4 && steps![0].failed_attempts == 5 && steps![0].delay_ms == 60_000)
+        #expect(steps![3].failed_attempts == 9 && steps![3].delay_ms == 3_600_000)
+        #expect(idlelock_delay_schedule_ios(nil, &count) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 1_000
+        cfg.delay_schedule = steps
+        cfg.delay_schedule_len = count
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT, "step 5 needs max_attempts above 5")
+        cfg.max_attempts = 10
+        #expect(idlelock_create(&cfg, &h) == 0)
+        idlelock_destroy(h)
+    }
+}
