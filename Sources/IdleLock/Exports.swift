@@ -52,8 +52,8 @@ private func shown(_ n: Int) -> Int64 { Int64(clamping: unsigned(n)) }
 /// may pass: fields added later are appended after them).
 private let snapshotSize = MemoryLayout<idlelock_snapshot>.size
 private let configSize = MemoryLayout<idlelock_config>.size
-private var snapshotSizeV1: Int { ilk_snapshot_size_v1() }
-private var configSizeV1: Int { ilk_config_size_v1() }
+private let snapshotSizeV1 = ilk_snapshot_size_v1()
+private let configSizeV1 = ilk_config_size_v1()
 
 /// Checks an optional `out` snapshot before any effect, and returns the
 /// size it was checked with (0 for NULL). `out->size` is read only here:
@@ -82,15 +82,22 @@ private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_s
     if size > snapshotSize { memset(raw + snapshotSize, 0, size - snapshotSize) }
 }
 
+/// Runs `body` on the handle without retaining it (the caller's reference
+/// keeps it alive for the call: destroy must be the last call).
+@inline(__always)
+private func borrowing<R>(_ lock: OpaquePointer, _ body: (IdleLockHandle) -> R) -> R {
+    Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock))._withUnsafeGuaranteedRef(body)
+}
+
 /// The common shape of a call that takes an `out` snapshot.
 @inline(__always)
 private func event(_ function: StaticString, _ lock: OpaquePointer?,
                    _ out: UnsafeMutablePointer<idlelock_snapshot>?,
                    _ body: (IdleLockHandle) -> CallResult) -> Int32 {
-    guard let h = handle(lock) else { return fail(function, nullHandle) }
+    guard let lock else { return fail(function, nullHandle) }
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
-    let result = body(h)
+    let result = borrowing(lock, body)
     write(result.snapshot, to: out, size: checked.size)
     if let error = result.error { return fail(function, error) }
     return statusOK
@@ -417,8 +424,8 @@ public func idlelock_secret_remove(_ lock: OpaquePointer?, _ name: UnsafePointer
 
 @c @implementation
 public func idlelock_require_unlocked(_ lock: OpaquePointer?) -> Int32 {
-    guard let h = handle(lock) else { return fail("idlelock_require_unlocked", nullHandle) }
-    return plain("idlelock_require_unlocked", h.requireUnlocked())
+    guard let lock else { return fail("idlelock_require_unlocked", nullHandle) }
+    return plain("idlelock_require_unlocked", borrowing(lock) { $0.requireUnlocked() })
 }
 
 // MARK: - Escalating delays

@@ -84,7 +84,7 @@ extension IdleLockHandle {
     func requireUnlocked() -> CallResult {
         transact { now throws(IdleLockError) in
             rules.check(now: now)
-            try refreshFromStore()
+            if store != nil { try refreshFromStore() }
             try requireOpen()
         }
     }

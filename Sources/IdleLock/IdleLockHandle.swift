@@ -124,12 +124,19 @@ final class IdleLockHandle {
     /// second half of a call that already read it), then seals the session
     /// if it is locked, publishes a change, and delivers queued snapshots
     /// with the mutex released.
+    @inline(__always)
     func transact(at fixedNow: Int64? = nil,
-                  checking precondition: () throws(IdleLockError) -> Void = {},
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
-        // A bad argument that can only be judged under the lock (a prompt
-        // token) fails before the clock is read: nothing changes.
+        return transactLocked(at: fixedNow, body)
+    }
+
+    /// As `transact`, after `precondition` (run under the lock, before the
+    /// clock is read): a bad argument that can only be judged under the
+    /// lock (a prompt token) fails with nothing changed.
+    func transact(checking precondition: () throws(IdleLockError) -> Void,
+                  _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
+        mutex.lock()
         do {
             try precondition()
         } catch {
@@ -137,6 +144,13 @@ final class IdleLockHandle {
             mutex.unlock()
             return CallResult(error: error, snapshot: snapshot)
         }
+        return transactLocked(at: nil, body)
+    }
+
+    /// The rest of a transaction, entered with the mutex held.
+    @inline(__always)
+    private func transactLocked(at fixedNow: Int64?,
+                                _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
         var failure: IdleLockError? = nil
         do {
@@ -144,7 +158,7 @@ final class IdleLockHandle {
         } catch {
             failure = error
         }
-        if let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
+        if store != nil, let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
         let snapshot = settle(now: now)
         let mustDeliver = !queue.isEmpty
         mutex.unlock()
@@ -162,6 +176,7 @@ final class IdleLockHandle {
 
     /// With the mutex held: wipe the session key of a locked session, and
     /// give a change of the visible state a new `seq` (queued for listeners).
+    @inline(__always)
     private func settle(now: Int64) -> Snapshot {
         sealIfLocked()
         var snapshot = makeSnapshot(now: now)
@@ -177,14 +192,15 @@ final class IdleLockHandle {
         return snapshot
     }
 
+    @inline(__always)
     func makeSnapshot(now: Int64) -> Snapshot {
-        Snapshot(seq: seq, state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
-                 isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
-                 isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
-                 lastActivityMs: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
-                 isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
-                 msUntilRetry: rules.msUntilRetry(now: now),
-                 msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
+        let r = rules.report(now: now)
+        return Snapshot(seq: seq, state: r.state, reason: r.reason, isEnabled: r.engaged,
+                        isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
+                        isAway: r.isAway, attemptsRemaining: r.attemptsRemaining,
+                        lastActivityMs: r.lastActivity, msUntilIdleLock: r.msUntilIdleLock,
+                        isWarning: r.isWarning, msUntilWarning: r.msUntilWarning,
+                        msUntilRetry: r.msUntilRetry, msUntilNextDeadline: r.msUntilNextDeadline)
     }
 
     // MARK: - Events

@@ -67,6 +67,21 @@ enum AttemptStart: Equatable {
     case retryLater(Int64)
 }
 
+/// What the rules report for a snapshot.
+struct RulesReport {
+    var state: LockState
+    var reason: LockReason
+    var engaged: Bool
+    var isAway: Bool
+    var attemptsRemaining: Int32
+    var lastActivity: Int64
+    var msUntilIdleLock: Int64
+    var isWarning: Bool
+    var msUntilWarning: Int64
+    var msUntilRetry: Int64
+    var msUntilNextDeadline: Int64
+}
+
 /// One step of an escalating-delay schedule (`idlelock_delay_step`).
 struct DelayStep: Equatable {
     var failedAttempts: Int32
@@ -154,6 +169,16 @@ struct LockRules {
         return timeouts.idle - idleFor
     }
 
+    /// Everything a snapshot reports, computed in one pass (the handle
+    /// borrows the rules once per call).
+    func report(now: Int64) -> RulesReport {
+        RulesReport(state: state, reason: reason, engaged: engaged, isAway: departure != nil,
+                    attemptsRemaining: attemptsRemaining, lastActivity: lastActivity,
+                    msUntilIdleLock: msUntilIdleLock(now: now), isWarning: isWarning(now: now),
+                    msUntilWarning: msUntilWarning(now: now), msUntilRetry: msUntilRetry(now: now),
+                    msUntilNextDeadline: msUntilNextDeadline(now: now))
+    }
+
     /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
     /// save a draft or ask "still there?". Activity ends it.
     func isWarning(now: Int64) -> Bool {
@@ -182,9 +207,7 @@ struct LockRules {
             if let retryEnd { return Millis.elapsed(from: now, to: retryEnd) }
             return Millis.never
         }
-        var probe = self
-        probe.check(now: now)
-        if probe.state != state || probe.isWarning(now: now) != isWarning(now: now) { return 0 }
+        if pendingLock(now: now) != nil { return 0 }
         var next = Int64.max
         func consider(_ moment: Int64?) {
             if let moment, moment > now { next = Swift.min(next, moment) }
@@ -233,17 +256,30 @@ struct LockRules {
     /// the idle timeout; not away, the idle timeout. Within grace, nothing.
     private mutating func judge(now: Int64) {
         guard engaged, state == .unlocked else { return }
+        if let due = verdict(now: now) { lock(due) }
+    }
+
+    /// The lock judging at `now` would take (engaged and unlocked), without
+    /// taking it.
+    private func verdict(now: Int64) -> LockReason? {
         if let departed = departure {
             // An absence under a prompt the app opened is presence.
-            if absenceCovered && shield.coversAbsence(now: now, grace: timeouts.grace) { return }
+            if absenceCovered && shield.coversAbsence(now: now, grace: timeouts.grace) { return nil }
             let away = Millis.elapsed(from: departed, to: now)
-            if away <= timeouts.grace { return }
+            if away <= timeouts.grace { return nil }
             if Millis.hasPassed(away, absenceTimeout(reachedBackground: reachedBackground)) {
-                lock(.backgrounded)
-                return
+                return .backgrounded
             }
         }
-        if idleTimeoutPassed(now: now) { lock(.idle) }
+        return idleTimeoutPassed(now: now) ? .idle : nil
+    }
+
+    /// The lock a `check` at `now` would take (a clock step, then judging),
+    /// without taking it.
+    func pendingLock(now: Int64) -> LockReason? {
+        guard engaged, state == .unlocked else { return nil }
+        if now < lastActivity || (departure.map { now < $0 } ?? false) { return .clock }
+        return verdict(now: now)
     }
 
     /// The idle rule; it waits while a prompt the app opened is open
