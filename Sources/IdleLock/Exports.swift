@@ -93,12 +93,13 @@ private func borrowing<R>(_ lock: OpaquePointer, _ body: (IdleLockHandle) -> R) 
 @inline(__always)
 private func event(_ function: StaticString, _ lock: OpaquePointer?,
                    _ out: UnsafeMutablePointer<idlelock_snapshot>?,
-                   _ body: (IdleLockHandle) -> CallResult) -> Int32 {
+                   _ body: (IdleLockHandle, Bool) -> CallResult) -> Int32 {
     guard let lock else { return fail(function, nullHandle) }
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
-    let result = borrowing(lock, body)
-    write(result.snapshot, to: out, size: checked.size)
+    let wanted = out != nil
+    let result = borrowing(lock) { body($0, wanted) }
+    if let snapshot = result.snapshot { write(snapshot, to: out, size: checked.size) }
     if let error = result.error { return fail(function, error) }
     return statusOK
 }
@@ -217,32 +218,32 @@ public func idlelock_watch_stop(_ lock: OpaquePointer?) -> Int32 {
 
 @c @implementation
 public func idlelock_start(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_start", lock, out) { $0.start() }
+    event("idlelock_start", lock, out) { $0.start(snapshot: $1) }
 }
 
 @c @implementation
 public func idlelock_touch(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_touch", lock, out) { $0.touch() }
+    event("idlelock_touch", lock, out) { $0.touch(snapshot: $1) }
 }
 
 @c @implementation
 public func idlelock_inactive(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_inactive", lock, out) { $0.inactive() }
+    event("idlelock_inactive", lock, out) { $0.inactive(snapshot: $1) }
 }
 
 @c @implementation
 public func idlelock_background(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_background", lock, out) { $0.background() }
+    event("idlelock_background", lock, out) { $0.background(snapshot: $1) }
 }
 
 @c @implementation
 public func idlelock_foreground(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_foreground", lock, out) { $0.foreground() }
+    event("idlelock_foreground", lock, out) { $0.foreground(snapshot: $1) }
 }
 
 @c @implementation
 public func idlelock_check(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_check", lock, out) { $0.check() }
+    event("idlelock_check", lock, out) { $0.check(snapshot: $1) }
 }
 
 @c @implementation
@@ -258,7 +259,7 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
     guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
         return fail(function, .invalid("state_name is not a state of IDLELOCK_PLATFORM_", Int64(platform), " (names are the platform's own spelling, case-sensitive)"))
     }
-    return event(function, lock, out) { $0.lifecycle(presence) }
+    return event(function, lock, out) { $0.lifecycle(presence, snapshot: $1) }
 }
 
 @c @implementation
@@ -279,13 +280,13 @@ public func idlelock_prompt_end(_ lock: OpaquePointer?, _ token: UInt64) -> Int3
 
 @c @implementation
 public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_lock", lock, out) { $0.lockNow() }
+    event("idlelock_lock", lock, out) { $0.lockNow(snapshot: $1) }
 }
 
 @c @implementation
 public func idlelock_snapshot_get(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
     guard out != nil else { return fail("idlelock_snapshot_get", .invalid("out is NULL")) }
-    return event("idlelock_snapshot_get", lock, out) { $0.snapshot() }
+    return event("idlelock_snapshot_get", lock, out) { h, _ in h.snapshot() }
 }
 
 // MARK: - Passcode
@@ -311,7 +312,7 @@ public func idlelock_unlock(_ lock: OpaquePointer?, _ utf8: UnsafePointer<CChar>
     } catch {
         return fail("idlelock_unlock", error)
     }
-    return event("idlelock_unlock", lock, out) { _ in h.unlock(passcode) }
+    return event("idlelock_unlock", lock, out) { _, _ in h.unlock(passcode) }
 }
 
 // MARK: - Biometric shortcut
@@ -331,7 +332,7 @@ public func idlelock_disable_biometrics(_ lock: OpaquePointer?) -> Int32 {
 @c @implementation
 public func idlelock_unlock_with_biometrics(_ lock: OpaquePointer?,
                                             _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_unlock_with_biometrics", lock, out) { $0.unlockWithBiometrics() }
+    event("idlelock_unlock_with_biometrics", lock, out) { h, _ in h.unlockWithBiometrics() }
 }
 
 // MARK: - Sign-out

@@ -82,7 +82,7 @@ extension IdleLockHandle {
     }
 
     func requireUnlocked() -> CallResult {
-        transact { now throws(IdleLockError) in
+        transact(snapshot: false) { now throws(IdleLockError) in
             rules.check(now: now)
             if store != nil { try refreshFromStore() }
             try requireOpen()

@@ -13,10 +13,12 @@
 import CIdleLock
 import CSystem
 
-/// What a call did: the error, if any, and the state after it.
+/// What a call did: the error, if any, and the state after it (computed
+/// only when the caller asked for it: the hot path of a call with a NULL
+/// `out` skips the snapshot's deadlines).
 struct CallResult {
     var error: IdleLockError?
-    var snapshot: Snapshot
+    var snapshot: Snapshot?
 }
 
 final class IdleLockHandle {
@@ -125,10 +127,10 @@ final class IdleLockHandle {
     /// if it is locked, publishes a change, and delivers queued snapshots
     /// with the mutex released.
     @inline(__always)
-    func transact(at fixedNow: Int64? = nil,
+    func transact(at fixedNow: Int64? = nil, snapshot wanted: Bool = true,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
-        return transactLocked(at: fixedNow, body)
+        return transactLocked(at: fixedNow, wanted: wanted, body)
     }
 
     /// As `transact`, after `precondition` (run under the lock, before the
@@ -144,12 +146,12 @@ final class IdleLockHandle {
             mutex.unlock()
             return CallResult(error: error, snapshot: snapshot)
         }
-        return transactLocked(at: nil, body)
+        return transactLocked(at: nil, wanted: true, body)
     }
 
     /// The rest of a transaction, entered with the mutex held.
     @inline(__always)
-    private func transactLocked(at fixedNow: Int64?,
+    private func transactLocked(at fixedNow: Int64?, wanted: Bool,
                                 _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
         var failure: IdleLockError? = nil
@@ -159,7 +161,7 @@ final class IdleLockHandle {
             failure = error
         }
         if store != nil, let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
-        let snapshot = settle(now: now)
+        let snapshot = settle(now: now, wanted: wanted)
         let mustDeliver = !queue.isEmpty
         mutex.unlock()
         if mustDeliver { deliver() }
@@ -175,20 +177,27 @@ final class IdleLockHandle {
     }
 
     /// With the mutex held: wipe the session key of a locked session, and
-    /// give a change of the visible state a new `seq` (queued for listeners).
+    /// give a change of the visible state a new `seq` (queued for
+    /// listeners). The full snapshot (with its deadlines) is computed only
+    /// when wanted or heard.
     @inline(__always)
-    private func settle(now: Int64) -> Snapshot {
+    private func settle(now: Int64, wanted: Bool) -> Snapshot? {
         sealIfLocked()
-        var snapshot = makeSnapshot(now: now)
-        // A deadline that moved earlier than the watcher's alarm wakes it.
-        if let watcher, Millis.add(now, snapshot.msUntilNextDeadline) < watcher.armedAt { watcher.wake() }
-        let visible = snapshot.visible
-        if visible != published {
+        let visible = VisibleState(state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
+                                   isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
+                                   isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
+                                   isWarning: rules.isWarning(now: now))
+        let changed = visible != published
+        if changed {
             published = visible
             seq &+= 1
-            snapshot.seq = seq
-            if !registry.isEmpty { queue.push(snapshot) }
         }
+        let heard = changed && !registry.isEmpty
+        guard wanted || heard || watcher != nil else { return nil }
+        let snapshot = makeSnapshot(now: now)
+        // A deadline that moved earlier than the watcher's alarm wakes it.
+        if let watcher, Millis.add(now, snapshot.msUntilNextDeadline) < watcher.armedAt { watcher.wake() }
+        if heard { queue.push(snapshot) }
         return snapshot
     }
 
@@ -205,32 +214,44 @@ final class IdleLockHandle {
 
     // MARK: - Events
 
-    func start() -> CallResult { transact { now in rules.start(now: now, restart: restart) } }
-    func touch() -> CallResult { transact { now in rules.touch(now: now) } }
-    func inactive() -> CallResult { transact { now in rules.depart(now: now, toBackground: false) } }
-    func background() -> CallResult { transact { now in rules.depart(now: now, toBackground: true) } }
+    func start(snapshot wanted: Bool = true) -> CallResult {
+        transact(snapshot: wanted) { now in rules.start(now: now, restart: restart) }
+    }
+    func touch(snapshot wanted: Bool = true) -> CallResult {
+        transact(snapshot: wanted) { now in rules.touch(now: now) }
+    }
+    func inactive(snapshot wanted: Bool = true) -> CallResult {
+        transact(snapshot: wanted) { now in rules.depart(now: now, toBackground: false) }
+    }
+    func background(snapshot wanted: Bool = true) -> CallResult {
+        transact(snapshot: wanted) { now in rules.depart(now: now, toBackground: true) }
+    }
     /// `foreground` also refreshes the cached `is_available` (asked before
     /// the internal lock is taken).
-    func foreground() -> CallResult {
+    func foreground(snapshot wanted: Bool = true) -> CallResult {
         let available = config.authenticator?.isAvailable()
-        return transact { now in
+        return transact(snapshot: wanted) { now in
             if let available { bioAvailable = available }
             rules.foreground(now: now)
         }
     }
-    func check() -> CallResult { transact { now in rules.check(now: now) } }
+    func check(snapshot wanted: Bool = true) -> CallResult {
+        transact(snapshot: wanted) { now in rules.check(now: now) }
+    }
 
     /// A platform's lifecycle state, mapped by `LifecycleNames`; a name with
     /// no presence change only judges, as `check` does.
-    func lifecycle(_ event: PresenceEvent) -> CallResult {
+    func lifecycle(_ event: PresenceEvent, snapshot wanted: Bool = true) -> CallResult {
         switch event {
-        case .foreground: return foreground()
-        case .inactive: return inactive()
-        case .background: return background()
-        case .none: return check()
+        case .foreground: return foreground(snapshot: wanted)
+        case .inactive: return inactive(snapshot: wanted)
+        case .background: return background(snapshot: wanted)
+        case .none: return check(snapshot: wanted)
         }
     }
-    func lockNow() -> CallResult { transact { now in rules.lockNow(now: now) } }
+    func lockNow(snapshot wanted: Bool = true) -> CallResult {
+        transact(snapshot: wanted) { now in rules.lockNow(now: now) }
+    }
 
     // MARK: - The watcher thread
 

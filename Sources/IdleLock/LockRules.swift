@@ -139,6 +139,10 @@ struct LockRules {
     let delaySchedule: [DelayStep]
     /// The delay running after the latest wrong passcode, if any.
     private(set) var retry: RetryDelay? = nil
+    /// The reading the deadlines were last judged at: a check at the same
+    /// reading changes nothing (nothing a call does after judging makes a
+    /// lock due at that same reading).
+    private var judgedAt: Int64? = nil
 
     init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64, firstPromptToken: UInt64 = 1,
          delaySchedule: [DelayStep] = []) {
@@ -171,6 +175,7 @@ struct LockRules {
 
     /// Everything a snapshot reports, computed in one pass (the handle
     /// borrows the rules once per call).
+    @inline(__always)
     func report(now: Int64) -> RulesReport {
         RulesReport(state: state, reason: reason, engaged: engaged, isAway: departure != nil,
                     attemptsRemaining: attemptsRemaining, lastActivity: lastActivity,
@@ -181,6 +186,7 @@ struct LockRules {
 
     /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
     /// save a draft or ask "still there?". Activity ends it.
+    @inline(__always)
     func isWarning(now: Int64) -> Bool {
         guard timeouts.warnBefore > 0, !shield.isActive(now: now) else { return false }
         let left = msUntilIdleLock(now: now)
@@ -207,7 +213,7 @@ struct LockRules {
             if let retryEnd { return Millis.elapsed(from: now, to: retryEnd) }
             return Millis.never
         }
-        if pendingLock(now: now) != nil { return 0 }
+        if judgedAt != now && pendingLock(now: now) != nil { return 0 }
         var next = Int64.max
         func consider(_ moment: Int64?) {
             if let moment, moment > now { next = Swift.min(next, moment) }
@@ -234,6 +240,7 @@ struct LockRules {
     mutating func begin(now: Int64) {
         checkClockStep(now: now)
         judge(now: now)
+        judgedAt = now
     }
 
     private mutating func checkClockStep(now: Int64) {
