@@ -25,7 +25,8 @@
  *       At most once, before the first event. Keys: idle, background,
  *       inactive, grace (ms, or the word `never`; background also takes
  *       `same` = IDLELOCK_SAME_AS_IDLE), attempts, lock_on_start (integers),
- *       store (1: keep the session in a store file in a fresh temporary
+ *       warn (warn_before_ms, ms), store (1: keep the session in a store
+ *       file in a fresh temporary
  *       folder, removed at the end of the trace), device_key (1: a fixed
  *       32-byte test device key) and biometrics (1: the fake keystore of
  *       fake_keystore.h as config.authenticator, with an unlock_reason;
@@ -158,7 +159,7 @@ static uint8_t value_buf[IDLELOCK_SECRET_VALUE_MAX_BYTES];
 static const char *const status_names[] = {
     "OK", "INVALID_ARGUMENT", "SESSION_LOCKED", "INVALID_PASSCODE",
     "LOCKED_OUT", "LOCK_UNAVAILABLE", "NO_PASSCODE", "STORAGE",
-    "NOT_FOUND", "BUFFER_TOO_SMALL", "NO_MEMORY", "INTERNAL",
+    "NOT_FOUND", "BUFFER_TOO_SMALL", "NO_MEMORY", "INTERNAL", "RETRY_LATER",
 };
 static const char *const state_names[] = { "UNLOCKED", "LOCKED", "LOCKED_OUT" };
 static const char *const reason_names[] = {
@@ -352,8 +353,11 @@ static void print_header(replay *r)
     print_ms(c->inactive_after_ms);
     fputs(" grace=", stdout);
     print_ms(c->grace_ms);
-    printf(" attempts=%" PRId32 " lock_on_start=%" PRId32 "%s\n",
+    printf(" attempts=%" PRId32 " lock_on_start=%" PRId32 "%s",
            c->max_attempts, c->lock_on_start, r->use_biometrics ? " biometrics=1" : "");
+    if (c->warn_before_ms > 0)
+        printf(" warn=%" PRId64, c->warn_before_ms);
+    putchar('\n');
     printf("%8s  %-*s  %-16s  %-10s  %-12s  %4s  %4s  ", "time", event_width(r),
            "event", "status", "state", "reason", "left", "away");
     if (r->use_biometrics)
@@ -389,6 +393,8 @@ static int config_key(replay *r, const char *key, const char *val)
             ok = parse_ms(val, &c->background_after_ms);
     } else if (strcmp(key, "inactive") == 0)
         ok = parse_ms(val, &c->inactive_after_ms);
+    else if (strcmp(key, "warn") == 0)
+        ok = parse_ms(val, &c->warn_before_ms);
     else if (strcmp(key, "grace") == 0)
         ok = parse_ms(val, &c->grace_ms);
     else if (strcmp(key, "attempts") == 0)
@@ -424,7 +430,7 @@ static int do_config(replay *r, char **tok, int n)
 {
     static const char *const keys[] = {
         "idle", "background", "inactive", "grace", "attempts", "lock_on_start",
-        "store", "device_key", "biometrics",
+        "store", "device_key", "warn", "biometrics",
     };
     int seen[COUNT(keys)] = { 0 };
     int i;
@@ -540,6 +546,12 @@ static int expect_key(replay *r, const char *key, const char *val)
         return expect_flag(r, key, val, s->is_enabled);
     if (strcmp(key, "until_idle") == 0)
         return expect_number(r, key, val, 1, s->ms_until_idle_lock);
+    if (strcmp(key, "warning") == 0)
+        return expect_flag(r, key, val, s->is_warning);
+    if (strcmp(key, "until_warning") == 0)
+        return expect_number(r, key, val, 1, s->ms_until_warning);
+    if (strcmp(key, "next") == 0)
+        return expect_number(r, key, val, 1, s->ms_until_next_deadline);
     if (strcmp(key, "activity") == 0)
         return expect_number(r, key, val, 0, s->last_activity_ms);
     if (strcmp(key, "value") == 0) {
@@ -771,6 +783,8 @@ static void print_event(const replay *r, const char *ev, char **arg, int nargs)
         printf("%4" PRId32 "  %5" PRId32 "  ", s->is_biometrics_enabled,
                s->is_biometrics_available);
     fputs(until, stdout);
+    if (r->cfg.warn_before_ms > 0)
+        printf("%s", s->is_warning ? "  WARNING" : "");
     if (nargs > 0 && strcmp(ev, "passcode") != 0 && strcmp(ev, "unlock") != 0) {
         fputs("  ", stdout);
         print_escaped((const uint8_t *)arg[0], strlen(arg[0]));
