@@ -105,7 +105,7 @@ extension IdleLockHandle {
             let image = StoreImage(maxAttempts: limit, savedActivity: now, bootID: stamp,
                                    sessionID: sessionID, passcode: sealed, deviceWrap: deviceWrap,
                                    secrets: vault.records)
-            _ = try store.write(image, expectExisting: false)
+            _ = try store.create(image)
         }
     }
 

@@ -76,37 +76,20 @@ final class SessionStore {
         return image
     }
 
-    /// Reads the store under its lock without writing (to re-read a count
-    /// before acting on it).
-    func read() throws(IdleLockError) -> StoreImage? {
-        try files.locked { () throws(IdleLockError) -> StoreImage? in
-            guard let bytes = try files.read() else { return nil }
-            return try StoreFormat.decode(bytes, keys: keys)
-        }
-    }
-
-    /// Creates the store for a new passcode, or replaces this sign-in's
-    /// store with one. `expectExisting` says which: a store created or
-    /// removed by another process meanwhile fails the step.
-    func write(_ image: StoreImage, expectExisting: Bool) throws(IdleLockError) -> StoreImage {
+    /// Creates the store for a first passcode. A store that another
+    /// process created meanwhile (a race between two sign-ins) fails the
+    /// step: nothing changes.
+    func create(_ image: StoreImage) throws(IdleLockError) -> StoreImage {
         let written = try files.locked { () throws(IdleLockError) -> StoreImage in
-            var image = image
-            if let bytes = try files.read() {
-                let current = try StoreFormat.decode(bytes, keys: keys)
-                guard expectExisting, isOurs(current) else {
-                    throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
-                }
-                image.generation = current.generation &+ 1
-            } else {
-                guard !expectExisting else {
-                    throw IdleLockError(.storage, "the session was signed out by another process meanwhile; nothing changed")
-                }
-                // A random start, so a new sign-in's generations do not retrace
-                // an earlier one's (the look also compares the session id).
-                var start: UInt64 = 0
-                withUnsafeMutableBytes(of: &start) { randombytes_buf($0.baseAddress!, $0.count) }
-                image.generation = start >> 1
+            guard try files.readPrefix(8) == nil else {
+                throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
             }
+            var image = image
+            // A random start, so a new sign-in's generations do not retrace
+            // an earlier one's (the look also compares the session id).
+            var start: UInt64 = 0
+            withUnsafeMutableBytes(of: &start) { randombytes_buf($0.baseAddress!, $0.count) }
+            image.generation = start >> 1
             try files.replace(with: try StoreFormat.encode(image, keys: keys))
             return image
         }

@@ -391,6 +391,24 @@ struct BiometricTests {
         #expect(r.seqs == r.seqs.sorted())
     }
 
+    @Test func anAuthenticatorWithoutAnUnlockReasonGetsNULL() {
+        let keystore = FakeKeystore()
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 60_000
+        var auth = keystore.authenticator
+        var h: OpaquePointer? = nil
+        let rc = withUnsafePointer(to: &auth) { a in
+            cfg.authenticator = a
+            return idlelock_create(&cfg, &h)
+        }
+        #expect(rc == 0)
+        defer { idlelock_destroy(h) }
+        #expect(idlelock_set_passcode(h, "2468", 4) == 0)
+        #expect(idlelock_enable_biometrics(h) == 0)
+        #expect(idlelock_unlock_with_biometrics(h, nil) == 0)
+        #expect(keystore.reasons == [""], "load_secret got a NULL reason")
+    }
+
     @Test func signOutDeletesTheItem() {
         let l = BioLock()
         l.setPasscode("2468")

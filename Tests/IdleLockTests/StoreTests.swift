@@ -558,3 +558,35 @@ struct StoreRegressionTests {
         #expect(idlelock_require_unlocked(b.handle) == IDLELOCK_ERR_SESSION_LOCKED)
     }
 }
+
+@Suite("Store edges")
+struct StoreEdgeTests {
+    @Test func anotherProcessHoldingTheStoreLockTooLongIsStorage() throws {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock())
+        #expect(a.setPasscode("2468") == 0)
+        // Another process holds the store lock (a separate open file
+        // description, as another process would have).
+        let fd = open(folder.store + ".lock", O_RDWR)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX) == 0)
+        #expect(a.put("token", "t") == IDLELOCK_ERR_STORAGE)
+        #expect(String(cString: idlelock_last_error()).contains("2000 ms"))
+        flock(fd, LOCK_UN)
+        #expect(a.put("token", "t") == 0)
+    }
+
+    @Test func aStoreFileLargerThanAnyStoreIsRefusedUntouched() throws {
+        let folder = TempFolder()
+        #expect(FileManager.default.createFile(atPath: folder.store, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.store))
+        try handle.truncate(atOffset: 21 * 1024 * 1024)
+        try handle.close()
+        let b = StoredLock(folder.store, clock: FakeClock())
+        #expect(b.status == IDLELOCK_ERR_STORAGE)
+        #expect(String(cString: idlelock_last_error()).contains("larger than any store"))
+        let size = (try FileManager.default.attributesOfItem(atPath: folder.store)[.size] as? Int) ?? 0
+        #expect(size == 21 * 1024 * 1024)
+    }
+}
