@@ -425,15 +425,17 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* ------------------------------------------------------------------------ */
 
 /* Fill `cfg` with the defaults and set cfg->size = size. Pass
- * sizeof(idlelock_config) as `size`. Only the first `size` bytes are
- * written; bytes this library does not know are zeroed.
+ * sizeof(idlelock_config) as `size` (a host built against the 1.0 header
+ * passes that header's smaller size, which is accepted). Only the first
+ * `size` bytes are written; bytes this library does not know are zeroed.
  * Defaults: idle_after_ms and background_after_ms left unset on purpose
  * (IDLELOCK_NEVER and IDLELOCK_SAME_AS_IDLE: idlelock_create() refuses a
  * lock that never times out until one of them is finite), inactive_after_ms
  * 30000, grace_ms 1500, max_attempts 5, lock_on_start 1, the Argon2id
  * limits above, and NULL pointers.
  * Returns IDLELOCK_OK, or IDLELOCK_ERR_INVALID_ARGUMENT when cfg is NULL or
- * size is smaller than this version's struct (or larger than 4096).
+ * size matches no version of the struct (see the size rules at the top) or
+ * is larger than 4096.
  * Thread: any. */
 int idlelock_config_init(idlelock_config *cfg, size_t size);
 

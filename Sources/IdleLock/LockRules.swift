@@ -199,6 +199,10 @@ struct LockRules {
         guard timeouts.warnBefore > 0 else { return Millis.never }
         let left = msUntilIdleLock(now: now)
         if left == Millis.never { return Millis.never }
+        if shield.isActive(now: now), let cap = shield.capDeadline() {
+            // A prompt defers the idle rule: no warning before its cap.
+            return Swift.max(1, Swift.max(Millis.elapsed(from: now, to: cap), left - timeouts.warnBefore))
+        }
         return left <= timeouts.warnBefore ? 0 : left - timeouts.warnBefore
     }
 

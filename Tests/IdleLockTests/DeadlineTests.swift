@@ -129,3 +129,18 @@ struct DeadlineTests {
         #expect(UnsafeRawBufferPointer(start: raw + 56, count: 40).allSatisfy { $0 == 0xAB })
     }
 }
+
+@Suite("Warning under a prompt")
+struct WarningPromptTests {
+    /// Regression: while a prompt deferred the idle rule, ms_until_warning
+    /// read 0 ("open") although is_warning was 0.
+    @Test func noWarningIsReportedOpenWhileAPromptDefersTheIdleRule() {
+        var r = LockRules(timeouts: Timeouts(idle: 60_000, background: 10_000, inactive: 30_000, grace: 1_500,
+                                             promptCap: 120_000, warnBefore: 10_000),
+                          lockOnStart: false, maxAttempts: 5, now: 0)
+        r.passcodeSet(now: 0)
+        _ = r.openPrompt(now: 0)
+        #expect(!r.isWarning(now: 55_000))
+        #expect(r.msUntilWarning(now: 55_000) == 65_000, "not before the prompt's cap")
+    }
+}

@@ -27,6 +27,20 @@ With ``store_path=...`` the session (passcode wrap, sealed secrets, attempt
 count, lockout) is kept on disk and shared between processes; see
 :class:`IdleLock` and :class:`StorageError`.
 
+Prompts the app opens itself (a file picker, the camera) go in
+``with lock.prompt(): ...`` (:meth:`IdleLock.prompt`), and a platform's own
+state names reach the right event through :meth:`IdleLock.lifecycle` with a
+:class:`Platform` (``lock.lifecycle(Platform.ANDROID_LIFECYCLE_EVENT,
+"ON_STOP")``).
+
+Since 1.1 a lock can also warn before the idle lock (``warn_before_ms``,
+:attr:`Snapshot.is_warning`), refuse passcode attempts for a while after
+wrong ones (``delay_schedule``, :class:`RetryLaterError`), say when to wake
+next (:attr:`Snapshot.ms_until_next_deadline`), and keep time by itself on
+a watcher thread (:meth:`IdleLock.watch_start`). :meth:`IdleLock.touch`
+returns ``None`` (``touch(snapshot=True)`` returns the :class:`Snapshot`):
+it is the hot path.
+
 Units: every time and duration is an ``int`` count of **milliseconds**.
 
 Threads: every method may be called from any thread, also concurrently on
@@ -37,6 +51,8 @@ internal lock held. Exceptions raised by a listener, the clock or an
 :class:`Authenticator` are caught in the callback (they never unwind through
 C) and re-raised on that thread once the C call returns: see
 :class:`ListenerError`, :class:`Authenticator` and :class:`IdleLock`.
+Listeners run by the watcher thread have no call to raise from: their
+exceptions go to :func:`sys.unraisablehook`.
 """
 
 from __future__ import annotations
@@ -51,7 +67,20 @@ import sys
 import threading
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Set, Type, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Type,
+    Literal,
+    Union,
+    overload,
+)
 
 from . import _ffi
 from ._ffi import LibraryNotFoundError
@@ -80,6 +109,7 @@ __all__ = [
     "BufferTooSmallError",
     "NoMemoryError",
     "InternalError",
+    "RetryLaterError",
     "ClosedError",
     "ListenerError",
     "LibraryNotFoundError",
@@ -89,9 +119,15 @@ __all__ = [
     "AuthenticationCancelled",
     "AuthenticatorUnavailable",
     "AUTH_SECRET_BYTES",
+    "Platform",
+    "Prompt",
+    "PROMPT_CAP_MAX_MS",
+    "DELAY_MAX_MS",
+    "DELAY_SCHEDULE_MAX_STEPS",
+    "ios_delay_schedule",
 ]
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 #: ``IDLELOCK_NEVER`` (INT64_MAX): "no deadline". Timeouts also accept
 #: ``None`` for it, and :attr:`Snapshot.ms_until_idle_lock` reports it as
@@ -101,6 +137,15 @@ NEVER: int = _ffi.NEVER
 #: ``IDLELOCK_AUTH_SECRET_BYTES``: the length of the secret an
 #: :class:`Authenticator` keeps and gives back (32).
 AUTH_SECRET_BYTES: int = _ffi.AUTH_SECRET_BYTES
+
+#: The largest ``prompt_cap_ms`` the library accepts (600000 ms, 10 minutes).
+PROMPT_CAP_MAX_MS: int = _ffi.PROMPT_CAP_MAX_MS
+
+#: The longest step of a ``delay_schedule`` (86400000 ms, one day).
+DELAY_MAX_MS: int = _ffi.DELAY_MAX_MS
+
+#: The most steps a ``delay_schedule`` may have (32).
+DELAY_SCHEDULE_MAX_STEPS: int = _ffi.DELAY_SCHEDULE_MAX_STEPS
 
 #: Path (or soname) of the loaded shared library.
 library_path: str = _ffi.library_path
@@ -134,6 +179,15 @@ def version() -> str:
 def version_number() -> int:
     """The library's version as ``MAJOR*10000 + MINOR*100 + PATCH``."""
     return int(_ffi.lib.idlelock_version_number())
+
+
+def ios_delay_schedule() -> List["tuple[int, int]"]:
+    """The library's iOS-like escalating-delay preset
+    (``idlelock_delay_schedule_ios``) as ``[(failed_attempts, delay_ms),
+    ...]``: after Apple's Platform Security guide, 5 wrong passcodes: 1
+    minute; 6: 5 minutes; 7: 15 minutes; 9: 1 hour. ``IdleLock(
+    delay_schedule="ios", max_attempts=10)`` uses it."""
+    return _ffi.ios_delay_schedule()
 
 
 def status_name(code: int) -> str:
@@ -197,12 +251,43 @@ class Reason(_NamedIntEnum):
     CLOCK = _ffi.REASON_CLOCK
 
 
-def _enum_or_int(kind: Any, value: int) -> Any:
-    # A newer library may append states or reasons; keep the raw int then.
-    try:
-        return kind(value)
-    except ValueError:
-        return int(value)
+class Platform(_NamedIntEnum):
+    """The platform whose own state names :meth:`IdleLock.lifecycle` takes
+    (``IDLELOCK_PLATFORM_*``). ``str()`` is the name.
+
+    The names, as the library maps them (foreground / inactive /
+    background / no presence change):
+
+    - ``IOS_SCENE_PHASE`` (SwiftUI ``ScenePhase``) and
+      ``IOS_APPLICATION_STATE`` (UIKit ``UIApplication.State``): ``active``
+      / ``inactive`` / ``background``.
+    - ``ANDROID_LIFECYCLE_EVENT`` (androidx ``Lifecycle.Event``):
+      ``ON_RESUME`` / ``ON_PAUSE`` (still visible) / ``ON_STOP`` /
+      ``ON_CREATE``, ``ON_START``, ``ON_DESTROY``.
+    - ``FLUTTER_APP_LIFECYCLE_STATE`` (Flutter ``AppLifecycleState``):
+      ``resumed`` / ``inactive`` / ``hidden``, ``paused`` / ``detached``.
+    - ``REACT_NATIVE_APP_STATE`` (React Native ``AppState``): ``active`` /
+      ``inactive`` (iOS) / ``background`` / ``unknown``, ``extension``.
+
+    The table is the library's (README, "Lifecycle adapters"); the binding
+    does not map names itself.
+    """
+
+    IOS_SCENE_PHASE = _ffi.PLATFORM_IOS_SCENE_PHASE
+    """SwiftUI ``ScenePhase``."""
+    IOS_APPLICATION_STATE = _ffi.PLATFORM_IOS_APPLICATION_STATE
+    """UIKit ``UIApplication.State``."""
+    ANDROID_LIFECYCLE_EVENT = _ffi.PLATFORM_ANDROID_LIFECYCLE_EVENT
+    """androidx ``Lifecycle.Event``."""
+    FLUTTER_APP_LIFECYCLE_STATE = _ffi.PLATFORM_FLUTTER_APP_LIFECYCLE_STATE
+    """Flutter ``AppLifecycleState``."""
+    REACT_NATIVE_APP_STATE = _ffi.PLATFORM_REACT_NATIVE_APP_STATE
+    """React Native ``AppState``."""
+
+
+# A newer library may append states or reasons: the raw int is kept then.
+_STATES: Dict[int, State] = {int(m): m for m in State}
+_REASONS: Dict[int, Reason] = {int(m): m for m in Reason}
 
 
 @dataclass(frozen=True)
@@ -219,6 +304,26 @@ class Snapshot:
     ``ms_until_idle_lock``: milliseconds until the idle deadline, 0 when
     due, and ``None`` where the library reports ``IDLELOCK_NEVER`` (the idle
     timeout is never, the session is locked, or no passcode is set).
+
+    Added in 1.1:
+
+    ``is_warning``: within ``warn_before_ms`` of the idle lock (not while a
+    prompt defers the idle rule): save a draft or ask "still there?".
+    Listeners hear it open and close; activity (:meth:`IdleLock.touch`)
+    ends it.
+    ``ms_until_warning``: milliseconds until ``is_warning`` opens, 0 while
+    it is open, ``None`` (``IDLELOCK_NEVER``) without a warning (the option
+    is off, or there is no idle deadline).
+    ``ms_until_retry``: milliseconds until a passcode attempt is accepted
+    again while an escalating delay runs (``delay_schedule``), 0 when it
+    is (never ``None``: a delay lasts one day at most).
+    ``ms_until_next_deadline``: milliseconds until the earliest moment
+    anything can change (the idle deadline, the warning, the end of the
+    grace window or the timeout of an absence, a prompt's cap, the end of a
+    delay): wake a timer then and call :meth:`IdleLock.check`. 0 when due
+    now, ``None`` (``IDLELOCK_NEVER``) when nothing is due. It may wake a
+    host early, never late. (:meth:`IdleLock.watch_start` does this for
+    you.)
     """
 
     state: State
@@ -231,6 +336,10 @@ class Snapshot:
     attempts_remaining: int
     last_activity_ms: int
     ms_until_idle_lock: Optional[int]
+    is_warning: bool
+    ms_until_warning: Optional[int]
+    ms_until_retry: int
+    ms_until_next_deadline: Optional[int]
 
     @property
     def is_locked(self) -> bool:
@@ -239,10 +348,13 @@ class Snapshot:
 
     @classmethod
     def _from_struct(cls, s: _ffi.SnapshotStruct) -> "Snapshot":
-        until = int(s.ms_until_idle_lock)
+        never = _ffi.NEVER
+        until = s.ms_until_idle_lock
+        warning = s.ms_until_warning
+        deadline = s.ms_until_next_deadline
         return cls(
-            state=_enum_or_int(State, s.state),
-            reason=_enum_or_int(Reason, s.reason),
+            state=_STATES.get(s.state, s.state),
+            reason=_REASONS.get(s.reason, s.reason),
             seq=int(s.seq),
             is_enabled=bool(s.is_enabled),
             is_biometrics_enabled=bool(s.is_biometrics_enabled),
@@ -250,7 +362,11 @@ class Snapshot:
             is_away=bool(s.is_away),
             attempts_remaining=int(s.attempts_remaining),
             last_activity_ms=int(s.last_activity_ms),
-            ms_until_idle_lock=None if until == _ffi.NEVER else until,
+            ms_until_idle_lock=None if until == never else until,
+            is_warning=bool(s.is_warning),
+            ms_until_warning=None if warning == never else warning,
+            ms_until_retry=int(s.ms_until_retry),
+            ms_until_next_deadline=None if deadline == never else deadline,
         )
 
 
@@ -402,6 +518,21 @@ class InternalError(IdleLockError):
     STATUS = _ffi.ERR_INTERNAL
 
 
+class RetryLaterError(IdleLockError):
+    """``IDLELOCK_ERR_RETRY_LATER`` (1.1): an escalating delay is running
+    after wrong passcodes (``delay_schedule``). The attempt was **not**
+    counted and no key derivation ran: try again in :attr:`ms_until_retry`
+    milliseconds."""
+
+    STATUS = _ffi.ERR_RETRY_LATER
+
+    @property
+    def ms_until_retry(self) -> Optional[int]:
+        """Milliseconds until a passcode attempt is accepted again (from the
+        snapshot the call filled), or ``None`` when there is no snapshot."""
+        return None if self.snapshot is None else self.snapshot.ms_until_retry
+
+
 class ClosedError(InvalidArgumentError):
     """The :class:`IdleLock` was closed; the handle no longer exists (the C
     library would see a NULL handle: ``INVALID_ARGUMENT``)."""
@@ -549,6 +680,7 @@ _ERRORS: Dict[int, Type[IdleLockError]] = {
         BufferTooSmallError,
         NoMemoryError,
         InternalError,
+        RetryLaterError,
     )
 }
 
@@ -697,6 +829,134 @@ def _unlock_reason(value: Any) -> bytes:
     return data
 
 
+def _prompt_cap(value: Any) -> int:
+    """``prompt_cap_ms``: an int of ms, 0..PROMPT_CAP_MAX_MS (no ``None``:
+    a prompt can never defer the rules for ever)."""
+    v = _duration("prompt_cap_ms", value, never_ok=False)
+    if v > _ffi.PROMPT_CAP_MAX_MS:
+        raise _bad("prompt_cap_ms", f"{v} ms is over the maximum of {_ffi.PROMPT_CAP_MAX_MS} ms")
+    return v
+
+
+def _delay_schedule(value: Any, max_attempts: int) -> "List[tuple[int, int]]":
+    """``delay_schedule``: ``"ios"`` (the library's preset) or an iterable of
+    ``(failed_attempts, delay_ms)`` pairs, checked against the header's
+    rules before C sees it (the message names the option and the step).
+    Returns the steps as ints; an empty iterable is "no delays"."""
+    preset = False
+    if isinstance(value, str):
+        if value != "ios":
+            raise _bad(
+                "delay_schedule",
+                f"unknown preset {value!r}: the only preset is \"ios\"; otherwise "
+                "pass a list of (failed_attempts, delay_ms) pairs",
+            )
+        raw: List[Any] = list(_ffi.ios_delay_schedule())
+        preset = True
+    elif isinstance(value, (bytes, bytearray, memoryview, dict, set, frozenset)):
+        raise TypeError(
+            "delay_schedule must be \"ios\" or a list of (failed_attempts, delay_ms) "
+            f"pairs, not {type(value).__name__}"
+        )
+    else:
+        try:
+            raw = list(value)
+        except TypeError:
+            raise TypeError(
+                "delay_schedule must be \"ios\" or a list of (failed_attempts, delay_ms) "
+                f"pairs, not {type(value).__name__}"
+            ) from None
+    if len(raw) > _ffi.DELAY_SCHEDULE_MAX_STEPS:
+        raise _bad(
+            "delay_schedule",
+            f"{len(raw)} steps, at most {_ffi.DELAY_SCHEDULE_MAX_STEPS} allowed",
+        )
+    steps: List["tuple[int, int]"] = []
+    for i, step in enumerate(raw):
+        where = f"delay_schedule[{i}]"
+        if not isinstance(step, (tuple, list)) or len(step) != 2:
+            raise TypeError(
+                f"{where} must be a (failed_attempts, delay_ms) pair, "
+                f"not {type(step).__name__}" + (f" of length {len(step)}" if isinstance(step, (tuple, list)) else "")
+            )
+        attempts = _int_value(f"{where} failed_attempts", step[0], "attempts")
+        delay = _int_value(f"{where} delay_ms", step[1], "ms")
+        if not 1 <= attempts < _ffi.MAX_ATTEMPTS_MAX:
+            raise _bad(where, f"failed_attempts {attempts} is not in 1..{_ffi.MAX_ATTEMPTS_MAX - 1}")
+        if not 1 <= delay <= _ffi.DELAY_MAX_MS:
+            raise _bad(where, f"delay_ms {delay} is not in 1..{_ffi.DELAY_MAX_MS} (one day at most)")
+        if steps and attempts <= steps[-1][0]:
+            raise _bad(
+                where,
+                f"failed_attempts {attempts} must be greater than the step before it "
+                f"({steps[-1][0]}): steps are strictly increasing",
+            )
+        if steps and delay < steps[-1][1]:
+            raise _bad(
+                where,
+                f"delay_ms {delay} is shorter than the step before it ({steps[-1][1]}): "
+                "delays never decrease",
+            )
+        steps.append((attempts, delay))
+    # Every step must be below max_attempts (a step at the limit would never
+    # apply: that attempt locks out). An out-of-range max_attempts is left
+    # to the library, which names it.
+    if steps and 1 <= max_attempts <= _ffi.MAX_ATTEMPTS_MAX and steps[-1][0] >= max_attempts:
+        if preset:
+            raise _bad(
+                "delay_schedule",
+                f"the \"ios\" preset has a step at {steps[-1][0]} failed attempts, so it "
+                f"needs max_attempts={steps[-1][0] + 1} (as on iOS; got max_attempts={max_attempts})",
+            )
+        raise _bad(
+            f"delay_schedule[{len(steps) - 1}]",
+            f"failed_attempts {steps[-1][0]} must be below max_attempts ({max_attempts}): "
+            "a step at the limit would never apply",
+        )
+    return steps
+
+
+def _token(value: Any) -> int:
+    """A prompt token for ``idlelock_prompt_end`` (uint64)."""
+    if isinstance(value, bool):
+        raise TypeError("token must be an int, not bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"token must be an int, not {type(value).__name__}") from None
+    if not 0 <= v <= _ffi.UINT64_MAX:
+        raise _bad("token", f"{v} is not a prompt token (tokens are uint64)")
+    return v
+
+
+def _platform(value: Any) -> int:
+    """A ``Platform`` (or a plain int, for a platform a newer library added);
+    the library judges whether it knows it."""
+    if isinstance(value, bool):
+        raise TypeError("platform must be an idlelock.Platform, not bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"platform must be an idlelock.Platform, not {type(value).__name__}"
+        ) from None
+    if not _ffi.INT32_MIN <= v <= _ffi.INT32_MAX:
+        raise _bad("platform", f"{v} is not an IDLELOCK_PLATFORM_* value (does not fit int32)")
+    return v
+
+
+def _state_name(value: Any) -> bytes:
+    """A platform's state name (``str``), as a NUL-terminated C string."""
+    if not isinstance(value, str):
+        raise TypeError(f"state_name must be str, not {type(value).__name__}")
+    if "\0" in value:
+        raise _bad("state_name", "contains a NUL character (the library takes a NUL-terminated C string)")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _bad("state_name", "not encodable as UTF-8 (lone surrogate)") from None
+
+
 def _secret_name(name: Any) -> bytes:
     if not isinstance(name, str):
         raise TypeError(f"secret name must be str, not {type(name).__name__}")
@@ -749,11 +1009,48 @@ def _make_listener_thunk(record: _Listener, tls: _ThreadState) -> Any:
                 tls.delivering.pop()
         except BaseException as exc:  # noqa: BLE001 - re-raised after the call
             try:
-                tls.listener_errors.append(exc)
+                if tls.depth > 0:
+                    # Inside a binding call on this thread: re-raised there
+                    # once the outermost call returns.
+                    tls.listener_errors.append(exc)
+                else:
+                    # No binding call to raise it from: the watcher
+                    # thread, or a touch() that was already running when
+                    # this listener was subscribed.
+                    _report_unraisable(exc, record)
             except BaseException:  # pragma: no cover - out of memory
                 pass
 
     return _ffi.LISTENER_FN(trampoline)
+
+
+def _report_unraisable(exc: BaseException, record: _Listener) -> None:
+    """Hand a listener's exception that no call can raise to
+    :func:`sys.unraisablehook` (by default: a traceback on stderr)."""
+    hook = getattr(sys, "unraisablehook", None)
+    if hook is None:  # pragma: no cover - interpreter shutdown
+        return
+    args = _UnraisableArgs(
+        type(exc), exc, exc.__traceback__,
+        "Exception ignored in an idlelock listener that ran outside any "
+        "IdleLock call on its thread (the watcher thread)", record.callback,
+    )
+    hook(args)
+
+
+class _UnraisableArgs:
+    """What :func:`sys.unraisablehook` receives (the shape of
+    ``sys.UnraisableHookArgs``, which cannot be built from Python)."""
+
+    __slots__ = ("exc_type", "exc_value", "exc_traceback", "err_msg", "object")
+
+    def __init__(self, exc_type: Any, exc_value: Any, exc_traceback: Any,
+                 err_msg: str, obj: Any) -> None:
+        self.exc_type = exc_type
+        self.exc_value = exc_value
+        self.exc_traceback = exc_traceback
+        self.err_msg = err_msg
+        self.object = obj
 
 
 def _make_clock_thunk(clock: Callable[[], int], tls: _ThreadState) -> Any:
@@ -937,6 +1234,9 @@ def _make_authenticator(auth: "Authenticator", tls: _ThreadState) -> Any:
     return struct
 
 
+_NO_ERRORS: List[BaseException] = []  # shared, never appended to
+
+
 class _Outcome:
     __slots__ = ("status", "clock_error", "auth_error", "listener_errors")
 
@@ -952,6 +1252,59 @@ class _Outcome:
         self.auth_error = auth_error
         self.listener_errors = listener_errors
 
+
+class Prompt:
+    """What :meth:`IdleLock.prompt` returns: a context manager that opens a
+    prompt on enter and ends it on exit, even when the body raises.
+
+    ``with lock.prompt() as p:`` binds the :class:`Prompt`; :attr:`token` is
+    the open prompt's token (``None`` outside the ``with`` block).
+    """
+
+    __slots__ = ("_lock", "_token", "_opening", "_guard")
+
+    def __init__(self, lock: "IdleLock") -> None:
+        self._lock = lock
+        self._token: Optional[int] = None
+        self._opening = False
+        self._guard = threading.Lock()
+
+    @property
+    def token(self) -> Optional[int]:
+        """The token of the open prompt, or ``None`` when none is open."""
+        return self._token
+
+    def __enter__(self) -> "Prompt":
+        with self._guard:
+            if self._token is not None or self._opening:
+                raise RuntimeError("this Prompt is already open; use lock.prompt() for another")
+            self._opening = True
+        try:
+            token = self._lock.prompt_begin()  # not under the guard: listeners may run
+        finally:
+            with self._guard:
+                self._opening = False
+        with self._guard:
+            self._token = token
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        with self._guard:
+            token, self._token = self._token, None
+        if token is None:
+            return
+        try:
+            self._lock.prompt_end(token)
+        except ClosedError:
+            # The handle was destroyed in the body: its prompts went with it.
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self._token is None else f"open, token {self._token}"
+        return f"<idlelock.Prompt {state}>"
+
+
+_TOUCH = _ffi.touch_fast
 
 ListenerCallback = Callable[[Snapshot], object]
 ClockCallback = Callable[[], int]
@@ -1037,6 +1390,31 @@ class IdleLock:
         trampolines the library calls referenced until the handle is
         destroyed. An exception its ``is_available`` raises during creation
         destroys the new handle and is raised from the constructor.
+    :param prompt_cap_ms: how long prompts the app opened itself
+        (:meth:`prompt`, :meth:`prompt_begin`) can defer the rules, counted
+        from the earliest prompt still open; 0..600000
+        (:data:`PROMPT_CAP_MAX_MS`), library default 120000. 0 makes
+        prompts defer nothing.
+    :param warn_before_ms: ``0`` (the library default: off) or 1 ms up to
+        ``idle_after_ms - 1``: :attr:`Snapshot.is_warning` opens this long
+        before the idle lock (listeners hear it), so the host can save a
+        draft or ask "still there?"; activity ends it.
+    :param delay_schedule: ``None`` (default): no delays. Otherwise
+        escalating delays after wrong passcodes: a list of
+        ``(failed_attempts, delay_ms)`` pairs (once that many wrong
+        passcodes are counted, :meth:`unlock` is refused with
+        :class:`RetryLaterError` for ``delay_ms``), at most 32 steps,
+        ``failed_attempts`` strictly increasing in 1..``max_attempts``-1,
+        ``delay_ms`` in 1..86400000 and never decreasing; or the string
+        ``"ios"`` for the library's iOS-like preset
+        (:func:`ios_delay_schedule`: 5 wrong: 1 min, 6: 5 min, 7: 15 min,
+        9: 1 h), which needs ``max_attempts=10`` (its last step is at 9).
+        An empty list means no delays. The steps are copied into a C array
+        that lives only for the creation call (the library keeps its own
+        copy). A delay is saved with the store as its remaining duration
+        and restarted in full (never forgiven) at each creation or clock
+        step; ``max_attempts`` still ends in a lockout, and a right
+        passcode or a biometric unlock resets the count.
     :param unlock_reason: ``None`` (default) or a ``str`` of at most 512
         UTF-8 bytes (no NUL) that the library passes to
         :meth:`Authenticator.load_secret` for the prompt.
@@ -1049,8 +1427,9 @@ class IdleLock:
 
     Python-side validation raises :class:`TypeError` (wrong type: bool,
     float, str...) or :class:`InvalidArgumentError` (a :class:`ValueError`:
-    negative, NaN, infinite, too big for the C field; a ``store_path`` with a
-    NUL; a ``device_key`` that is not 32 bytes; an ``unlock_reason`` over 512
+    negative, NaN, infinite, too big for the C field, a ``prompt_cap_ms``
+    over 600000, a ``warn_before_ms`` not below ``idle_after_ms``, a
+    ``delay_schedule`` step out of range or order; a ``store_path`` with a NUL; a ``device_key`` that is not 32 bytes; an ``unlock_reason`` over 512
     UTF-8 bytes or with a NUL), naming the option;
     the library's own range checks raise :class:`InvalidArgumentError`
     naming the field (``lock_on_start=False`` with a ``store_path`` but no
@@ -1089,15 +1468,35 @@ class IdleLock:
         device_key: Optional[Union[bytes, bytearray]] = None,
         authenticator: Optional[Authenticator] = None,
         unlock_reason: Optional[str] = None,
+        prompt_cap_ms: Union[int, _Sentinel] = DEFAULT,
+        warn_before_ms: Union[int, _Sentinel] = DEFAULT,
+        delay_schedule: Union[None, str, Iterable[Sequence[int]]] = None,
     ) -> None:
+        # The handle, twice: as a ctypes pointer (the slow path, with the
+        # errcheck'd declarations) and as a plain address (touch()'s fast
+        # path). Both are None once close() began. A call appends to
+        # _inflight *before* it reads either, and close() clears them
+        # *before* it looks at _inflight: so close() either sees the call
+        # in flight (and leaves the destroy to the last call out, through
+        # _doomed) or the call reads None (and never reaches C with a
+        # freed handle; a NULL handle is INVALID_ARGUMENT, never a crash).
         self._handle: Any = None
+        self._address: Optional[int] = None
+        self._inflight: List[None] = []
+        self._doomed: Any = None
         self._closed = True
         self._cond = threading.Condition(threading.RLock())
-        self._active = 0
         self._destroyed = False
+        # True while touch() may take its fast path: no Python clock, no
+        # listener subscribed or being subscribed, not closed.
+        self._fast = False
         self._tls = _ThreadState()
         self._listeners: Dict[int, _Listener] = {}
         self._subscribing: Set[_Listener] = set()
+        # Listeners that unsubscribed (or whose handle was destroyed) while
+        # running on a thread with no binding call to outlive them (the
+        # watcher thread): their ctypes thunks stay alive with this object.
+        self._retired: List[_Listener] = []
         self._clock = clock
         self._clock_thunk: Any = None
         # The authenticator, its C struct and its four ctypes trampolines:
@@ -1138,6 +1537,9 @@ class IdleLock:
         opt("inactive_after_ms", inactive_after_ms,
             lambda v: _duration("inactive_after_ms", v, never_ok=True))
         opt("grace_ms", grace_ms, lambda v: _duration("grace_ms", v, never_ok=False))
+        opt("prompt_cap_ms", prompt_cap_ms, _prompt_cap)
+        opt("warn_before_ms", warn_before_ms,
+            lambda v: _duration("warn_before_ms", v, never_ok=False))
         opt("max_attempts", max_attempts,
             lambda v: _ranged("max_attempts", v, 0, _ffi.INT32_MAX, "attempts"))
         opt("kdf_opslimit", kdf_opslimit,
@@ -1150,6 +1552,13 @@ class IdleLock:
                     f"lock_on_start must be bool, not {type(lock_on_start).__name__}"
                 )
             cfg.lock_on_start = int(lock_on_start)
+        if cfg.warn_before_ms > 0 and 0 < cfg.idle_after_ms <= cfg.warn_before_ms:
+            raise _bad(
+                "warn_before_ms",
+                f"{cfg.warn_before_ms} ms must be below idle_after_ms ({cfg.idle_after_ms} ms); "
+                "0 turns the warning off",
+            )
+        steps = [] if delay_schedule is None else _delay_schedule(delay_schedule, cfg.max_attempts)
         if clock is not None:
             if not callable(clock):
                 raise TypeError(f"clock must be callable or None, not {type(clock).__name__}")
@@ -1172,6 +1581,8 @@ class IdleLock:
         # create call (the library copies what it keeps); the key's buffer
         # is wiped as soon as the call returns.
         key_buf: Any = None
+        # The schedule's C copy, too, lives only for the create call.
+        steps_buf: Any = None
         tls.clock_errors.append(None)
         tls.auth_errors.append(None)  # create asks is_available
         tls.depth += 1
@@ -1184,6 +1595,12 @@ class IdleLock:
                 key_buf = (ctypes.c_uint8 * _ffi.DEVICE_KEY_BYTES).from_buffer_copy(device_key)
                 cfg.device_key = ctypes.cast(key_buf, ctypes.POINTER(ctypes.c_uint8))
                 cfg.device_key_len = _ffi.DEVICE_KEY_BYTES
+            if steps:
+                steps_buf = (_ffi.DelayStep * len(steps))(
+                    *[_ffi.DelayStep(attempts, 0, delay) for attempts, delay in steps]
+                )
+                cfg.delay_schedule = ctypes.cast(steps_buf, ctypes.POINTER(_ffi.DelayStep))
+                cfg.delay_schedule_len = len(steps)
             status = _ffi.lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(handle))
         finally:
             if key_buf is not None:
@@ -1193,6 +1610,9 @@ class IdleLock:
             cfg.store_path = None
             cfg.unlock_reason = None
             cfg.authenticator = None
+            cfg.delay_schedule = None
+            cfg.delay_schedule_len = 0
+            del steps_buf
             tls.depth -= 1
             clock_error = tls.clock_errors.pop()
             auth_error = tls.auth_errors.pop()
@@ -1205,7 +1625,9 @@ class IdleLock:
                     error = upper
             raise error
         self._handle = handle
+        self._address = ctypes.cast(handle, ctypes.c_void_p).value
         self._closed = False
+        self._fast = clock is None
         if clock_error is not None or auth_error is not None:
             # The handle was created from a failed clock reading, or its
             # authenticator raised in is_available: give it back rather than
@@ -1221,40 +1643,43 @@ class IdleLock:
     # -- plumbing ---------------------------------------------------------
 
     def _call(self, fn: Any, *args: Any) -> _Outcome:
+        """Call ``fn(handle, *args)`` (an errcheck'd declaration) with the
+        per-thread bookkeeping the callbacks need; see :meth:`touch` for the
+        path without it."""
         tls = self._tls
         if tls.in_clock:
             raise RuntimeError(
                 "the clock must not call into the IdleLock: it runs with the "
                 "library's internal lock held"
             )
-        with self._cond:
-            if self._closed:
-                raise ClosedError("this IdleLock is closed")
-            self._active += 1
-        tls.depth += 1
-        tls.clock_errors.append(None)
-        tls.auth_errors.append(None)
-        destroy = None
+        inflight = self._inflight
+        inflight.append(None)  # before reading the handle: see __init__
         try:
-            status = fn(self._handle, *args)
+            handle = self._handle
+            if handle is None:
+                raise ClosedError("this IdleLock is closed")
+            tls.depth += 1
+            tls.clock_errors.append(None)
+            tls.auth_errors.append(None)
+            try:
+                status = fn(handle, *args)
+            finally:
+                clock_error = tls.clock_errors.pop()
+                auth_error = tls.auth_errors.pop()
+                tls.depth -= 1
+                listener_errors: List[BaseException] = _NO_ERRORS
+                if tls.depth == 0:
+                    if tls.listener_errors:
+                        listener_errors, tls.listener_errors = tls.listener_errors, []
+                    if tls.retired and not tls.delivering:
+                        # No C frame of ours is left on this thread:
+                        # listeners that unsubscribed themselves can be
+                        # freed now.
+                        tls.retired.clear()
         finally:
-            clock_error = tls.clock_errors.pop()
-            auth_error = tls.auth_errors.pop()
-            tls.depth -= 1
-            listener_errors: List[BaseException] = []
-            if tls.depth == 0:
-                listener_errors, tls.listener_errors = tls.listener_errors, []
-                # No C frame of ours is left on this thread: listeners that
-                # unsubscribed themselves can be freed now.
-                tls.retired.clear()
-            with self._cond:
-                self._active -= 1
-                if self._active == 0:
-                    if self._closed:
-                        destroy = self._take_handle()
-                    self._cond.notify_all()
-            if destroy is not None:
-                self._destroy(destroy)
+            inflight.pop()
+            if self._doomed is not None:
+                self._reap()
         return _Outcome(status, clock_error, listener_errors, auth_error)
 
     def _finish(self, outcome: _Outcome, snap: Optional[_ffi.SnapshotStruct] = None) -> None:
@@ -1299,9 +1724,14 @@ class IdleLock:
     def _simple_call(self, fn: Any, *args: Any) -> None:
         self._finish(self._call(fn, *args))
 
-    def _take_handle(self) -> Any:
-        handle, self._handle = self._handle, None
-        return handle
+    def _reap(self) -> None:
+        """After a call left: destroy the handle close() left to the last
+        call in flight, if this was the last one."""
+        with self._cond:
+            if self._inflight or self._doomed is None:
+                return
+            handle, self._doomed = self._doomed, None
+        self._destroy(handle)
 
     def _destroy(self, handle: Any) -> None:
         tls = self._tls
@@ -1312,6 +1742,11 @@ class IdleLock:
             tls.clock_errors.pop()
         # The C object is gone: nothing can call our thunks any more.
         with self._cond:
+            if tls.delivering:
+                # Destroyed from inside a listener the watcher thread runs:
+                # its thunk is still on this thread's stack. Keep the
+                # listeners' thunks with this object.
+                self._retired.extend(self._listeners.values())
             self._listeners.clear()
             self._subscribing.clear()
             self._clock_thunk = None
@@ -1322,35 +1757,57 @@ class IdleLock:
             self._destroyed = True
             self._cond.notify_all()
 
+    def _update_fast(self) -> None:
+        """With ``_cond`` held: may touch() skip the callback bookkeeping?"""
+        self._fast = (
+            not self._closed
+            and self._clock_thunk is None
+            and not self._listeners
+            and not self._subscribing
+        )
+
     # -- life cycle -------------------------------------------------------
 
     def close(self) -> None:
         """Destroy the lock (``idlelock_destroy``): wipe its session key,
-        passcode wrap and secrets. Idempotent. Afterwards every method raises
-        :class:`ClosedError`.
+        passcode wrap and secrets, and stop the watcher. Idempotent.
+        Afterwards every method raises :class:`ClosedError`.
 
-        Threads: waits for calls in flight on other threads to return, then
-        destroys. Called from a listener (or anything else running inside a
-        call on this object on this thread) it returns at once and the
-        handle is destroyed when the last call in flight returns.
+        Threads: when calls are in flight on other threads, waits for them
+        to return, then destroys (when none are, it destroys at once).
+        Called from a listener (or anything else running inside a call on
+        this object on this thread) it returns at once and the handle is
+        destroyed when the last call in flight returns; called from a
+        listener on the watcher thread with no call in flight, it destroys
+        the handle there (the library allows that one case).
         """
-        tls = getattr(self, "_tls", None)
         cond = getattr(self, "_cond", None)
-        if tls is None or cond is None:
+        if cond is None:
             return
-        handle = None
+        tls = self._tls
         with cond:
             if self._closed:
                 return
             self._closed = True
-            if self._active == 0:
-                handle = self._take_handle()
-            elif tls.depth == 0:
-                # The last call to return destroys the handle; wait for it.
-                while not self._destroyed:
-                    cond.wait()
-        if handle is not None:
-            self._destroy(handle)
+            self._fast = False
+            handle = self._handle
+            # Order matters (see __init__): clear the handle, then look at
+            # the calls in flight.
+            self._handle = None
+            self._address = None
+            if handle is None:
+                return
+            # Hand the handle to the last call in flight *before* looking
+            # for calls in flight: a call that leaves now reads _doomed
+            # after it left, so one of us sees the other.
+            self._doomed = handle
+            if self._inflight:
+                if tls.depth == 0 and not tls.delivering:
+                    while not self._destroyed:
+                        cond.wait()
+                return
+            self._doomed = None
+        self._destroy(handle)
 
     @property
     def closed(self) -> bool:
@@ -1386,10 +1843,75 @@ class IdleLock:
         the lock (the session is locked anyway)."""
         return self._snap_call(_ffi.lib.idlelock_start)
 
-    def touch(self) -> Snapshot:
+    @overload
+    def touch(self) -> None: ...
+
+    @overload
+    def touch(self, snapshot: Literal[False]) -> None: ...
+
+    @overload
+    def touch(self, snapshot: Literal[True]) -> Snapshot: ...
+
+    @overload
+    def touch(self, snapshot: bool) -> Optional[Snapshot]: ...
+
+    def touch(self, snapshot: bool = False) -> Optional[Snapshot]:
         """User activity (``idlelock_touch``): while locked nothing; otherwise
-        judge the deadlines, and if still unlocked, last activity = now."""
-        return self._snap_call(_ffi.lib.idlelock_touch)
+        judge the deadlines, and if still unlocked, last activity = now
+        (which also ends :attr:`Snapshot.is_warning`). Call it on every
+        input event.
+
+        Returns ``None``; ``touch(snapshot=True)`` returns the state after
+        the call as a :class:`Snapshot` (before 1.1, ``touch()`` always
+        did). The plain ``touch()`` is the hot path: on a lock with the
+        default clock and no listener subscribed it is one ctypes call with
+        a NULL ``out`` and a status check, about as cheap as a bare ctypes
+        call (see the README, "Performance"); with a Python clock or
+        listeners it takes the general path, which catches their exceptions.
+
+        Raises :class:`ClosedError`; with a store, :class:`StorageError`
+        when it locked the session but could not save the lock (the
+        session is locked anyway; ``error.snapshot`` is the state read
+        right after the failure). Exceptions of the clock and of
+        listeners are re-raised as for every call.
+        """
+        if snapshot or not self._fast:
+            return self._touch_general(snapshot)
+        inflight = self._inflight
+        inflight.append(None)  # before reading the address: see __init__
+        try:
+            # None once closed: a NULL handle, INVALID_ARGUMENT, no crash.
+            status = _TOUCH(self._address, None)
+        finally:
+            inflight.pop()
+        if status or self._doomed is not None:
+            self._touch_aftermath(status)
+        return None
+
+    def _touch_general(self, snapshot: bool) -> Optional[Snapshot]:
+        snap = _ffi.SnapshotStruct()
+        snap.size = ctypes.sizeof(snap)
+        # The snapshot is filled either way: an error carries it.
+        self._finish(self._call(_ffi.lib.idlelock_touch, ctypes.byref(snap)), snap)
+        return Snapshot._from_struct(snap) if snapshot else None
+
+    def _touch_aftermath(self, status: int) -> None:
+        """touch()'s fast path after something happened: a failure, or a
+        close() that left the destroy to this call."""
+        message = _ffi.last_error() if status else ""  # read first, on this thread
+        if self._doomed is not None:
+            self._reap()
+        if not status:
+            return
+        if status == _ffi.ERR_INVALID_ARGUMENT and self._closed:
+            raise ClosedError("this IdleLock is closed")
+        state: Optional[Snapshot] = None
+        if status != _ffi.ERR_INVALID_ARGUMENT:
+            try:
+                state = self.snapshot()
+            except IdleLockError:
+                state = None
+        raise _error_for(status, message, state)
 
     def inactive(self) -> Snapshot:
         """Still visible, not interactive (``idlelock_inactive``): records the
@@ -1410,7 +1932,8 @@ class IdleLock:
 
     def check(self) -> Snapshot:
         """Judge the deadlines due now (``idlelock_check``); call from a timer
-        using :attr:`Snapshot.ms_until_idle_lock` (ms) to know when."""
+        set to :attr:`Snapshot.ms_until_next_deadline` (ms), or let
+        :meth:`watch_start` do it."""
         return self._snap_call(_ffi.lib.idlelock_check)
 
     def lock(self) -> Snapshot:
@@ -1422,6 +1945,142 @@ class IdleLock:
         """The state now, after judging the deadlines (``idlelock_snapshot_get``).
         Everything a listener hears can also be polled here."""
         return self._snap_call(_ffi.lib.idlelock_snapshot_get)
+
+    # -- the watcher thread -----------------------------------------------
+
+    def watch_start(self) -> None:
+        """Start the library's watcher thread (``idlelock_watch_start``), for
+        hosts with no event loop (a kiosk program, a game server): it sleeps
+        until :attr:`Snapshot.ms_until_next_deadline` and calls
+        ``idlelock_check``, so the session locks on time (and the warning
+        opens) with no call from the host. Starting a running watcher does
+        nothing.
+
+        - Listeners then also run **on the watcher thread** (a thread of
+          the library's, not a :class:`threading.Thread`), one at a time
+          as always. An exception a listener raises there has no call to be
+          re-raised from: it goes to :func:`sys.unraisablehook` (by default
+          a traceback on stderr). A listener on the watcher thread may call
+          :meth:`close`.
+        - It sleeps on ``CLOCK_BOOTTIME``, so it needs the library's
+          default clock: on a lock created with ``clock=...`` it is refused
+          with :class:`InvalidArgumentError` (call :meth:`check` from your
+          own timer at ``ms_until_next_deadline`` instead).
+        - :meth:`close` (and so dropping the last reference to this object)
+          stops it; keep a reference to the lock while it watches.
+
+        Raises :class:`InvalidArgumentError` (a custom clock),
+        :class:`InternalError` (the thread or its file descriptors could not
+        be made), :class:`ClosedError`. Thread: any."""
+        self._simple_call(_ffi.lib.idlelock_watch_start)
+
+    def watch_stop(self) -> None:
+        """Stop the watcher thread and wait for it to end
+        (``idlelock_watch_stop``). Called from a listener running on the
+        watcher thread it does not wait for itself: the thread ends when
+        that listener returns. Stopping a stopped watcher does nothing.
+        Raises :class:`ClosedError`. Thread: any."""
+        self._simple_call(_ffi.lib.idlelock_watch_stop)
+
+    # -- lifecycle adapters -----------------------------------------------
+
+    def lifecycle(self, platform: Union[Platform, int], state_name: str) -> Snapshot:
+        """Report the platform's own app state (``idlelock_lifecycle``): the
+        library maps ``state_name`` to :meth:`foreground`, :meth:`inactive`
+        or :meth:`background`, so no host maps ``paused`` or ``hidden`` the
+        wrong way round (the table is under :class:`Platform`).
+
+        ``platform`` is a :class:`Platform` (a plain ``int`` is passed on as
+        it is, for a platform a newer library added). ``state_name`` is the
+        platform's exact, case-sensitive spelling as a ``str``: ``"inactive"``,
+        ``"ON_STOP"``, ``"hidden"``... A name that carries no presence change
+        (Android ``ON_CREATE``, ``ON_START``, ``ON_DESTROY``; Flutter
+        ``detached``; React Native ``unknown``, ``extension``) only judges the
+        deadlines, as :meth:`check`. Returns the state after the call.
+
+        Raises :class:`InvalidArgumentError` with the library's message for
+        a platform or a name the library does not know (nothing changed),
+        and the binding's own (naming ``state_name`` or ``platform``) for a
+        name with a NUL or a lone surrogate, or a platform outside int32;
+        :class:`TypeError` for a ``state_name`` that is not a ``str`` or a
+        platform that is not an integer. Otherwise what the event it maps
+        to raises (:class:`StorageError` with a store when it locked but
+        could not save the lock). Thread: any.
+        """
+        value = _platform(platform)
+        name = _state_name(state_name)
+        return self._snap_call(_ffi.lib.idlelock_lifecycle, value, name)
+
+    # -- prompts the app opens itself -------------------------------------
+
+    def prompt(self) -> "Prompt":
+        """A context manager around a prompt the app opens itself (a file
+        picker, the camera, a share sheet, a biometric sheet of its own)::
+
+            with lock.prompt():
+                show_file_picker()
+
+        Entering calls :meth:`prompt_begin` and exiting calls
+        :meth:`prompt_end`, also when the body raises. While the prompt is
+        open the idle rule waits, and an absence that began while it was
+        open is presence (last activity = the return) if the app is back
+        before the prompt's end plus ``grace_ms``; never past
+        ``prompt_cap_ms`` from the earliest prompt still open, after which
+        the rules apply as if no prompt had been opened, measured from the
+        real departure. A lock makes open prompts inert, and a prompt opened
+        on a locked session is inert: a prompt never unlocks or keeps
+        unlocked a locked session. Do not wrap an informational dialog: it
+        is not a prompt. The library's own biometric check
+        (:meth:`unlock_with_biometrics`) already counts as one.
+
+        The :class:`Prompt` can be entered again once it has exited (each
+        entry opens a new prompt); entering it while it is open raises
+        ``RuntimeError``. Exiting after :meth:`close` ends nothing (the
+        prompt went with the handle). Errors are those of
+        :meth:`prompt_begin` and :meth:`prompt_end`; when the body raised
+        and ``prompt_end`` raises too, the body's exception is the
+        ``__context__`` of the one that propagates.
+        """
+        return Prompt(self)
+
+    def prompt_begin(self) -> int:
+        """Open a prompt (``idlelock_prompt_begin``): call just before showing
+        a prompt the app opens itself. Judges the deadlines first, so a
+        deadline already due locks before the prompt opens (the prompt is
+        then inert). Returns its token: a non-zero ``int`` never reused on
+        this object, for :meth:`prompt_end`. Prefer :meth:`prompt`, which
+        cannot forget the end. Raises :class:`ClosedError`.
+
+        When it raises, no prompt is left open: if the library opened one
+        but the call still raises (a :class:`ListenerError`, or the clock's
+        exception), the binding ends that prompt at once, since the caller
+        never got its token (an orphan would defer the rules up to
+        ``prompt_cap_ms``). Thread: any."""
+        token = ctypes.c_uint64(0)
+        outcome = self._call(_ffi.lib.idlelock_prompt_begin, ctypes.byref(token))
+        try:
+            self._finish(outcome)
+        except BaseException:
+            if int(outcome.status) == _ffi.OK and token.value:
+                try:
+                    # Best effort; what this second call raises is dropped
+                    # in favour of the first exception.
+                    self._call(_ffi.lib.idlelock_prompt_end, token.value)
+                except BaseException:  # noqa: BLE001
+                    pass
+            raise
+        return int(token.value)
+
+    def prompt_end(self, token: int) -> None:
+        """End the prompt ``token`` (``idlelock_prompt_end``) once it is gone:
+        judges the deadlines, then the end is activity (last activity = now,
+        when still unlocked). Every token can be ended once, inert or not.
+        Raises :class:`InvalidArgumentError` with the library's message for
+        a token never issued on this object or already ended (nothing
+        changed), or the binding's for one outside uint64;
+        :class:`TypeError` for a non-integer. Thread: any (it may be ended
+        on another thread than the one that opened it)."""
+        self._simple_call(_ffi.lib.idlelock_prompt_end, _token(token))
 
     # -- passcode ---------------------------------------------------------
 
@@ -1549,6 +2208,13 @@ class IdleLock:
         outermost call on this object returns (``KeyboardInterrupt`` and
         other non-``Exception`` errors are re-raised as they are).
 
+        With :meth:`watch_start`, listeners also run on the watcher thread,
+        outside any call of this object: an exception raised there goes to
+        :func:`sys.unraisablehook`; so does one raised while a plain
+        :meth:`touch` that was already running when the listener was
+        subscribed delivers it. While any listener is subscribed,
+        :meth:`touch` takes its general path.
+
         Returns the token for :meth:`unsubscribe`. Raises
         :class:`InvalidArgumentError` (already 64 listeners),
         :class:`NoMemoryError`, :class:`TypeError` (not callable).
@@ -1560,6 +2226,7 @@ class IdleLock:
         token = ctypes.c_uint64(0)
         with self._cond:
             self._subscribing.add(record)  # alive even if we are interrupted
+            self._fast = False  # before the library can call it
         outcome = None
         try:
             outcome = self._call(_ffi.lib.idlelock_subscribe, record.thunk, None, ctypes.byref(token))
@@ -1570,6 +2237,7 @@ class IdleLock:
                     if outcome.status == _ffi.OK and self._handle is not None:
                         record.token = int(token.value)
                         self._listeners[record.token] = record
+                    self._update_fast()
         self._finish(outcome)
         return record.token
 
@@ -1586,12 +2254,16 @@ class IdleLock:
             raise InvalidArgumentError(f"token: {value} is not a subscribed token")
         outcome = self._call(_ffi.lib.idlelock_unsubscribe, value)
         if outcome.status == _ffi.OK:
+            tls = self._tls
             with self._cond:
                 record = self._listeners.pop(value, None)
-            if record is not None and any(r is record for r in self._tls.delivering):
-                # Still running on this thread (it unsubscribed itself):
-                # keep its thunk until the outermost call returns.
-                self._tls.retired.append(record)
+                if record is not None and any(r is record for r in tls.delivering):
+                    # Still running on this thread (it unsubscribed
+                    # itself): keep its thunk until the outermost call
+                    # returns, or, with no call of ours around it (the
+                    # watcher thread), as long as this object.
+                    (tls.retired if tls.depth > 0 else self._retired).append(record)
+                self._update_fast()
         self._finish(outcome)
 
     # -- secrets and the gate ---------------------------------------------

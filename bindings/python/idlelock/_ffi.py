@@ -1,9 +1,10 @@
-"""ctypes declarations for libidlelock (``include/idlelock.h``, ABI v1).
+"""ctypes declarations for libidlelock (``include/idlelock.h`` 1.1, ABI v1).
 
 This module is private: use :mod:`idlelock`. It finds and loads the shared
 library, declares ``argtypes``/``restype``/``errcheck`` for every function of
 the header, mirrors ``idlelock_config``, ``idlelock_snapshot`` and
-``idlelock_authenticator`` as :class:`ctypes.Structure` subclasses, and
+``idlelock_authenticator`` and ``idlelock_delay_step`` as
+:class:`ctypes.Structure` subclasses, and
 checks those mirrors against the library (and the authenticator's against
 the header's layout) at load time.
 
@@ -56,6 +57,7 @@ __all__ = [
     "CLOCK_FN",
     "LISTENER_FN",
     "AuthenticatorStruct",
+    "DelayStep",
     "AUTH_IS_AVAILABLE_FN",
     "AUTH_STORE_SECRET_FN",
     "AUTH_LOAD_SECRET_FN",
@@ -68,9 +70,10 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 HEADER_VERSION_MAJOR = 1
-HEADER_VERSION_MINOR = 0
+HEADER_VERSION_MINOR = 1
 HEADER_VERSION_PATCH = 0
-HEADER_VERSION_NUMBER = 10000
+HEADER_VERSION_STRING = "1.1.0"
+HEADER_VERSION_NUMBER = 10100
 
 OK = 0
 ERR_INVALID_ARGUMENT = 1
@@ -84,6 +87,7 @@ ERR_NOT_FOUND = 8
 ERR_BUFFER_TOO_SMALL = 9
 ERR_NO_MEMORY = 10
 ERR_INTERNAL = 11
+ERR_RETRY_LATER = 12  # 1.1: an escalating delay is running (snapshot.ms_until_retry)
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
@@ -119,6 +123,23 @@ KDF_OPSLIMIT_MIN = 2
 KDF_OPSLIMIT_MAX = 10
 KDF_MEMLIMIT_MIN = 19 * 1024 * 1024
 KDF_MEMLIMIT_MAX = 1024 * 1024 * 1024
+
+# prompt_cap_ms (added in 1.1): 0..PROMPT_CAP_MAX_MS, library default 120000.
+# The header states the bound in the field's comment, not as a macro.
+PROMPT_CAP_MAX_MS = 600000
+
+# Escalating delays (1.1), also stated in the header's comments, not as
+# macros: a step's delay_ms is 1..DELAY_MAX_MS (one day), a schedule has at
+# most DELAY_SCHEDULE_MAX_STEPS steps.
+DELAY_MAX_MS = 86_400_000
+DELAY_SCHEDULE_MAX_STEPS = 32
+
+# idlelock_lifecycle platforms (IDLELOCK_PLATFORM_*, added in 1.1).
+PLATFORM_IOS_SCENE_PHASE = 1  # SwiftUI ScenePhase
+PLATFORM_IOS_APPLICATION_STATE = 2  # UIApplication.State
+PLATFORM_ANDROID_LIFECYCLE_EVENT = 3  # androidx Lifecycle.Event
+PLATFORM_FLUTTER_APP_LIFECYCLE_STATE = 4  # Flutter AppLifecycleState
+PLATFORM_REACT_NATIVE_APP_STATE = 5  # React Native AppState
 
 # What idlelock_authenticator.load_secret reports (IDLELOCK_AUTH_*).
 AUTH_OK = 0  # the check passed; the secret was written
@@ -180,8 +201,23 @@ class AuthenticatorStruct(Structure):
     ]
 
 
+class DelayStep(Structure):
+    """Mirror of ``idlelock_delay_step`` (1.1): ``failed_attempts`` int32,
+    ``reserved0`` int32 (must be 0), ``delay_ms`` int64; 16 bytes. The header
+    declares no size function for it: :func:`_check_abi` checks the layout
+    against the C rules, and the iOS preset the library hands out."""
+
+    _fields_ = [
+        ("failed_attempts", c_int32),
+        ("reserved0", c_int32),
+        ("delay_ms", c_int64),
+    ]
+
+
 class Config(Structure):
-    """Mirror of ``idlelock_config`` (field order and types as in the header)."""
+    """Mirror of ``idlelock_config`` (field order and types as in the 1.1
+    header: the 1.0 fields, then ``prompt_cap_ms``, ``warn_before_ms``,
+    ``delay_schedule`` and ``delay_schedule_len``)."""
 
     _fields_ = [
         ("size", c_uint32),
@@ -201,11 +237,19 @@ class Config(Structure):
         ("unlock_reason", c_char_p),
         ("device_key", POINTER(c_uint8)),
         ("device_key_len", c_size_t),
+        # ---- added in 1.1 (a 1.0-sized config still works: the library
+        # then uses the defaults for what the size does not cover) ----
+        ("prompt_cap_ms", c_int64),
+        ("warn_before_ms", c_int64),
+        ("delay_schedule", POINTER(DelayStep)),
+        ("delay_schedule_len", c_size_t),
     ]
 
 
 class SnapshotStruct(Structure):
-    """Mirror of ``idlelock_snapshot``."""
+    """Mirror of ``idlelock_snapshot`` (1.1: the 1.0 fields, then
+    ``is_warning``, ``reserved1``, ``ms_until_warning``, ``ms_until_retry``
+    and ``ms_until_next_deadline``)."""
 
     _fields_ = [
         ("size", c_uint32),
@@ -219,6 +263,12 @@ class SnapshotStruct(Structure):
         ("attempts_remaining", c_int32),
         ("last_activity_ms", c_int64),
         ("ms_until_idle_lock", c_int64),
+        # ---- added in 1.1 ----
+        ("is_warning", c_int32),
+        ("reserved1", c_int32),
+        ("ms_until_warning", c_int64),
+        ("ms_until_retry", c_int64),
+        ("ms_until_next_deadline", c_int64),
     ]
 
 
@@ -376,7 +426,17 @@ def _check_status(result: int, func: Any, args: Any) -> StatusCode:
 
 
 def _declare(name: str, restype: Any, argtypes: List[Any], errcheck: Any = None) -> None:
-    fn = getattr(lib, name)
+    try:
+        fn = getattr(lib, name)
+    except AttributeError:
+        # A library older than the header (a 1.0 library has no
+        # idlelock_prompt_begin): say so instead of a bare AttributeError.
+        raise ImportError(
+            f"libidlelock at {library_path!r} does not match this binding "
+            f"(header {HEADER_VERSION_MAJOR}.{HEADER_VERSION_MINOR}."
+            f"{HEADER_VERSION_PATCH}): it has no {name}; use a library of "
+            f"version {HEADER_VERSION_MAJOR}.{HEADER_VERSION_MINOR} or later"
+        ) from None
     fn.restype = restype
     fn.argtypes = argtypes
     if errcheck is not None:
@@ -389,6 +449,9 @@ _S = POINTER(SnapshotStruct)
 _declare("idlelock_config_init", c_int, [POINTER(Config), c_size_t], _check_status)
 _declare("idlelock_create", c_int, [POINTER(Config), POINTER(HandleP)], _check_status)
 _declare("idlelock_destroy", None, [HandleP])
+# The watcher thread (1.1): IdleLock.watch_start() / watch_stop().
+_declare("idlelock_watch_start", c_int, [HandleP], _check_status)
+_declare("idlelock_watch_stop", c_int, [HandleP], _check_status)
 # Events
 for _name in (
     "idlelock_start",
@@ -401,6 +464,18 @@ for _name in (
     "idlelock_snapshot_get",
 ):
     _declare(_name, c_int, [HandleP, _S], _check_status)
+# Lifecycle adapters and prompts (1.1)
+_declare("idlelock_lifecycle", c_int, [HandleP, c_int32, c_char_p, _S], _check_status)
+_declare("idlelock_prompt_begin", c_int, [HandleP, POINTER(c_uint64)], _check_status)
+_declare("idlelock_prompt_end", c_int, [HandleP, c_uint64], _check_status)
+# Escalating delays (1.1): the iOS-like preset (a static table owned by
+# the library).
+_declare(
+    "idlelock_delay_schedule_ios",
+    c_int,
+    [POINTER(POINTER(DelayStep)), POINTER(c_size_t)],
+    _check_status,
+)
 # Passcode
 _declare("idlelock_set_passcode", c_int, [HandleP, POINTER(c_char), c_size_t], _check_status)
 _declare("idlelock_unlock", c_int, [HandleP, POINTER(c_char), c_size_t, _S], _check_status)
@@ -440,6 +515,15 @@ _declare("idlelock_version_number", c_int, [])
 _declare("idlelock_config_size", c_size_t, [])
 _declare("idlelock_snapshot_size", c_size_t, [])
 del _name
+
+# IdleLock.touch()'s fast path: the same symbol through a function object of
+# its own (``lib[name]`` makes a fresh one), with plain pointer argtypes (the
+# handle's address as an int, and None for ``out``: c_void_p converts both
+# without the cost of POINTER(...).from_param) and no errcheck: the caller
+# checks the status and reads idlelock_last_error() itself.
+touch_fast = lib["idlelock_touch"]
+touch_fast.argtypes = [c_void_p, c_void_p]
+touch_fast.restype = c_int
 
 # --------------------------------------------------------------------------
 # Load-time checks: version and struct mirrors
@@ -512,6 +596,10 @@ def _check_abi() -> None:
         ("unlock_reason", cfg.unlock_reason is None),
         ("device_key", not cfg.device_key),
         ("device_key_len", cfg.device_key_len == 0),
+        ("prompt_cap_ms", 0 <= cfg.prompt_cap_ms <= PROMPT_CAP_MAX_MS),
+        ("warn_before_ms", cfg.warn_before_ms == 0),
+        ("delay_schedule", not cfg.delay_schedule),
+        ("delay_schedule_len", cfg.delay_schedule_len == 0),
     ]
     bad = [name for name, good in checks if not good]
     if bad:
@@ -538,5 +626,39 @@ def _check_abi() -> None:
         wrong.append(f"sizeof {ctypes.sizeof(AuthenticatorStruct)} != {8 + 5 * ptr}")
     if wrong:  # pragma: no cover - a broken mirror, caught by the tests
         raise _abi_error("idlelock_authenticator mirror is wrong: " + ", ".join(wrong))
+
+    # idlelock_delay_step: no size function either. int32, int32, int64.
+    layout = [("failed_attempts", 0), ("reserved0", 4), ("delay_ms", 8)]
+    wrong = [name for name, offset in layout if getattr(DelayStep, name).offset != offset]
+    if [f[0] for f in DelayStep._fields_] != [name for name, _ in layout]:
+        wrong.append("field order")
+    if ctypes.sizeof(DelayStep) != 16:
+        wrong.append(f"sizeof {ctypes.sizeof(DelayStep)} != 16")
+    if wrong:  # pragma: no cover - a broken mirror, caught by the tests
+        raise _abi_error("idlelock_delay_step mirror is wrong: " + ", ".join(wrong))
+
+    # The iOS preset, read through the mirror, must be a valid schedule
+    # (the header's rules): a misread table would be a wrong one.
+    steps = ios_delay_schedule()
+    if not (
+        0 < len(steps) <= DELAY_SCHEDULE_MAX_STEPS
+        and all(0 < a < MAX_ATTEMPTS_MAX and 0 < d <= DELAY_MAX_MS for a, d in steps)
+        and all(x[0] < y[0] and x[1] <= y[1] for x, y in zip(steps, steps[1:]))
+    ):
+        raise _abi_error(f"idlelock_delay_schedule_ios() returned a malformed table: {steps}")
+
+
+def ios_delay_schedule() -> List[Tuple[int, int]]:
+    """``idlelock_delay_schedule_ios()`` as ``[(failed_attempts, delay_ms),
+    ...]``, read from the library's static table (copied: the library owns
+    the table)."""
+    steps = POINTER(DelayStep)()
+    count = c_size_t(0)
+    status = lib.idlelock_delay_schedule_ios(ctypes.byref(steps), ctypes.byref(count))
+    if status != OK:
+        raise _abi_error(f"idlelock_delay_schedule_ios failed: {status.message}")
+    if count.value and not steps:
+        raise _abi_error("idlelock_delay_schedule_ios returned NULL steps")
+    return [(int(steps[i].failed_attempts), int(steps[i].delay_ms)) for i in range(count.value)]
 
 _check_abi()

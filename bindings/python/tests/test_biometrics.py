@@ -455,7 +455,8 @@ def test_availability_is_cached_and_refreshed_on_foreground(bio, make_lock, keys
     lock = bio()
     asked = keystore.count("is_available")
     keystore.available = False
-    for call in (lock.touch, lock.check, lock.snapshot, lock.inactive, lock.background):
+    touch = lambda: lock.touch(snapshot=True)  # noqa: E731
+    for call in (touch, lock.check, lock.snapshot, lock.inactive, lock.background):
         assert call().is_biometrics_available  # stale until foreground
     assert keystore.count("is_available") == asked
     snap = lock.foreground()
@@ -626,7 +627,7 @@ def test_other_calls_from_inside_load_secret(bio, keystore):
     lock = bio()
     lock.lock()
     seen = []
-    keystore.on_load = lambda: seen.append((lock.snapshot(), lock.check(), lock.touch()))
+    keystore.on_load = lambda: seen.append((lock.snapshot(), lock.check(), lock.touch(snapshot=True)))
     assert lock.unlock_with_biometrics().state == State.UNLOCKED
     assert all(s.state == State.LOCKED for s in seen[0])
 
@@ -672,7 +673,7 @@ def test_load_secret_blocking_does_not_block_other_threads(bio, keystore):
     try:
         assert entered.wait(20)
         # The prompt is up on the other thread; this one keeps calling.
-        snaps = run_with_timeout(lambda: [lock.touch(), lock.check(), lock.snapshot()])
+        snaps = run_with_timeout(lambda: [lock.touch(snapshot=True), lock.check(), lock.snapshot()])
         assert all(s.state == State.LOCKED for s in snaps)
         assert run_with_timeout(lock.background).is_away
         assert run_with_timeout(lock.foreground).is_biometrics_available  # asks is_available here

@@ -60,7 +60,7 @@ def test_clock_read_once_by_passcode_and_secret_calls(engaged, clock):
 def test_clock_step_back_locks_an_engaged_session(engaged, clock):
     lock = engaged()
     clock.now -= 1  # earlier than the recorded activity
-    snap = lock.touch()
+    snap = lock.touch(snapshot=True)
     assert (snap.state, snap.reason) == (State.LOCKED, Reason.CLOCK)
 
 
@@ -76,7 +76,7 @@ def test_clock_step_back_before_departure_locks(engaged, clock):
 def test_clock_step_back_before_a_passcode_resets(make_lock, clock):
     lock = make_lock()
     clock.now -= 10_000
-    snap = lock.touch()
+    snap = lock.touch(snapshot=True)
     assert snap.state == State.UNLOCKED
     assert snap.last_activity_ms == clock.now
     lock.set_passcode(PASSCODE)
@@ -117,7 +117,7 @@ def test_raising_clock_before_a_passcode(make_lock):
     with pytest.raises(ValueError, match="bad"):
         lock.check()
     clock.broken = None
-    snap = lock.touch()
+    snap = lock.touch(snapshot=True)
     assert snap.state == State.UNLOCKED
     assert snap.last_activity_ms == clock.now
 
@@ -202,7 +202,7 @@ def test_default_clock(make_lock):
     lock = IdleLock(idle_after_ms=60_000, lock_on_start=False, **KDF)
     try:
         lock.set_passcode(PASSCODE)
-        snap = lock.touch()
+        snap = lock.touch(snapshot=True)
         assert snap.state == State.UNLOCKED
         assert 0 < snap.ms_until_idle_lock <= 60_000
     finally:

@@ -13,7 +13,8 @@ from idlelock import SAME_AS_IDLE, IdleLock, InvalidArgumentError, State
 
 from conftest import KDF, PASSCODE
 
-DURATIONS = ["idle_after_ms", "background_after_ms", "inactive_after_ms", "grace_ms"]
+DURATIONS = ["idle_after_ms", "background_after_ms", "inactive_after_ms", "grace_ms",
+             "prompt_cap_ms"]
 INTEGERS = ["max_attempts", "kdf_opslimit", "kdf_memlimit"]
 
 
@@ -88,6 +89,8 @@ def test_library_range_checks_name_field_and_value(option, value):
         ("inactive_after_ms", 0),
         ("background_after_ms", 0),
         ("idle_after_ms", 1),
+        ("prompt_cap_ms", 0),
+        ("prompt_cap_ms", 600_000),
     ],
 )
 def test_bounds_are_inclusive(option, value):
@@ -156,3 +159,19 @@ def test_int_like_values_are_accepted(clock):
 def test_kdf_floor_and_default_accepted():
     make().close()
     IdleLock(idle_after_ms=60_000).close()  # library KDF defaults
+
+
+@pytest.mark.parametrize("value", [600_001, 2**63 - 1])
+def test_prompt_cap_ms_over_the_maximum_names_the_option(value):
+    with pytest.raises(InvalidArgumentError) as e:
+        make(prompt_cap_ms=value)
+    assert e.value.status == 1
+    assert "prompt_cap_ms" in str(e.value)
+    assert str(value) in str(e.value)
+    assert str(idlelock.PROMPT_CAP_MAX_MS) in str(e.value)
+
+
+def test_prompt_cap_ms_does_not_accept_never():
+    with pytest.raises(TypeError) as e:
+        make(prompt_cap_ms=None)
+    assert "prompt_cap_ms" in str(e.value)

@@ -77,7 +77,8 @@ def handle():
 
 
 def test_bad_snapshot_size(handle):
-    for size in (0, 4, ctypes.sizeof(_ffi.SnapshotStruct) - 1):
+    # The smallest size accepted is the 1.0 struct's (1.1 appended fields).
+    for size in (0, 4, _ffi.SnapshotStruct.is_warning.offset - 1, 4097):
         assert lib.idlelock_check(handle, ctypes.byref(snapshot(size))) == 1
     assert lib.idlelock_snapshot_get(handle, None) == 1  # required here
     assert lib.idlelock_check(handle, None) == 0  # optional elsewhere
@@ -206,3 +207,114 @@ def test_last_error_is_per_thread(handle):
     assert other["before"] == ""  # this thread has had no failure
     assert other["after"] and other["after"] != mine
     assert _ffi.last_error() == mine  # unaffected by the other thread
+
+
+CONFIG_SIZE_V1_0 = _ffi.Config.prompt_cap_ms.offset  # end of device_key_len
+
+
+SNAPSHOT_SIZE_V1_0 = _ffi.SnapshotStruct.is_warning.offset  # end of ms_until_idle_lock
+
+
+def test_structs_are_the_1_1_layout():
+    assert CONFIG_SIZE_V1_0 == _ffi.Config.device_key_len.offset + ctypes.sizeof(ctypes.c_size_t)
+    # int64 prompt_cap_ms, int64 warn_before_ms, a pointer delay_schedule
+    # and a size_t delay_schedule_len, appended.
+    assert _ffi.Config.warn_before_ms.offset == CONFIG_SIZE_V1_0 + 8
+    assert _ffi.Config.delay_schedule.offset == CONFIG_SIZE_V1_0 + 16
+    assert _ffi.Config.delay_schedule_len.offset == CONFIG_SIZE_V1_0 + 16 + ctypes.sizeof(ctypes.c_void_p)
+    assert ctypes.sizeof(_ffi.Config) == CONFIG_SIZE_V1_0 + 16 + 2 * ctypes.sizeof(ctypes.c_void_p)
+    # int32 is_warning, int32 reserved1, then int64 ms_until_warning,
+    # ms_until_retry (before) ms_until_next_deadline.
+    assert SNAPSHOT_SIZE_V1_0 == _ffi.SnapshotStruct.ms_until_idle_lock.offset + 8
+    assert _ffi.SnapshotStruct.reserved1.offset == SNAPSHOT_SIZE_V1_0 + 4
+    assert _ffi.SnapshotStruct.ms_until_warning.offset == SNAPSHOT_SIZE_V1_0 + 8
+    assert _ffi.SnapshotStruct.ms_until_retry.offset == SNAPSHOT_SIZE_V1_0 + 16
+    assert _ffi.SnapshotStruct.ms_until_next_deadline.offset == SNAPSHOT_SIZE_V1_0 + 24
+    assert ctypes.sizeof(_ffi.SnapshotStruct) == SNAPSHOT_SIZE_V1_0 + 32
+    # idlelock_delay_step: int32, int32, int64.
+    assert [(n, getattr(_ffi.DelayStep, n).offset) for n, _ in _ffi.DelayStep._fields_] == [
+        ("failed_attempts", 0), ("reserved0", 4), ("delay_ms", 8)]
+    assert ctypes.sizeof(_ffi.DelayStep) == 16
+    cfg = _ffi.Config()
+    assert lib.idlelock_config_init(ctypes.byref(cfg), ctypes.sizeof(cfg)) == 0
+    assert cfg.prompt_cap_ms == 120_000  # the header's defaults
+    assert cfg.warn_before_ms == 0
+    assert not cfg.delay_schedule and cfg.delay_schedule_len == 0
+
+
+def test_a_1_0_sized_snapshot_is_still_accepted(handle):
+    s = snapshot(SNAPSHOT_SIZE_V1_0)
+    s.ms_until_next_deadline = 12345  # past the size: left alone
+    assert lib.idlelock_lifecycle(handle, _ffi.PLATFORM_FLUTTER_APP_LIFECYCLE_STATE,
+                                  b"hidden", ctypes.byref(s)) == 0
+    assert s.is_away == 1
+    assert s.ms_until_next_deadline == 12345
+
+
+def test_library_checks_prompt_cap_ms():
+    for value in (0, _ffi.PROMPT_CAP_MAX_MS):
+        status, h = create(new_config(prompt_cap_ms=value))
+        assert status == 0, value
+        lib.idlelock_destroy(h)
+    for value in (-1, _ffi.PROMPT_CAP_MAX_MS + 1, _ffi.NEVER):
+        status, h = create(new_config(prompt_cap_ms=value))
+        assert status == 1 and not h, value
+        assert "prompt_cap_ms" in status.message and str(value) in status.message
+
+
+def test_a_1_0_sized_config_is_still_accepted():
+    """A host built against the 1.0 header passes the 1.0 size: config_init
+    writes only those bytes, create reads only those and uses the default
+    prompt_cap_ms (120000) for the rest."""
+    cfg = _ffi.Config()
+    cfg.prompt_cap_ms = 7  # not covered by the size: must be neither written nor read
+    assert lib.idlelock_config_init(ctypes.byref(cfg), CONFIG_SIZE_V1_0) == 0
+    assert cfg.size == CONFIG_SIZE_V1_0
+    assert cfg.prompt_cap_ms == 7
+    now = [1_000_000]
+    clock = _ffi.CLOCK_FN(lambda ctx: now[0])
+    cfg.idle_after_ms = 60_000
+    cfg.background_after_ms = 0
+    cfg.lock_on_start = 0
+    cfg.kdf_memlimit = 19 * 1024 * 1024
+    cfg.clock = clock
+    h = _ffi.HandleP()
+    status = lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(h))
+    assert status == 0, status.message
+    try:
+        assert lib.idlelock_set_passcode(h, b"2468", 4) == 0
+        token = ctypes.c_uint64(0)
+        assert lib.idlelock_prompt_begin(h, ctypes.byref(token)) == 0
+        assert lib.idlelock_background(h, None) == 0
+        now[0] += 40_000  # past a 7 ms cap, within the default 120000
+        s = snapshot()
+        assert lib.idlelock_foreground(h, ctypes.byref(s)) == 0
+        assert s.state == _ffi.STATE_UNLOCKED
+        now[0] += 120_000
+        assert lib.idlelock_prompt_end(h, token.value) == 0
+    finally:
+        lib.idlelock_destroy(h)
+    # Below the 1.0 size is still refused.
+    cfg.size = CONFIG_SIZE_V1_0 - 1
+    status = lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(h))
+    assert status == 1 and not h
+
+
+def test_null_arguments_of_the_1_1_functions():
+    token = ctypes.c_uint64(0)
+    assert lib.idlelock_prompt_begin(NULL, ctypes.byref(token)) == 1
+    assert lib.idlelock_prompt_end(NULL, 1) == 1
+    assert lib.idlelock_lifecycle(NULL, 1, b"active", None) == 1
+
+
+def test_null_arguments_of_the_1_1_functions_on_a_handle(handle):
+    assert lib.idlelock_prompt_begin(handle, None) == 1
+    status = lib.idlelock_lifecycle(handle, _ffi.PLATFORM_IOS_SCENE_PHASE, None, None)
+    assert status == 1 and "state_name" in status.message
+    assert lib.idlelock_lifecycle(handle, _ffi.PLATFORM_IOS_SCENE_PHASE, b"active", None) == 0
+    s = snapshot(8)  # a bad snapshot size is checked before any effect
+    assert lib.idlelock_lifecycle(handle, _ffi.PLATFORM_IOS_SCENE_PHASE, b"background",
+                                  ctypes.byref(s)) == 1
+    s = snapshot()
+    assert lib.idlelock_snapshot_get(handle, ctypes.byref(s)) == 0
+    assert not s.is_away

@@ -73,6 +73,68 @@ def test_struct_mirrors_match_the_library():
     assert ctypes.sizeof(_ffi.SnapshotStruct) == _ffi.lib.idlelock_snapshot_size()
 
 
+def test_binding_is_at_the_header_version():
+    defines = header_defines()
+    assert _ffi.HEADER_VERSION_MAJOR == int(defines["IDLELOCK_VERSION_MAJOR"])
+    assert _ffi.HEADER_VERSION_MINOR == int(defines["IDLELOCK_VERSION_MINOR"])
+    assert _ffi.HEADER_VERSION_PATCH == int(defines["IDLELOCK_VERSION_PATCH"])
+    assert _ffi.HEADER_VERSION_STRING == defines["IDLELOCK_VERSION_STRING"].strip('"')
+    assert (_ffi.HEADER_VERSION_MAJOR, _ffi.HEADER_VERSION_MINOR) == (1, 1)
+    assert idlelock.__version__ == _ffi.HEADER_VERSION_STRING
+
+
+class FakeVersionLib:
+    """The real library, except for the version and struct sizes it reports:
+    drives _ffi._check_abi through each case of its rule."""
+
+    def __init__(self, number: int, config: int, snap: int) -> None:
+        self.number, self.config, self.snap = number, config, snap
+        self.idlelock_config_init = _ffi.lib.idlelock_config_init
+        self.idlelock_delay_schedule_ios = _ffi.lib.idlelock_delay_schedule_ios
+
+    def idlelock_version_number(self) -> int:
+        return self.number
+
+    def idlelock_version(self) -> str:
+        n = self.number
+        return f"{n // 10000}.{n // 100 % 100}.{n % 100}"
+
+    def idlelock_config_size(self) -> int:
+        return self.config
+
+    def idlelock_snapshot_size(self) -> int:
+        return self.snap
+
+
+CFG = ctypes.sizeof(_ffi.Config)
+SNAP = ctypes.sizeof(_ffi.SnapshotStruct)
+
+
+@pytest.mark.parametrize(
+    "number, config, snap, ok",
+    [
+        (10100, CFG, SNAP, True),  # same minor: exactly ours
+        (10105, CFG, SNAP, True),  # a later patch
+        (10100, CFG + 8, SNAP, False),  # same minor, other sizes: a broken mirror
+        (10100, CFG, SNAP + 8, False),
+        (10100, CFG - 8, SNAP, False),
+        (10200, CFG + 8, SNAP + 16, True),  # newer minor: grown structs are fine
+        (10200, CFG, SNAP, True),
+        (10200, CFG - 8, SNAP, False),  # newer minor, smaller: impossible
+        (10000, CFG - 8, SNAP, False),  # 1.0 lacks the 1.1 functions
+        (20100, CFG, SNAP, False),  # another ABI major
+    ],
+)
+def test_load_time_abi_check(monkeypatch, number, config, snap, ok):
+    monkeypatch.setattr(_ffi, "lib", FakeVersionLib(number, config, snap))
+    if ok:
+        _ffi._check_abi()
+    else:
+        with pytest.raises(ImportError) as e:
+            _ffi._check_abi()
+        assert "1.1.0" in str(e.value)  # names the binding's header version
+
+
 # -- status names and exceptions ------------------------------------------
 
 
@@ -89,13 +151,14 @@ NAMES = {
     9: "IDLELOCK_ERR_BUFFER_TOO_SMALL",
     10: "IDLELOCK_ERR_NO_MEMORY",
     11: "IDLELOCK_ERR_INTERNAL",
+    12: "IDLELOCK_ERR_RETRY_LATER",
 }
 
 
 def test_status_names():
     for code, name in NAMES.items():
         assert idlelock.status_name(code) == name
-    generic = idlelock.status_name(12)
+    generic = idlelock.status_name(13)
     assert generic and generic not in NAMES.values()
     for code in (-1, 999, 2**31 - 1, -(2**31), 2**40, -(2**70)):
         assert idlelock.status_name(code) == generic
@@ -115,6 +178,7 @@ EXCEPTIONS = {
     9: idlelock.BufferTooSmallError,
     10: idlelock.NoMemoryError,
     11: idlelock.InternalError,
+    12: idlelock.RetryLaterError,
 }
 
 

@@ -174,6 +174,9 @@ def test_library_follows_the_rules_of_spec_section_3(config, operations):
             elif op in ("inactive", "background"):
                 model.leave(now, background=(op == "background"))
                 snap = getattr(lock, op)()
+            elif op == "touch":
+                model.touch(now)
+                snap = lock.touch(snapshot=True)  # plain touch() returns None
             else:
                 getattr(model, op)(now)
                 snap = getattr(lock, op)()

@@ -16,7 +16,7 @@ from typing import List
 import pytest
 
 import idlelock
-from idlelock import Reason, State
+from idlelock import Platform, Reason, State
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # bindings/python
 README = PACKAGE_ROOT / "README.md"
@@ -51,7 +51,7 @@ def run_example(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 def test_readme_has_the_examples_this_file_checks():
-    assert len(readme_examples()) == 4
+    assert len(readme_examples()) == 6
     text = README.read_text()
     assert "/work/" not in text  # commands are relative to the repository root
     assert "kdf_opslimit=2, kdf_memlimit=19 * 1024 * 1024" in text
@@ -95,6 +95,21 @@ def test_readme_authenticator_example_runs(tmp_path):
     assert not list(tmp_path.iterdir())  # memory only: no files
 
 
+def test_readme_prompt_example_runs(tmp_path):
+    result = run_example(readme_examples()[4], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["UNLOCKED", "LOCKED BACKGROUNDED"]
+    assert not list(tmp_path.iterdir())  # memory only: no files
+
+
+def test_readme_warning_and_delay_example_runs(tmp_path):
+    result = run_example(readme_examples()[5], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "True 30000", "False", "try again in 60000 ms", "UNLOCKED"]
+    assert not list(tmp_path.iterdir())  # memory only: no files
+
+
 def test_package_quick_start_runs(tmp_path):
     result = run_example(quick_start(), tmp_path)
     assert result.returncode == 0, result.stderr
@@ -104,7 +119,7 @@ def test_package_quick_start_runs(tmp_path):
 # -- State and Reason print as names (Python 3.11 made IntEnum print "0") -----
 
 
-@pytest.mark.parametrize("member", list(State) + list(Reason))
+@pytest.mark.parametrize("member", list(State) + list(Reason) + list(Platform))
 def test_state_and_reason_str_is_the_name(member):
     assert str(member) == member.name
     assert f"{member}" == member.name

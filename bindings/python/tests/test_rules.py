@@ -38,7 +38,7 @@ def test_ms_until_idle_lock_counts_down(engaged, clock):
 def test_touch_is_activity(engaged, clock):
     lock = engaged(idle_after_ms=60_000)
     clock.advance(30_000)
-    snap = lock.touch()
+    snap = lock.touch(snapshot=True)
     assert snap.last_activity_ms == clock.now
     clock.advance(59_999)
     assert lock.check().state == State.UNLOCKED
@@ -49,7 +49,7 @@ def test_touch_is_activity(engaged, clock):
 def test_touch_judges_before_recording_activity(engaged, clock):
     lock = engaged(idle_after_ms=60_000)
     clock.advance(60_000)
-    snap = lock.touch()  # the deadline is due: judge first, touch is too late
+    snap = lock.touch(snapshot=True)  # the deadline is due: judge first, touch is too late
     assert snap.state == State.LOCKED
     assert snap.reason == Reason.IDLE
 
@@ -59,7 +59,7 @@ def test_touch_while_locked_is_not_activity(engaged, clock):
     before = lock.snapshot().last_activity_ms
     lock.lock()
     clock.advance(5_000)
-    snap = lock.touch()
+    snap = lock.touch(snapshot=True)
     assert snap.state == State.LOCKED
     assert snap.last_activity_ms == before
 
