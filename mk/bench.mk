@@ -1,0 +1,54 @@
+# Benchmarks (bench/, BENCHMARKS.md).
+#
+#   make bench        build bench/ against the shipped library, print the
+#                     table, write the figures to $(BENCH_JSON)
+#   make bench-smoke  the same, once, with tiny counts (part of `make test`):
+#                     it only proves the bench still builds and runs; it
+#                     checks no timing
+#
+# BENCH_ARGS adds options, e.g. `make bench BENCH_ARGS="--rounds 21"`.
+
+BENCH_DIR      := $(BUILD)/bench
+BENCH_BIN      := $(BENCH_DIR)/idlelock-bench
+BENCH_PROBE    := $(BENCH_DIR)/dlopen-probe
+BENCH_NOOP     := $(BENCH_DIR)/libbench_noop.so
+BENCH_STRIPPED := $(BENCH_DIR)/libidlelock.so.1.stripped
+BENCH_JSON     ?= $(BENCH_DIR)/results.json
+BENCH_ARGS     ?=
+BENCH_CFLAGS   := $(CWARN) -O2 -Iinclude -Ibench
+
+BENCH_PYTHON = IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/python) \
+    $(PYTHON) $(abspath bench/bench_python.py) --noop $(abspath $(BENCH_NOOP))
+BENCH_RUN = $(BENCH_BIN) --lib $(LIB) --stripped $(BENCH_STRIPPED) --probe $(BENCH_PROBE) \
+    --python '$(BENCH_PYTHON)' --tmpdir $(BENCH_DIR)
+
+.PHONY: bench bench-smoke
+
+# -rdynamic: the allocation counter's malloc family must be visible to the
+# shared objects (ELF interposition).
+$(BENCH_BIN): bench/bench.c bench/malloc_count.c bench/malloc_count.h $(HEADER) $(LIB)
+	@mkdir -p $(BENCH_DIR)
+	$(CC) $(BENCH_CFLAGS) bench/bench.c bench/malloc_count.c $(CLINK) -lsodium -rdynamic -o $@
+
+# Links neither libidlelock nor libsodium: it dlopens them.
+$(BENCH_PROBE): bench/dlopen_probe.c $(HEADER)
+	@mkdir -p $(BENCH_DIR)
+	$(CC) $(BENCH_CFLAGS) $< -ldl -o $@
+
+$(BENCH_NOOP): bench/noop.c
+	@mkdir -p $(BENCH_DIR)
+	$(CC) $(BENCH_CFLAGS) -fPIC -shared $< -o $@
+
+$(BENCH_STRIPPED): $(LIB)
+	@mkdir -p $(BENCH_DIR)
+	strip -o $@ $(LIB)
+
+BENCH_DEPS := $(BENCH_BIN) $(BENCH_PROBE) $(BENCH_NOOP) $(BENCH_STRIPPED)
+
+bench: lib $(BENCH_DEPS)
+	$(BENCH_RUN) --json $(BENCH_JSON) $(BENCH_ARGS)
+
+bench-smoke: lib $(BENCH_DEPS)
+	$(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
+
+EXTRA_TESTS += bench-smoke
