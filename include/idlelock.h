@@ -12,7 +12,8 @@
  *
  *  - Times and durations are int64_t milliseconds. IDLELOCK_NEVER
  *    (INT64_MAX) means "no deadline"; arithmetic on times saturates and never
- *    wraps.
+ *    wraps (so a deadline that would fall past INT64_MAX never comes: use a
+ *    clock whose readings stay far from the int64_t limits).
  *  - Functions return an int status: IDLELOCK_OK (0) or one of the
  *    IDLELOCK_ERR_* codes. On failure idlelock_last_error() describes what
  *    was wrong for the calling thread.
@@ -594,19 +595,25 @@ int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
  *
  * idlelock_prompt_begin judges the deadlines, opens a prompt and writes
  * its token (non-zero, never reused on the handle) to *token. Returns
- * IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock or token).
+ * IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock or token), or, with
+ * a store, IDLELOCK_ERR_STORAGE when judging locked the session and the
+ * lock could not be saved (no token is written; nothing to end).
  * Thread: any. */
 int idlelock_prompt_begin(idlelock *lock, uint64_t *token);
 
 /* End a prompt: judges the deadlines, then the end is activity. Every token
- * can be ended once, inert or not. Returns IDLELOCK_OK or
+ * can be ended once, inert or not. Returns IDLELOCK_OK,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a token never issued on this
- * handle or already ended: nothing changed). Thread: any. */
+ * handle or already ended: nothing changed), or, with a store,
+ * IDLELOCK_ERR_STORAGE when judging locked the session and the lock could
+ * not be saved (the prompt is ended all the same). Thread: any. */
 int idlelock_prompt_end(idlelock *lock, uint64_t token);
 
 /* Fill `out` (required here) with the state now, after judging the
  * deadlines that are due. Every change a listener hears can also be seen by
- * polling this. Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT. */
+ * polling this. Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT, or,
+ * with a store, IDLELOCK_ERR_STORAGE when judging locked the session and
+ * the lock could not be saved (out is filled: LOCKED). */
 int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */

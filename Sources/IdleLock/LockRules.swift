@@ -234,7 +234,7 @@ struct LockRules {
             consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
             if let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
         }
-        return next == Int64.max ? Millis.never : next - now
+        return next == Int64.max ? Millis.never : Millis.elapsed(from: now, to: next)
     }
 
     // MARK: - The first steps of every call that reads the clock

@@ -75,6 +75,21 @@ struct DeadlineTests {
         #expect(r.state == .locked && r.reason == .backgrounded && now == 50_000)
     }
 
+    /// Regression (found by fuzz_api): with the clock near INT64_MIN and a
+    /// deadline past 0, `next - now` overflowed and trapped, killing the host.
+    @Test func theNextDeadlineSaturatesInsteadOfTrapping() {
+        var r = rules(idle: 1_000)
+        _ = r.openPrompt(now: 100_000_000)
+        r.check(now: Int64.min) // not engaged-relevant: steps back, locks CLOCK
+        let fresh = LockRules(timeouts: Timeouts(idle: 1_000, background: 10_000, inactive: 30_000, grace: 1_500,
+                                                 promptCap: 120_000),
+                              lockOnStart: false, maxAttempts: 5, now: Int64.min)
+        var s = fresh
+        _ = s.openPrompt(now: 100_000_000)
+        s.passcodeSet(now: Int64.min)
+        #expect(s.msUntilNextDeadline(now: Int64.min + 64_000) == Int64.max)
+    }
+
     @Test func nothingIsDueWithoutAnEngagedUnlockedSession() {
         var r = rules()
         r.lockNow(now: 1)

@@ -1,0 +1,147 @@
+# mk/verify.mk: verification machinery (included by the top Makefile).
+#
+#   make fuzz-smoke          each libFuzzer harness for FUZZ_SMOKE_SECONDS (30)
+#                            at once; fails on any crash, leak, timeout or
+#                            broken oracle
+#   make fuzz FUZZ_SECONDS=N each harness for N seconds (default 600)
+#   make fuzz-seeds          remake the seed corpus (tests/fuzz/corpus/)
+#   make test-c-sanitized    the C tests and the replay tool under ASan+UBSan,
+#                            and the replay tool under Valgrind
+#   make test-hygiene        no passcode or secret left in process memory
+#   make test-abi            exported symbols and struct layout vs the baseline
+#   make abi-baseline        rewrite the symbol baseline (a deliberate change)
+#
+# Tools: a clang that links libFuzzer with ASan and UBSan is looked for first
+# (the Swift toolchain ships one, with the sanitizer runtimes of swiftc's own
+# LLVM); only when none is found does tests/fuzz/find-clang.sh install
+# Debian's clang and libclang-rt-14-dev. The fuzzers and the sanitized C tests
+# link against instrumented copies of the library built here (build/fuzz/,
+# build/asan/: swiftc -sanitize=address[,fuzzer]); the shipped $(LIB) is
+# never changed. See tests/fuzz/build-lib.sh for the fallback when Swift
+# cannot be instrumented.
+
+FUZZ_DIR         := $(BUILD)/fuzz
+ASAN_DIR         := $(BUILD)/asan
+VERIFY_TOOLCHAIN := $(BUILD)/verify-toolchain.sh
+FUZZ_SECONDS     ?= 600
+FUZZ_SMOKE_SECONDS ?= 30
+# A single input taking longer than this is a hang (the store lock waits at
+# most 2 s; Argon2id at the floor takes tens of ms).
+FUZZ_TIMEOUT     ?= 20
+SUPPORT_C        := $(sort $(wildcard Sources/CIdleLockSupport/*.c))
+FUZZERS          := $(FUZZ_DIR)/fuzz_api $(FUZZ_DIR)/fuzz_store
+SANITIZED_C      := $(ASAN_DIR)/test_abi $(ASAN_DIR)/test_store $(ASAN_DIR)/idlelock-replay
+SAN_ENV          := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1 \
+                    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-seeds test-c-sanitized test-hygiene test-abi abi-baseline verify-toolchain
+
+verify-toolchain: $(VERIFY_TOOLCHAIN)
+
+$(VERIFY_TOOLCHAIN): tests/fuzz/find-clang.sh
+	@mkdir -p $(BUILD)
+	sh tests/fuzz/find-clang.sh $@.tmp $(SWIFTC) && mv $@.tmp $@
+
+# Instrumented copies of the library (never the shipped one).
+$(FUZZ_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
+	sh tests/fuzz/build-lib.sh fuzz $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+
+$(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
+	sh tests/fuzz/build-lib.sh asan $(ASAN_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+
+# ---------------------------------------------------------------- fuzzing
+
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iinclude \
+               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_store_seed.h $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS $< \
+	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@
+
+fuzz-build: lib $(FUZZERS)
+
+# run_fuzzers SECONDS: both harnesses at once (one core each), each over
+# its own working corpus (build/fuzz/corpus-*, grown by the run) and the
+# committed seeds (read only); a crash input lands in build/fuzz/artifacts/.
+define run_fuzzers
+	@mkdir -p $(FUZZ_DIR)/artifacts $(FUZZ_DIR)/corpus-api $(FUZZ_DIR)/corpus-store
+	@cat $(FUZZ_DIR)/MODE.txt | sed 's/^/fuzz: library /'
+	@start=$$(date +%s); status=0; \
+	scratch=$$(mktemp -d $$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )/idlelock-fuzz-run.XXXXXX); \
+	for t in api store; do \
+	    IDLELOCK_FUZZ_DIR=$$scratch $(SAN_ENV) $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(1) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=4096 \
+	        -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t- \
+	        $(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 & \
+	    eval "pid_$$t=$$!"; \
+	done; \
+	for t in api store; do \
+	    eval "pid=\$$pid_$$t"; \
+	    if wait $$pid; then \
+	        echo "fuzz_$$t: ok: $$(grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/fuzz_$$t.log | awk '{print $$2}') runs, $$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' $(FUZZ_DIR)/fuzz_$$t.log | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+')"; \
+	    else \
+	        status=1; echo "fuzz_$$t: FAILED (log: $(FUZZ_DIR)/fuzz_$$t.log)"; \
+	        grep -E -A40 'ERROR: |FUZZ ORACLE|runtime error|Test unit written|deadly signal|==[0-9]+==' $(FUZZ_DIR)/fuzz_$$t.log | head -n 80; \
+	    fi; \
+	done; \
+	rm -rf "$$scratch"; \
+	echo "fuzz: $$(( $$(date +%s) - start )) s"; \
+	if [ $$status -eq 0 ]; then echo "2 passed, 0 failed"; else echo "fuzz: a harness failed"; fi; \
+	exit $$status
+endef
+
+fuzz-smoke: fuzz-build
+	$(call run_fuzzers,$(FUZZ_SMOKE_SECONDS))
+
+fuzz: fuzz-build
+	$(call run_fuzzers,$(FUZZ_SECONDS))
+
+# Remakes the committed seeds with the shipped library (review the diff).
+$(BUILD)/make_seeds: tests/fuzz/make_seeds.c tests/fuzz/fuzz_store_seed.h $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+
+fuzz-seeds: lib $(BUILD)/make_seeds
+	rm -rf tests/fuzz/corpus/api tests/fuzz/corpus/store
+	mkdir -p tests/fuzz/corpus/api tests/fuzz/corpus/store
+	$(BUILD)/make_seeds tests/fuzz/corpus/api tests/fuzz/corpus/store
+
+# ------------------------------------------- sanitized C tests, Valgrind
+
+SAN_CFLAGS := $(CWARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+
+$(ASAN_DIR)/%: bindings/c/%.c bindings/c/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $< \
+	    -L$(ASAN_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(ASAN_DIR)) -lpthread -o $@
+
+test-c-sanitized: lib $(SANITIZED_C) $(BUILD)/idlelock-replay
+	@cat $(ASAN_DIR)/MODE.txt | sed 's/^/test-c-sanitized: library /'
+	$(SAN_ENV) $(ASAN_DIR)/test_abi
+	$(SAN_ENV) $(ASAN_DIR)/test_store
+	$(SAN_ENV) $(ASAN_DIR)/idlelock-replay --quiet bindings/c/traces/*.trace
+	valgrind -q --error-exitcode=1 --leak-check=full \
+	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	@echo "test-c-sanitized: 4 passed, 0 failed"
+
+# --------------------------------------------------------- memory hygiene
+
+$(BUILD)/test_hygiene: tests/hygiene/test_hygiene.c $(HEADER) $(LIB)
+	$(CC) $(CWARN) -O1 -Iinclude $< $(CLINK) -o $@
+
+test-hygiene: lib $(BUILD)/test_hygiene
+	$(BUILD)/test_hygiene
+
+# ------------------------------------------------------------ ABI baseline
+
+$(BUILD)/test_layout: tests/abi/test_layout.c $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+
+test-abi: lib $(BUILD)/test_layout
+	$(BUILD)/test_layout
+	sh tests/abi/check-abi.sh $(LIB) $(HEADER) tests/abi
+
+# Only for a deliberate ABI change: rewrites tests/abi/exported-symbols.txt
+# (and libidlelock.abi when abidw is installed); the layout tables in
+# tests/abi/test_layout.c are edited by hand.
+abi-baseline: lib
+	sh tests/abi/make-baseline.sh $(LIB) $(HEADER) tests/abi
+
+EXTRA_TESTS += test-abi test-hygiene test-c-sanitized fuzz-smoke
