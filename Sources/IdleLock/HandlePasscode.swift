@@ -58,6 +58,7 @@ extension IdleLockHandle {
             }
             if let store {
                 try savePasscode(sealed, deviceWrap: deviceWrap, now: now, store: store)
+                noteSavedActivity(now)
             }
             wrap = sealed
             shortcutTurnedOff = bioWrap != nil
@@ -290,6 +291,7 @@ extension IdleLockHandle {
         rules = trial
         savedEpoch = rules.lockEpoch
         absorb(image)
+        if outcome == .unlocked { noteSavedActivity(now) }
         return outcome
     }
 }

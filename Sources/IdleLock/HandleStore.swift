@@ -41,6 +41,13 @@ extension IdleLockHandle {
         store?.remember(image)
     }
 
+    /// This process saved `activity` to the store (unlock, set_passcode, a
+    /// lock): a later first `start` judges the time since this one.
+    func noteSavedActivity(_ activity: Int64) {
+        guard restart != nil else { return }
+        restart = RestartInfo(savedActivity: activity, sameBoot: isThisBoot(bootID))
+    }
+
     /// Whether `stamp` is this boot's id (an unreadable id never matches).
     func isThisBoot(_ stamp: [UInt8]) -> Bool {
         stamp == bootID && bootID.contains { $0 != 0 }
@@ -120,7 +127,10 @@ extension IdleLockHandle {
                 image.bootID = stamp
                 return true
             }
-            if let image { absorb(image) }
+            if let image {
+                absorb(image)
+                noteSavedActivity(activity)
+            }
             return nil
         } catch {
             return IdleLockError(.storage, "the session is locked, but saving the lock to the store failed; it stays locked in this process")

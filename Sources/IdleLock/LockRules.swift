@@ -113,6 +113,8 @@ struct LockRules {
     let lockOnStart: Bool
     /// From the config, then from the store once one governs (SPEC §4).
     private(set) var maxAttempts: Int32
+    /// The config's `max_attempts`, which governs again after a sign-out.
+    let configuredMaxAttempts: Int32
 
     private(set) var state: LockState = .unlocked
     private(set) var reason: LockReason = .none
@@ -149,6 +151,7 @@ struct LockRules {
         self.timeouts = timeouts
         self.lockOnStart = lockOnStart
         self.maxAttempts = maxAttempts
+        self.configuredMaxAttempts = maxAttempts
         self.delaySchedule = delaySchedule
         self.lastActivity = now
         self.shield = PromptShield(cap: timeouts.promptCap, firstToken: firstPromptToken)
@@ -561,6 +564,7 @@ struct LockRules {
     mutating func disengage() {
         shield.makeInert()
         retry = nil
+        maxAttempts = configuredMaxAttempts // the store's limit went with the store
         engaged = false
         state = .unlocked
         reason = .none

@@ -1,0 +1,516 @@
+"""The lockstep harness shared by test_model.py and test_regressions.py.
+
+- :class:`FakeClock`: the clock the library reads (a Python int we move).
+- :class:`Library`: one libidlelock handle, driven through raw ctypes
+  (``idlelock._ffi``), so every status code and snapshot field is seen as
+  the C ABI returns it.
+- :class:`Harness`: a :class:`Library` and an :class:`idlelock_model.Model`
+  run in lockstep. Every step is applied to both and compared at once
+  (status, state, reason, attempts_remaining, ms_until_idle_lock, is_away,
+  is_enabled, last_activity_ms, and "the clock is read at most once per
+  call"). Steps are logged in the format of
+  test_regressions.py, so a divergence is reported as a ready-to-paste
+  regression case.
+- The Hypothesis settings profiles: ``ci`` (the default) and ``long``
+  (``IDLELOCK_MODEL_PROFILE=long``).
+
+Every passcode check runs Argon2id at the OWASP floor (2 passes, 19 MiB),
+explicitly, so a test's cost does not depend on the library's defaults.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import os
+import shutil
+import tempfile
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from hypothesis import HealthCheck, settings
+
+from idlelock import _ffi as ffi
+
+import idlelock_model as M
+from idlelock_model import INT64_MIN, NEVER, SAME_AS_IDLE, Reason, State, Status
+
+# ---------------------------------------------------------------------------
+# Hypothesis profiles
+# ---------------------------------------------------------------------------
+
+# Hypothesis' caches go to the temp folder: no .hypothesis/ in the checkout.
+try:
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "idlelock-model-hypothesis"))
+except ImportError:  # pragma: no cover - older Hypothesis
+    pass
+
+_COMMON: Dict[str, Any] = dict(
+    deadline=None,  # Argon2id and fsync make step times uneven
+    database=None,  # no example database: CI and local runs are alike
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    print_blob=False,
+)
+# CI: a fixed, reproducible set of at least 2,000 sequences.
+settings.register_profile(
+    "ci", max_examples=2_000, stateful_step_count=30, derandomize=True, **_COMMON
+)
+# Long: fresh random sequences each run, longer ones, many more of them.
+# IDLELOCK_MODEL_EXAMPLES overrides the count.
+settings.register_profile(
+    "long",
+    max_examples=int(os.environ.get("IDLELOCK_MODEL_EXAMPLES", "50000")),
+    stateful_step_count=80,
+    derandomize=False,
+    **_COMMON,
+)
+PROFILE = os.environ.get("IDLELOCK_MODEL_PROFILE", "ci")
+settings.load_profile(PROFILE)
+
+# ---------------------------------------------------------------------------
+# Fixed inputs
+# ---------------------------------------------------------------------------
+
+KDF_OPSLIMIT = 2  # OWASP's Argon2id floor: 2 passes,
+KDF_MEMLIMIT = 19 * 1024 * 1024  # 19 MiB
+DEVICE_KEY = bytes(range(1, 33))
+T0 = 1_000_000  # a fake clock origin (any fixed origin is valid)
+
+MODES = ("memory", "store", "store+key")
+
+# The config fields a case may set (the rest are the model's defaults).
+CONFIG_FIELDS = (
+    "idle_after_ms",
+    "background_after_ms",
+    "inactive_after_ms",
+    "grace_ms",
+    "max_attempts",
+    "lock_on_start",
+)
+
+
+def model_config(mode: str, fields: Dict[str, int]) -> M.Config:
+    unknown = set(fields) - set(CONFIG_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown config fields {sorted(unknown)}")
+    return M.Config(
+        **fields, has_store=mode != "memory", has_device_key=mode == "store+key"
+    )
+
+
+def config_fields(config: M.Config) -> Dict[str, int]:
+    """The non-default rule fields of a config (for logs)."""
+    default = M.Config()
+    return {
+        name: getattr(config, name)
+        for name in CONFIG_FIELDS
+        if getattr(config, name) != getattr(default, name)
+    }
+
+
+def tmp_base() -> str:
+    """Where store folders go: IDLELOCK_MODEL_TMPDIR, else /dev/shm when it is
+    a writable folder (a store saves every lock with fsync; on tmpfs that is
+    free), else the system temp folder."""
+    chosen = os.environ.get("IDLELOCK_MODEL_TMPDIR")
+    if chosen:
+        return chosen
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+        return "/dev/shm"
+    return tempfile.gettempdir()
+
+
+# ---------------------------------------------------------------------------
+# The clock and the library
+# ---------------------------------------------------------------------------
+
+
+class FakeClock:
+    """The library's clock: `now` is a Python int the test moves. One clock
+    is shared by every handle of a sequence (restarts on a store happen on
+    the same boot)."""
+
+    def __init__(self, origin: int) -> None:
+        self.now = origin
+        self.reads = 0
+        self.fn = ffi.CLOCK_FN(self._read)  # kept alive with the clock
+
+    def _read(self, ctx: Any) -> int:
+        self.reads += 1
+        return self.now
+
+    def move(self, dt: int) -> None:
+        self.now = M.saturate(self.now + dt)
+
+
+SNAPSHOT_FIELDS = (
+    "state",
+    "reason",
+    "is_enabled",
+    "is_away",
+    "attempts_remaining",
+    "last_activity_ms",
+    "ms_until_idle_lock",
+)
+
+
+class Library:
+    """One libidlelock handle through raw ctypes calls."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.handle: Any = None
+        self._keep: List[Any] = []
+
+    def create(self, config: M.Config, store_path: Optional[str]) -> int:
+        cfg = ffi.Config()
+        status = ffi.lib.idlelock_config_init(ctypes.byref(cfg), ctypes.sizeof(cfg))
+        assert status == ffi.OK, status.message
+        cfg.idle_after_ms = config.idle_after_ms
+        cfg.background_after_ms = config.background_after_ms
+        cfg.inactive_after_ms = config.inactive_after_ms
+        cfg.grace_ms = config.grace_ms
+        cfg.max_attempts = config.max_attempts
+        cfg.lock_on_start = config.lock_on_start
+        cfg.kdf_opslimit = KDF_OPSLIMIT
+        cfg.kdf_memlimit = KDF_MEMLIMIT
+        cfg.clock = self.clock.fn
+        if config.has_store:
+            assert store_path is not None
+            cfg.store_path = store_path.encode()
+        key = None
+        if config.has_device_key:
+            key = (ctypes.c_uint8 * 32)(*DEVICE_KEY)
+            cfg.device_key = ctypes.cast(key, ctypes.POINTER(ctypes.c_uint8))
+            cfg.device_key_len = 32
+        handle = ffi.HandleP()
+        status = ffi.lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(handle))
+        if status == ffi.OK:
+            self.handle = handle
+        return int(status)
+
+    def destroy(self) -> None:
+        if self.handle is not None:
+            ffi.lib.idlelock_destroy(self.handle)
+            self.handle = None
+
+    @staticmethod
+    def _snap() -> ffi.SnapshotStruct:
+        snap = ffi.SnapshotStruct()
+        snap.size = ctypes.sizeof(snap)
+        return snap
+
+    def event(self, name: str) -> Tuple[int, ffi.SnapshotStruct]:
+        snap = self._snap()
+        status = getattr(ffi.lib, "idlelock_" + name)(self.handle, ctypes.byref(snap))
+        return int(status), snap
+
+    def snapshot(self) -> Tuple[int, ffi.SnapshotStruct]:
+        return self.event("snapshot_get")
+
+    def set_passcode(self, passcode: bytes) -> int:
+        return int(ffi.lib.idlelock_set_passcode(self.handle, passcode, len(passcode)))
+
+    def unlock(self, passcode: bytes) -> Tuple[int, ffi.SnapshotStruct]:
+        snap = self._snap()
+        status = ffi.lib.idlelock_unlock(self.handle, passcode, len(passcode), ctypes.byref(snap))
+        return int(status), snap
+
+    def disable(self) -> int:
+        return int(ffi.lib.idlelock_disable(self.handle))
+
+    def require_unlocked(self) -> int:
+        return int(ffi.lib.idlelock_require_unlocked(self.handle))
+
+
+# ---------------------------------------------------------------------------
+# Lockstep
+# ---------------------------------------------------------------------------
+
+
+class Divergence(AssertionError):
+    """The library and the model disagree."""
+
+
+def _fmt_int(value: int) -> str:
+    if value == NEVER:
+        return "NEVER"
+    if value >= NEVER - 10**9:
+        return f"NEVER - {NEVER - value}"
+    if value <= INT64_MIN + 10**9:
+        return f"INT64_MIN + {value - INT64_MIN}" if value != INT64_MIN else "INT64_MIN"
+    return repr(value)
+
+
+def _fmt_value(name: str, value: Any) -> str:
+    if isinstance(value, (State, Reason)):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        return repr(value)
+    if name == "background_after_ms" and value == SAME_AS_IDLE:
+        return "SAME_AS_IDLE"
+    return _fmt_int(value)
+
+
+def _fmt_dict(fields: Dict[str, Any]) -> str:
+    return "dict(" + ", ".join(f"{k}={_fmt_value(k, v)}" for k, v in fields.items()) + ")"
+
+
+def format_step(step: Sequence[Any]) -> str:
+    name = step[0]
+    if len(step) == 1:
+        return f"({name!r},)"
+    arg = step[1]
+    if isinstance(arg, dict):
+        text = _fmt_dict(arg)
+    elif isinstance(arg, int) and not isinstance(arg, bool):
+        text = _fmt_int(arg)
+    else:
+        text = repr(arg)
+    return f"({name!r}, {text})"
+
+
+def format_case(mode: str, origin: int, fields: Dict[str, int], steps: List[Tuple[Any, ...]]) -> str:
+    lines = [
+        "Case(",
+        '    "name_me",',
+        f"    mode={mode!r},",
+        f"    origin={_fmt_int(origin)},",
+        f"    config={_fmt_dict(fields)},",
+        "    steps=[",
+    ]
+    lines += [f"        {format_step(step)}," for step in steps]
+    lines += ["    ],", ")"]
+    return "\n".join(lines)
+
+
+def _passcode_bytes(value: Any) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+
+
+class Harness:
+    """A library handle and the model, stepped together.
+
+    `mode`: "memory", "store" (no device key: lock_on_start must be 1) or
+    "store+key". `fields`: config fields (see CONFIG_FIELDS). `origin`: the
+    fake clock's first reading.
+    """
+
+    def __init__(self, mode: str, fields: Dict[str, int], origin: int = T0) -> None:
+        assert mode in MODES, mode
+        self.mode = mode
+        self.origin = origin
+        self.fields = dict(fields)
+        self.initial_fields = dict(fields)
+        self.steps: List[Tuple[Any, ...]] = []
+        self.clock = FakeClock(origin)
+        self.lib = Library(self.clock)
+        self.folder: Optional[str] = None
+        self.store_path: Optional[str] = None
+        self.store: Optional[M.Store] = None
+        if mode != "memory":
+            self.folder = tempfile.mkdtemp(prefix="idlelock-model-", dir=tmp_base())
+            self.store_path = os.path.join(self.folder, "session.idlelock")
+            self.store = M.Store()
+        self.model: Optional[M.Model] = None
+        self.config = model_config(mode, self.fields)
+        self._create(self.config, "create")
+
+    # ------------------------------------------------------------ plumbing
+
+    def close(self) -> None:
+        self.lib.destroy()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def regression_case(self) -> str:
+        return format_case(self.mode, self.origin, self.initial_fields, self.steps)
+
+    def _fail(self, what: str, problems: List[str]) -> None:
+        raise Divergence(
+            f"library and model disagree after {what} (clock {_fmt_int(self.clock.now)}):\n  "
+            + "\n  ".join(problems)
+            + "\n\nAs a regression case for tests/model/test_regressions.py:\n\n"
+            + self.regression_case()
+        )
+
+    @property
+    def now(self) -> int:
+        return self.clock.now
+
+    def _compare(self, what: str, model_status: int, lib_status: int, snap: Any, reads: int) -> None:
+        problems: List[str] = []
+        if reads > 1:
+            problems.append(f"the clock was read {reads} times in one call (SPEC §2: once)")
+        if int(model_status) != lib_status:
+            problems.append(
+                f"status: library {ffi.lib.idlelock_status_name(lib_status)}, "
+                f"model {ffi.lib.idlelock_status_name(int(model_status))}"
+            )
+        if lib_status == Status.INVALID_ARGUMENT and snap is not None:
+            # "the argument is validated before any effect, and the snapshot
+            # is filled [...] also when the call failed for a reason other
+            # than a bad argument": after a bad argument, look separately.
+            self._after(what, with_snapshot=True)
+            snap = None
+        if snap is not None and self.model is not None:
+            expected = self.model.snapshot(self.now)
+            for name in SNAPSHOT_FIELDS:
+                want = getattr(expected, name)
+                got = getattr(snap, name)
+                if isinstance(want, bool):
+                    want = int(want)
+                if name == "state":
+                    got_s, want_s = _enum_name(State, got), _enum_name(State, want)
+                elif name == "reason":
+                    got_s, want_s = _enum_name(Reason, got), _enum_name(Reason, want)
+                else:
+                    got_s, want_s = _fmt_int(got), _fmt_int(want)
+                if got != want:
+                    problems.append(f"{name}: library {got_s}, model {want_s}")
+        if problems:
+            self._fail(what, problems)
+
+    def _create(self, config: M.Config, what: str) -> None:
+        reads = self.clock.reads
+        status = self.lib.create(config, self.store_path)
+        reads = self.clock.reads - reads
+        model_status, model = M.Model.create(config, self.now, self.store)
+        if model_status != Status.OK:
+            self._compare(what, model_status, status, None, reads)
+            raise ValueError(f"{what}: the model refuses this config ({config.problem()})")
+        self.model = model
+        self._compare(what, model_status, status, None, reads)
+        self.config = config
+        self._after(what, with_snapshot=True)
+
+    def _after(self, what: str, with_snapshot: bool) -> None:
+        """Calls without an `out` snapshot are followed by snapshot_get
+        (itself a modelled call; at the same clock reading it changes
+        nothing) so every step is compared in full."""
+        if with_snapshot:
+            assert self.model is not None
+            reads = self.clock.reads
+            status, snap = self.lib.snapshot()
+            model_status = self.model.snapshot_get(self.now)
+            self._compare(what + " (then snapshot_get)", model_status, status, snap,
+                          self.clock.reads - reads)
+
+    # --------------------------------------------------------------- steps
+
+    def run(self, step: Sequence[Any]) -> None:
+        """Apply one logged step (the format of test_regressions.py)."""
+        name, *args = step
+        self.steps.append(tuple(step))
+        what = format_step(step)
+        model = self.model
+        assert model is not None
+        if name == "clock":
+            (dt,) = args
+            self.clock.move(dt)
+            return
+        if name == "expect":
+            (want,) = args
+            self._expect(what, want)
+            return
+        if name == "restart":
+            fields = dict(args[0]) if args else dict(self.fields)
+            self._restart(fields, what)
+            return
+        reads = self.clock.reads
+        now = self.now
+        if name in ("touch", "inactive", "background", "foreground", "check", "lock", "start",
+                    "snapshot_get"):
+            status, snap = self.lib.event(name)
+            model_status = getattr(model, name)(now)
+            self._compare(what, model_status, status, snap, self.clock.reads - reads)
+        elif name == "unlock":
+            passcode = _passcode_bytes(args[0])
+            status, snap = self.lib.unlock(passcode)
+            model_status = model.unlock(now, passcode)
+            self._compare(what, model_status, status, snap, self.clock.reads - reads)
+        elif name == "set_passcode":
+            passcode = _passcode_bytes(args[0])
+            status = self.lib.set_passcode(passcode)
+            model_status = model.set_passcode(now, passcode)
+            self._compare(what, model_status, status, None, self.clock.reads - reads)
+            self._after(what, with_snapshot=True)
+        elif name == "disable":
+            status = self.lib.disable()
+            model_status = model.disable(now)
+            self._compare(what, model_status, status, None, self.clock.reads - reads)
+            self._after(what, with_snapshot=True)
+        elif name == "require_unlocked":
+            status = self.lib.require_unlocked()
+            model_status = model.require_unlocked(now)
+            self._compare(what, model_status, status, None, self.clock.reads - reads)
+            self._after(what, with_snapshot=True)
+        else:
+            raise ValueError(f"unknown step {step!r}")
+
+    def _restart(self, fields: Dict[str, int], what: str) -> None:
+        """The process ends and a new one opens the same store, on the same
+        boot (the same clock)."""
+        assert self.mode != "memory", "restarts need a store"
+        self.lib.destroy()
+        self.fields = dict(fields)
+        self._create(model_config(self.mode, self.fields), what)
+
+    def _expect(self, what: str, want: Dict[str, Any]) -> None:
+        """An explicit expectation of a regression case, checked against the
+        library itself (not only the model): a pinned boundary stays pinned
+        even if the model were changed by mistake. It is a snapshot_get,
+        compared with the model as every step is."""
+        assert self.model is not None
+        reads = self.clock.reads
+        status, snap = self.lib.snapshot()
+        model_status = self.model.snapshot_get(self.now)
+        self._compare(what, model_status, status, snap, self.clock.reads - reads)
+        problems = []
+        for key, value in want.items():
+            got = getattr(snap, key)
+            if isinstance(value, bool):
+                value = int(value)
+            if got != int(value):
+                if key == "state":
+                    problems.append(f"state: library {_enum_name(State, got)}, expected {State(value).name}")
+                elif key == "reason":
+                    problems.append(f"reason: library {_enum_name(Reason, got)}, expected {Reason(value).name}")
+                else:
+                    problems.append(f"{key}: library {_fmt_int(got)}, expected {_fmt_int(int(value))}")
+        if problems:
+            self._fail(what, problems)
+
+    # ------------------------------------------------------ conveniences
+
+    def step(self, name: str, *args: Any) -> None:
+        self.run((name, *args))
+
+
+def _enum_name(kind: Any, value: int) -> str:
+    try:
+        return kind(value).name
+    except ValueError:
+        return repr(value)
+
+
+@dataclasses.dataclass
+class Case:
+    """An explicit sequence: see test_regressions.py."""
+
+    name: str
+    mode: str = "memory"
+    origin: int = T0
+    config: Dict[str, int] = dataclasses.field(default_factory=dict)
+    steps: List[Tuple[Any, ...]] = dataclasses.field(default_factory=list)
+
+    def run(self) -> Harness:
+        harness = Harness(self.mode, self.config, self.origin)
+        try:
+            for step in self.steps:
+                harness.run(step)
+        finally:
+            harness.close()
+        return harness

@@ -1,0 +1,580 @@
+"""A reference model of libidlelock's decision rules, in plain Python.
+
+Written from the behaviour contract (SPEC.md §2 "Time", §3 "The decision
+rules", §4 "Passcode and attempts") and from the header's block "The store
+(config.store_path)", never from the Swift sources. It is meant to be read:
+every rule is one small method, and the comments quote the contract.
+
+The model knows nothing about ctypes, files or Argon2id. A caller (the
+Hypothesis state machine in test_model.py, the explicit sequences in
+test_regressions.py) gives every call the clock reading the library would
+take ("the clock is read once per call; every rule in that call uses that
+reading") and compares the library's snapshot with :meth:`Model.snapshot`.
+
+What is modelled:
+
+- the configuration fields that drive the rules and their bounds (§3 table);
+- state, reason, engaged, last activity, the departure (with "reached the
+  background"), whether ``start`` was used, the attempt count;
+- the clock-step rule, judging, every event, ``lock``, ``start``,
+  ``set_passcode``, ``unlock`` (right and wrong), ``disable``, the gate
+  (``require_unlocked``) and ``snapshot_get``;
+- a store shared across restarts of the process (:class:`Store`): passcode,
+  count, ``max_attempts`` as stored by ``set_passcode``, the latest saved lock
+  and the last saved activity.
+
+Not modelled: biometrics (§5), secrets (§6), listeners, threads, other
+processes writing the store, I/O failures.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Optional
+
+# --------------------------------------------------------------------------
+# Constants (the header's values)
+# --------------------------------------------------------------------------
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+NEVER = INT64_MAX  # "no deadline": a NEVER timeout never passes
+SAME_AS_IDLE = -1  # background_after_ms only: take idle_after_ms
+
+GRACE_MAX_MS = 60_000
+MAX_ATTEMPTS_MAX = 100
+PASSCODE_MIN_SCALARS = 4
+PASSCODE_MAX_BYTES = 1024
+
+
+class State(enum.IntEnum):
+    UNLOCKED = 0
+    LOCKED = 1
+    LOCKED_OUT = 2
+
+
+class Reason(enum.IntEnum):
+    NONE = 0
+    IDLE = 1
+    BACKGROUNDED = 2
+    STARTUP = 3
+    MANUAL = 4
+    CLOCK = 5
+
+
+class Status(enum.IntEnum):
+    OK = 0
+    INVALID_ARGUMENT = 1
+    SESSION_LOCKED = 2
+    INVALID_PASSCODE = 3
+    LOCKED_OUT = 4
+    LOCK_UNAVAILABLE = 5
+    NO_PASSCODE = 6
+    STORAGE = 7
+    NOT_FOUND = 8
+    BUFFER_TOO_SMALL = 9
+    NO_MEMORY = 10
+    INTERNAL = 11
+
+
+# --------------------------------------------------------------------------
+# §2 Time
+# --------------------------------------------------------------------------
+
+
+def saturate(value: int) -> int:
+    """"Arithmetic saturates; nothing wraps." """
+    return max(INT64_MIN, min(INT64_MAX, value))
+
+
+def elapsed(now: int, since: int) -> int:
+    """Milliseconds from `since` to `now`, saturated to int64."""
+    return saturate(now - since)
+
+
+def has_passed(elapsed_ms: int, timeout: int) -> bool:
+    """"A timeout of T has passed" means elapsed >= T; a NEVER timeout never
+    passes (not even after a saturated INT64_MAX of elapsed time)."""
+    return timeout != NEVER and elapsed_ms >= timeout
+
+
+# --------------------------------------------------------------------------
+# Configuration (§3 table)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """The fields that drive the rules, with `idlelock_config_init`'s
+    defaults. `has_store` / `has_device_key` stand for `store_path` and
+    `device_key` being given (the model needs only whether they are)."""
+
+    idle_after_ms: int = NEVER
+    background_after_ms: int = SAME_AS_IDLE
+    inactive_after_ms: int = 30_000
+    grace_ms: int = 1_500
+    max_attempts: int = 5
+    lock_on_start: int = 1
+    has_store: bool = False
+    has_device_key: bool = False
+
+    @property
+    def background_timeout(self) -> int:
+        """`background_after_ms`, with SAME_AS_IDLE resolved."""
+        if self.background_after_ms == SAME_AS_IDLE:
+            return self.idle_after_ms
+        return self.background_after_ms
+
+    def problem(self) -> Optional[str]:
+        """The field a create with this config is INVALID_ARGUMENT for, or
+        None when the config is valid."""
+        if self.idle_after_ms <= 0:
+            return "idle_after_ms"
+        if self.background_after_ms < 0 and self.background_after_ms != SAME_AS_IDLE:
+            return "background_after_ms"
+        if self.inactive_after_ms < 0:
+            return "inactive_after_ms"
+        if not 0 <= self.grace_ms <= GRACE_MAX_MS:
+            return "grace_ms"
+        if not 1 <= self.max_attempts <= MAX_ATTEMPTS_MAX:
+            return "max_attempts"
+        if self.lock_on_start not in (0, 1):
+            return "lock_on_start"
+        # "create is INVALID_ARGUMENT (naming idle_after_ms) until at least
+        # one of the two is finite; a lock that never times out is refused"
+        if self.idle_after_ms == NEVER and self.background_timeout == NEVER:
+            return "idle_after_ms"
+        # "With a store and no device_key, lock_on_start 0 is
+        # INVALID_ARGUMENT at create"
+        if self.has_store and not self.has_device_key and self.lock_on_start == 0:
+            return "lock_on_start"
+        return None
+
+    def absence_timeout(self, reached_background: bool) -> int:
+        """Rule 3: `background_after_ms` if the absence reached the
+        background, else the longer of it and `inactive_after_ms` (the app
+        stayed on screen in the owner's hand)."""
+        if reached_background:
+            return self.background_timeout
+        return max(self.background_timeout, self.inactive_after_ms)
+
+
+# --------------------------------------------------------------------------
+# §4 Passcode arguments
+# --------------------------------------------------------------------------
+
+
+def passcode_is_valid(passcode: bytes, for_set: bool) -> bool:
+    """Valid UTF-8 of 1..1024 bytes; `set_passcode` also needs at least 4
+    Unicode scalar values. (Python's strict UTF-8 decoder refuses
+    surrogates and overlong forms, as a UTF-8 validator must.)"""
+    if not 1 <= len(passcode) <= PASSCODE_MAX_BYTES:
+        return False
+    try:
+        text = passcode.decode("utf-8", errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return not for_set or len(text) >= PASSCODE_MIN_SCALARS
+
+
+# --------------------------------------------------------------------------
+# The store: what outlives the process
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Store:
+    """The store file as the model sees it. `engaged` False means there is
+    no file (never written, or deleted by `disable`)."""
+
+    engaged: bool = False
+    passcode: bytes = b""
+    count: int = 0
+    max_attempts: int = 5  # stored by set_passcode; governs from then on
+    saved_lock: Optional[Reason] = None  # "the latest lock or unlock"
+    saved_activity: int = 0  # saved by unlock, set_passcode and each lock
+
+
+# --------------------------------------------------------------------------
+# The session
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Departure:
+    """The moment the app first left the foreground, and whether that
+    absence reached the background."""
+
+    at: int
+    reached_background: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    state: State
+    reason: Reason
+    is_enabled: bool
+    is_away: bool
+    attempts_remaining: int
+    last_activity_ms: int
+    ms_until_idle_lock: int
+
+
+@dataclass
+class Model:
+    """One handle. Build it with :meth:`create`; every other public method is
+    one library call, given the clock reading of that call."""
+
+    config: Config
+    last_activity: int
+    store: Optional[Store] = None  # None: memory only
+    state: State = State.UNLOCKED
+    reason: Reason = Reason.NONE
+    engaged: bool = False
+    passcode: bytes = b""
+    count: int = 0  # attempts counted against the passcode
+    max_attempts: int = 5  # the one that governs the engaged session
+    departure: Optional[Departure] = None
+    started: bool = False
+    restored: bool = False  # create found an engaged session in the store
+
+    # ---------------------------------------------------------------- create
+
+    @classmethod
+    def create(
+        cls, config: Config, now: int, store: Optional[Store] = None
+    ) -> "tuple[Status, Optional[Model]]":
+        """`idlelock_create`. "The lock starts UNLOCKED and not engaged,
+        last activity = now." With a store it loads what an earlier process
+        left: "a lockout or a lock saved by an earlier process is in force
+        from create"."""
+        if config.problem() is not None:
+            return Status.INVALID_ARGUMENT, None
+        model = cls(config=config, last_activity=now, store=store,
+                    max_attempts=config.max_attempts)
+        if store is not None and store.engaged:
+            model.engaged = True
+            model.restored = True
+            model.passcode = store.passcode
+            model.count = store.count
+            model.max_attempts = store.max_attempts
+            if store.saved_lock is not None:
+                # "Create adopts a saved lock with its reason."
+                model.state, model.reason = State.LOCKED, store.saved_lock
+            elif not config.has_device_key:
+                # Header: "Without a device key the session key can only be
+                # opened by an unlock, so a stored session is LOCKED
+                # (REASON_STARTUP) from create."
+                model.state, model.reason = State.LOCKED, Reason.STARTUP
+            if model.count >= model.max_attempts:
+                # "locked out means exactly: count == max_attempts";
+                # LOCKED_OUT keeps the reason of the state it came from.
+                model.state = State.LOCKED_OUT
+        return Status.OK, model
+
+    # ----------------------------------------------------------- snapshot
+
+    def snapshot(self, now: int) -> Snapshot:
+        return Snapshot(
+            state=self.state,
+            reason=self.reason,
+            is_enabled=self.engaged,
+            is_away=self.departure is not None,
+            attempts_remaining=self.attempts_remaining(),
+            last_activity_ms=self.last_activity,
+            ms_until_idle_lock=self.ms_until_idle_lock(now),
+        )
+
+    def attempts_remaining(self) -> int:
+        """`max_attempts` minus the count (0 when locked out), and
+        `max_attempts` when not engaged."""
+        if not self.engaged:
+            return self.config.max_attempts
+        if self.state == State.LOCKED_OUT:
+            return 0
+        return self.max_attempts - self.count
+
+    def ms_until_idle_lock(self, now: int) -> int:
+        """"Time until the idle deadline, 0 when due, IDLELOCK_NEVER when the
+        idle timeout is NEVER or the session is locked or not engaged." """
+        idle = self.config.idle_after_ms
+        if not self.engaged or self.state != State.UNLOCKED or idle == NEVER:
+            return NEVER
+        return max(0, idle - elapsed(now, self.last_activity))
+
+    # ---------------------------------------------------- the common steps
+
+    def _lock(self, reason: Reason) -> None:
+        """A lock. "Locks never overwrite each other": only an engaged,
+        unlocked session locks. Every lock is saved with the store."""
+        if not self.engaged or self.state != State.UNLOCKED:
+            return
+        self.state, self.reason = State.LOCKED, reason
+        if self.store is not None:
+            self.store.saved_lock = reason
+            self.store.saved_activity = self.last_activity
+
+    def _clock_step(self, now: int) -> None:
+        """§2: "Once a passcode is set, a clock that reads earlier than a
+        recorded activity or departure never extends a session: that call
+        locks with reason CLOCK. [...] Before a passcode is set, such a step
+        just resets the bookkeeping to now." """
+        stepped_back = now < self.last_activity or (
+            self.departure is not None and now < self.departure.at
+        )
+        if not stepped_back:
+            return
+        if self.engaged:
+            self._lock(Reason.CLOCK)  # nothing when already locked
+        else:
+            self.last_activity = now
+            if self.departure is not None:
+                self.departure.at = now
+
+    def _idle_has_passed(self, now: int) -> bool:
+        return has_passed(elapsed(now, self.last_activity), self.config.idle_after_ms)
+
+    def _judge(self, now: int) -> None:
+        """`check`: "Judging happens only while engaged and UNLOCKED. While
+        away and within the grace window, nothing. While away past the grace
+        window: rules 3 then 4. Not away: rule 4." """
+        if not self.engaged or self.state != State.UNLOCKED:
+            return
+        if self.departure is not None:
+            away = elapsed(now, self.departure.at)
+            if away <= self.config.grace_ms:
+                return
+            timeout = self.config.absence_timeout(self.departure.reached_background)
+            if has_passed(away, timeout):  # rule 3
+                self._lock(Reason.BACKGROUNDED)
+                return
+        if self._idle_has_passed(now):  # rule 4
+            self._lock(Reason.IDLE)
+
+    def _enter(self, now: int) -> None:
+        """The first steps of every call that reads the clock: the clock-step
+        check (against the times as they stood before the call), then "judges
+        the deadlines that are due (as check does)"."""
+        self._clock_step(now)
+        self._judge(now)
+
+    # ------------------------------------------------------------- events
+
+    def touch(self, now: int) -> Status:
+        """User activity: "while locked, nothing (a tap on the lock screen is
+        not activity). Otherwise judge, and if still unlocked, last activity
+        = now." """
+        self._enter(now)
+        if self.state == State.UNLOCKED:
+            self.last_activity = now
+        return Status.OK
+
+    def inactive(self, now: int) -> Status:
+        return self._leave(now, reached_background=False)
+
+    def background(self, now: int) -> Status:
+        return self._leave(now, reached_background=True)
+
+    def _leave(self, now: int, reached_background: bool) -> Status:
+        """`inactive` / `background`: "If no departure is recorded, record
+        departure = now; a background marks the absence as having reached the
+        background (the first departure wins). Then, if unlocked and engaged:
+        if this call recorded the departure and the idle timeout has passed,
+        lock with IDLE on the way out; otherwise judge." Presence is tracked
+        in every state."""
+        self._enter(now)
+        recorded = False
+        if self.departure is None:
+            self.departure = Departure(at=now, reached_background=reached_background)
+            recorded = True
+        elif reached_background:
+            self.departure.reached_background = True
+        if self.engaged and self.state == State.UNLOCKED:
+            if recorded and self._idle_has_passed(now):
+                self._lock(Reason.IDLE)
+            else:
+                self._judge(now)
+        return Status.OK
+
+    def foreground(self, now: int) -> Status:
+        """"Take and clear the recorded departure. Then, if unlocked and
+        engaged:" rules 1 to 5."""
+        self._enter(now)
+        departure, self.departure = self.departure, None
+        if not self.engaged or self.state != State.UNLOCKED:
+            return Status.OK
+        if departure is None:
+            # 1. a stray or first "active" event: the idle timeout only.
+            if self._idle_has_passed(now):
+                self._lock(Reason.IDLE)
+            return Status.OK
+        away = elapsed(now, departure.at)
+        if away <= self.config.grace_ms:
+            # 2. a round trip through a system prompt: presence.
+            self.last_activity = now
+        elif has_passed(away, self.config.absence_timeout(departure.reached_background)):
+            self._lock(Reason.BACKGROUNDED)  # 3.
+        elif self._idle_has_passed(now):
+            self._lock(Reason.IDLE)  # 4.
+        # 5. otherwise stay unlocked, last activity unchanged.
+        return Status.OK
+
+    def check(self, now: int) -> Status:
+        self._enter(now)
+        return Status.OK
+
+    def snapshot_get(self, now: int) -> Status:
+        self._enter(now)
+        return Status.OK
+
+    def require_unlocked(self, now: int) -> Status:
+        """The gate: OK when unlocked after judging (or not engaged)."""
+        self._enter(now)
+        return Status.OK if self.state == State.UNLOCKED else Status.SESSION_LOCKED
+
+    def lock(self, now: int) -> Status:
+        """"Lock now": engaged and unlocked → LOCKED(MANUAL); otherwise
+        nothing, status OK."""
+        self._enter(now)
+        self._lock(Reason.MANUAL)
+        return Status.OK
+
+    def start(self, now: int) -> Status:
+        """`idlelock_start`: only the first one applies `lock_on_start`
+        (a start before set_passcode uses it up); later ones only judge."""
+        self._enter(now)
+        if self.started:
+            return Status.OK
+        self.started = True
+        if not self.engaged or self.state != State.UNLOCKED:
+            return Status.OK
+        if self.config.lock_on_start:
+            self._lock(Reason.STARTUP)
+        elif self.restored:
+            self._judge_restart(now)
+        return Status.OK
+
+    def _judge_restart(self, now: int) -> None:
+        """A session opened from the store with a device key and
+        lock_on_start 0: "start judges the time since the last saved
+        activity as an absence that reached the background: rules 3 and 4
+        apply to it [...] A saved activity [...] later than the clock locks
+        with STARTUP." (Same boot only: the tests share one fake clock.)"""
+        assert self.store is not None
+        saved = self.store.saved_activity
+        if saved > now:
+            self._lock(Reason.STARTUP)
+            return
+        away = elapsed(now, saved)
+        if has_passed(away, self.config.absence_timeout(reached_background=True)):
+            self._lock(Reason.BACKGROUNDED)  # rule 3
+        elif has_passed(away, self.config.idle_after_ms):
+            self._lock(Reason.IDLE)  # rule 4, from the saved activity
+        # Otherwise nothing: last activity stays create's reading.
+
+    def disable(self, now: int) -> Status:
+        """Sign-out: forgets passcode, count and lockout, deletes the store;
+        UNLOCKED / NONE, not engaged. Works in every state. Presence and
+        last activity are not the passcode's: they stay."""
+        self._enter(now)
+        self.engaged = False
+        self.state, self.reason = State.UNLOCKED, Reason.NONE
+        self.passcode = b""
+        self.count = 0
+        self.max_attempts = self.config.max_attempts
+        self.restored = False
+        if self.store is not None:
+            self.store.engaged = False
+            self.store.passcode = b""
+            self.store.count = 0
+            self.store.saved_lock = None
+        return Status.OK
+
+    # ----------------------------------------------------------- passcode
+
+    def set_passcode(self, now: int, passcode: bytes) -> Status:
+        """§4: bad arguments first (nothing read, nothing changed); needs the
+        session unlocked; resets the count, stores max_attempts, engages the
+        lock, and is activity."""
+        if not passcode_is_valid(passcode, for_set=True):
+            return Status.INVALID_ARGUMENT
+        self._enter(now)
+        if self.state != State.UNLOCKED:
+            return Status.SESSION_LOCKED
+        self.engaged = True
+        self.passcode = passcode
+        self.count = 0
+        self.max_attempts = self.config.max_attempts
+        self.last_activity = now
+        if self.store is not None:
+            self.store.engaged = True
+            self.store.passcode = passcode
+            self.store.count = 0
+            self.store.max_attempts = self.config.max_attempts
+            self.store.saved_lock = None
+            self.store.saved_activity = now
+        return Status.OK
+
+    def unlock(self, now: int, passcode: bytes) -> Status:
+        """§4 `unlock` order: bad arguments → INVALID_ARGUMENT; no passcode
+        → NO_PASSCODE; locked out → LOCKED_OUT; then the attempt is counted
+        (and saved) before the passcode is checked. On an unlocked session
+        it still verifies and counts."""
+        if not passcode_is_valid(passcode, for_set=False):
+            return Status.INVALID_ARGUMENT
+        self._enter(now)
+        if not self.engaged:
+            return Status.NO_PASSCODE
+        if self.state == State.LOCKED_OUT:
+            return Status.LOCKED_OUT
+        self._set_count(self.count + 1)
+        if passcode != self.passcode:  # bytes, no normalization
+            if self.count >= self.max_attempts:
+                self.state = State.LOCKED_OUT  # the reason is kept
+                return Status.LOCKED_OUT
+            return Status.INVALID_PASSCODE
+        # Right: count = 0 (saved), then the unlock commits (nothing can lock
+        # the session in between here: one thread, one process).
+        self._set_count(0)
+        self.state, self.reason = State.UNLOCKED, Reason.NONE
+        self.last_activity = now
+        if self.departure is not None:
+            # "An unlock that succeeds while away sets departure = now";
+            # whether the absence reached the background is kept.
+            self.departure.at = now
+        if self.store is not None:
+            self.store.saved_lock = None
+            self.store.saved_activity = now
+        return Status.OK
+
+    def _set_count(self, count: int) -> None:
+        self.count = count
+        if self.store is not None:
+            self.store.count = count
+
+
+def restart(config: Config, now: int, store: Store) -> "tuple[Status, Optional[Model]]":
+    """A new process on the same store (the old handle is destroyed)."""
+    return Model.create(config, now, store)
+
+
+__all__ = [
+    "INT64_MIN",
+    "INT64_MAX",
+    "NEVER",
+    "SAME_AS_IDLE",
+    "State",
+    "Reason",
+    "Status",
+    "Config",
+    "Store",
+    "Departure",
+    "Snapshot",
+    "Model",
+    "elapsed",
+    "has_passed",
+    "passcode_is_valid",
+    "restart",
+]
