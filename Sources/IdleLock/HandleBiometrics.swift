@@ -18,10 +18,7 @@ extension IdleLockHandle {
             guard rules.engaged else { throw IdleLockHandle.noPasscode }
             guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
             guard config.authenticator != nil else { throw IdleLockHandle.noAuthenticator }
-            try requireKey()
-            let copy = try SecureBytes.allocate(count: SodiumSizes.key)
-            copy.copy(from: sessionKey.base, count: SodiumSizes.key)
-            keyCopy = copy
+            keyCopy = try copySessionKey()
             ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
         }
         guard first.error == nil, let ticket, let keyCopy, let authenticator = config.authenticator else {

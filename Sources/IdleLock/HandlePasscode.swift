@@ -27,10 +27,7 @@ extension IdleLockHandle {
             guard rules.state == .unlocked else {
                 throw IdleLockError(.sessionLocked, "the session is locked; a locked session cannot replace its own passcode: unlock it first")
             }
-            try requireKey()
-            let copy = try SecureBytes.allocate(count: SodiumSizes.key)
-            copy.copy(from: sessionKey.base, count: SodiumSizes.key)
-            keyCopy = copy
+            keyCopy = try copySessionKey()
             ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
         }
         guard first.error == nil, let ticket, let keyCopy else { return first }

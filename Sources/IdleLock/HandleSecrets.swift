@@ -11,6 +11,15 @@ extension IdleLockHandle {
         try requireKey()
     }
 
+    /// A copy of the session key in secure memory, for wrapping it while
+    /// the mutex is released (set_passcode, enable_biometrics).
+    func copySessionKey() throws(IdleLockError) -> SecureBytes {
+        try requireKey()
+        let copy = try SecureBytes.allocate(count: SodiumSizes.key)
+        copy.copy(from: sessionKey.base, count: SodiumSizes.key)
+        return copy
+    }
+
     func requireKey() throws(IdleLockError) {
         guard keyLoaded else {
             throw IdleLockError(.internal, "the session key is not loaded although the session is unlocked")

@@ -21,6 +21,17 @@ final class TempFolder {
 
 private let deviceKey: [UInt8] = (0..<32).map { UInt8($0 &* 7 &+ 3) }
 
+/// The store keys the library derives from `deviceKey`, for tests that
+/// rewrite a store file as another process or boot would have.
+private func testStoreKeys() throws -> StoreKeys {
+    let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
+        let k = try SecureBytes.allocate(count: 32)
+        k.copy(from: p.baseAddress!, count: 32)
+        return k
+    }
+    return try StoreKeys(deviceKey: key)
+}
+
 /// A handle on `path` with a shared fake clock.
 final class StoredLock {
     var handle: OpaquePointer?
@@ -183,12 +194,7 @@ struct StoreTests {
             a.setPasscode("2468")
         }
         // Rewrite the boot id as another boot would have stamped it.
-        let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
-            let k = try SecureBytes.allocate(count: 32)
-            k.copy(from: p.baseAddress!, count: 32)
-            return k
-        }
-        let keys = try StoreKeys(deviceKey: key)
+        let keys = try testStoreKeys()
         var image = try StoreFormat.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder.store))), keys: keys)
         image.bootID = Array("00000000-0000-4000-8000-000000000000".utf8)
         try Data(try StoreFormat.encode(image, keys: keys)).write(to: URL(fileURLWithPath: folder.store))
@@ -251,12 +257,7 @@ struct StoreTests {
             let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey, maxAttempts: 3)
             a.setPasscode("2468")
         }
-        let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
-            let k = try SecureBytes.allocate(count: 32)
-            k.copy(from: p.baseAddress!, count: 32)
-            return k
-        }
-        let keys = try StoreKeys(deviceKey: key)
+        let keys = try testStoreKeys()
         let url = URL(fileURLWithPath: folder.store)
         var image = try StoreFormat.decode(Array(try Data(contentsOf: url)), keys: keys)
         image.failedAttempts = 3
@@ -540,12 +541,7 @@ struct StoreRegressionTests {
         #expect(b.get("k") == (0, "first sign-in"))
 
         // Another sign-in's store that happens to have the same generation.
-        let key = try deviceKey.withUnsafeBufferPointer { p throws(IdleLockError) -> SecureBytes in
-            let k = try SecureBytes.allocate(count: 32)
-            k.copy(from: p.baseAddress!, count: 32)
-            return k
-        }
-        let keys = try StoreKeys(deviceKey: key)
+        let keys = try testStoreKeys()
         let url = URL(fileURLWithPath: folder.store)
         var image = try StoreFormat.decode(Array(try Data(contentsOf: url)), keys: keys)
         image.sessionID = image.sessionID.map { $0 ^ 0xFF }
