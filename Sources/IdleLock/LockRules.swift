@@ -226,9 +226,12 @@ struct LockRules {
             if let moment, moment > now { next = Swift.min(next, moment) }
         }
         if timeouts.idle != Millis.never {
-            let idleDeadline = Millis.add(lastActivity, timeouts.idle)
-            consider(idleDeadline)
-            if timeouts.warnBefore > 0 { consider(Millis.add(idleDeadline, -timeouts.warnBefore)) }
+            consider(Millis.add(lastActivity, timeouts.idle))
+            // warn < idle: the window's start from the last activity cannot
+            // overflow before the final saturating add.
+            if timeouts.warnBefore > 0 {
+                consider(Millis.add(lastActivity, timeouts.idle - timeouts.warnBefore))
+            }
         }
         consider(shield.capDeadline())
         consider(retryEnd)

@@ -76,8 +76,11 @@ struct PromptShield {
     mutating func end(_ token: UInt64, now: Int64) -> Bool {
         guard let i = open.firstIndex(where: { $0.token == token }) else { return false }
         let wasLive = !open[i].inert
+        // Past the cap the prompts covered nothing any more: their end
+        // starts no grace window either.
+        let withinCap = isActive(now: now)
         open.remove(at: i)
-        if wasLive && earliestLive == nil { lastEnd = now }
+        if wasLive && earliestLive == nil { lastEnd = withinCap ? now : nil }
         return wasLive
     }
 

@@ -90,6 +90,20 @@ struct DeadlineTests {
         #expect(s.msUntilNextDeadline(now: Int64.min + 64_000) == Int64.max)
     }
 
+    /// Regression (found by the extended model): with huge timeouts the
+    /// warning's start was computed from a saturated idle deadline, so the
+    /// next deadline came after the warning opened.
+    @Test func theWarningsStartIsNotLostToSaturation() {
+        var r = LockRules(timeouts: Timeouts(idle: Int64.max - 1, background: Int64.max - 1, inactive: 0,
+                                             grace: 1, promptCap: 120_000, warnBefore: Int64.max - 2),
+                          lockOnStart: false, maxAttempts: 1, now: 1_000)
+        r.passcodeSet(now: 1_000)
+        r.depart(now: 1_000, toBackground: true)
+        let wait = r.msUntilNextDeadline(now: 1_000)
+        #expect(!r.isWarning(now: 1_000) && r.isWarning(now: 1_001))
+        #expect(wait <= 1, "never late: the warning opens 1 ms after")
+    }
+
     @Test func nothingIsDueWithoutAnEngagedUnlockedSession() {
         var r = rules()
         r.lockNow(now: 1)

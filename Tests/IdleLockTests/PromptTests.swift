@@ -183,3 +183,33 @@ struct PromptTests {
         }
     }
 }
+
+@Suite("Prompt regressions")
+struct PromptRegressionTests {
+    /// Regression (found by the extended model): a prompt ended past its cap
+    /// on a session not yet engaged still started a grace window, so an
+    /// absence under it counted as presence once the session engaged.
+    @Test func aPromptEndedPastItsCapStartsNoGraceWindow() {
+        var cfg = Lock.config()
+        cfg.idle_after_ms = 60_000
+        cfg.background_after_ms = 10_000
+        cfg.lock_on_start = 0
+        cfg.prompt_cap_ms = 30_000
+        let clock = FakeClock(1_000_000)
+        cfg.clock = FakeClock.function
+        cfg.clock_ctx = UnsafeMutableRawPointer(clock.now)
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == 0)
+        defer { idlelock_destroy(h) }
+        var token: UInt64 = 0
+        #expect(idlelock_prompt_begin(h, &token) == 0)
+        #expect(idlelock_background(h, nil) == 0)
+        clock.advance(40_000)
+        #expect(idlelock_prompt_end(h, token) == 0)
+        #expect(idlelock_set_passcode(h, "2468", 4) == 0)
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        #expect(idlelock_snapshot_get(h, &s) == 0)
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_BACKGROUNDED)
+    }
+}
