@@ -102,13 +102,12 @@ final class IdleLockHandle {
         let handle = IdleLockHandle(config: config, sessionKey: sessionKey, deviceKey: deviceKey, store: store)
         // Not shared yet: no lock is held while the host answers.
         handle.bioAvailable = config.authenticator?.isAvailable() ?? false
-        handle.published = handle.makeSnapshot(now: handle.rules.lastActivity).visible
         if let image {
             // In force from create; no listener exists yet to hear it.
             handle.adoptSession(image, atCreate: true)
             handle.sealIfLocked()
-            handle.published = handle.makeSnapshot(now: handle.rules.lastActivity).visible
         }
+        handle.published = handle.visibleState(now: handle.rules.lastActivity)
         return handle
     }
 
@@ -183,10 +182,7 @@ final class IdleLockHandle {
     @inline(__always)
     private func settle(now: Int64, wanted: Bool) -> Snapshot? {
         sealIfLocked()
-        let visible = VisibleState(state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
-                                   isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
-                                   isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
-                                   isWarning: rules.isWarning(now: now))
+        let visible = visibleState(now: now)
         let changed = visible != published
         if changed {
             published = visible
@@ -199,6 +195,16 @@ final class IdleLockHandle {
         if let watcher, Millis.add(now, snapshot.msUntilNextDeadline) < watcher.armedAt { watcher.wake() }
         if heard { queue.push(snapshot) }
         return snapshot
+    }
+
+    /// The part of the state whose change produces a new `seq` (not the
+    /// times, which move on every touch).
+    @inline(__always)
+    private func visibleState(now: Int64) -> VisibleState {
+        VisibleState(state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
+                     isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
+                     isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
+                     isWarning: rules.isWarning(now: now))
     }
 
     @inline(__always)

@@ -19,15 +19,6 @@ struct Snapshot: Equatable {
     var msUntilRetry: Int64
     var msUntilNextDeadline: Int64
 
-    /// The part whose change produces a new `seq` (state, reason, flags and
-    /// the attempt count; not the times, which move on every touch).
-    var visible: VisibleState {
-        VisibleState(state: state, reason: reason, isEnabled: isEnabled,
-                     isBiometricsEnabled: isBiometricsEnabled,
-                     isBiometricsAvailable: isBiometricsAvailable, isAway: isAway,
-                     attemptsRemaining: attemptsRemaining, isWarning: isWarning)
-    }
-
     var c: idlelock_snapshot {
         var s = idlelock_snapshot()
         s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
