@@ -74,7 +74,12 @@ private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> (size:
 @inline(__always)
 private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) {
     guard let out else { return }
-    var c = snapshot.c
+    if size == snapshotSize {
+        // This version's struct, the usual case: one store.
+        out.pointee = snapshot
+        return
+    }
+    var c = snapshot
     c.size = UInt32(size)
     let raw = UnsafeMutableRawPointer(out)
     let known = min(size, snapshotSize)
@@ -89,17 +94,54 @@ private func borrowing<R>(_ lock: OpaquePointer, _ body: (IdleLockHandle) -> R) 
     Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock))._withUnsafeGuaranteedRef(body)
 }
 
-/// The common shape of a call that takes an `out` snapshot.
+/// The calls that apply one event to the rules, the hot path of a host's
+/// event loop: `event` switches on this inside the borrow, so no closure
+/// returns a `CallResult` (which was copied at each closure return).
+private enum EventCall {
+    case start, touch, inactive, background, foreground, check, lockNow, snapshot
+    case lifecycle(PresenceEvent)
+}
+
+/// An event call with an optional `out` snapshot.
 @inline(__always)
 private func event(_ function: StaticString, _ lock: OpaquePointer?,
-                   _ out: UnsafeMutablePointer<idlelock_snapshot>?,
-                   _ body: (IdleLockHandle, Bool) -> CallResult) -> Int32 {
+                   _ out: UnsafeMutablePointer<idlelock_snapshot>?, _ call: EventCall) -> Int32 {
     guard let lock else { return fail(function, nullHandle) }
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
     let wanted = out != nil
-    let result = borrowing(lock) { body($0, wanted) }
-    if let snapshot = result.snapshot { write(snapshot, to: out, size: checked.size) }
+    return borrowing(lock) { h in
+        let result: CallResult
+        switch call {
+        case .start: result = h.start(snapshot: wanted)
+        case .touch: result = h.touch(snapshot: wanted)
+        case .inactive: result = h.inactive(snapshot: wanted)
+        case .background: result = h.background(snapshot: wanted)
+        case .foreground: result = h.foreground(snapshot: wanted)
+        case .check: result = h.check(snapshot: wanted)
+        case .lockNow: result = h.lockNow(snapshot: wanted)
+        case .snapshot: result = h.snapshot()
+        case .lifecycle(let presence): result = h.lifecycle(presence, snapshot: wanted)
+        }
+        return finish(function, result, out, size: checked.size)
+    }
+}
+
+/// Any other call with an optional `out` snapshot (the unlocks).
+private func withOut(_ function: StaticString, _ lock: OpaquePointer?,
+                     _ out: UnsafeMutablePointer<idlelock_snapshot>?,
+                     _ body: (IdleLockHandle) -> CallResult) -> Int32 {
+    guard let lock else { return fail(function, nullHandle) }
+    let checked = checkOut(out)
+    if let bad = checked.error { return fail(function, bad) }
+    return borrowing(lock) { finish(function, body($0), out, size: checked.size) }
+}
+
+/// Writes the snapshot a call made, and returns its status.
+@inline(__always)
+private func finish(_ function: StaticString, _ result: CallResult,
+                    _ out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) -> Int32 {
+    if let snapshot = result.snapshot { write(snapshot, to: out, size: size) }
     if let error = result.error { return fail(function, error) }
     return statusOK
 }
@@ -218,32 +260,32 @@ public func idlelock_watch_stop(_ lock: OpaquePointer?) -> Int32 {
 
 @c @implementation
 public func idlelock_start(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_start", lock, out) { $0.start(snapshot: $1) }
+    event("idlelock_start", lock, out, .start)
 }
 
 @c @implementation
 public func idlelock_touch(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_touch", lock, out) { $0.touch(snapshot: $1) }
+    event("idlelock_touch", lock, out, .touch)
 }
 
 @c @implementation
 public func idlelock_inactive(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_inactive", lock, out) { $0.inactive(snapshot: $1) }
+    event("idlelock_inactive", lock, out, .inactive)
 }
 
 @c @implementation
 public func idlelock_background(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_background", lock, out) { $0.background(snapshot: $1) }
+    event("idlelock_background", lock, out, .background)
 }
 
 @c @implementation
 public func idlelock_foreground(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_foreground", lock, out) { $0.foreground(snapshot: $1) }
+    event("idlelock_foreground", lock, out, .foreground)
 }
 
 @c @implementation
 public func idlelock_check(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_check", lock, out) { $0.check(snapshot: $1) }
+    event("idlelock_check", lock, out, .check)
 }
 
 @c @implementation
@@ -259,7 +301,7 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
     guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
         return fail(function, .invalid("state_name is not a state of IDLELOCK_PLATFORM_", Int64(platform), " (names are the platform's own spelling, case-sensitive)"))
     }
-    return event(function, lock, out) { $0.lifecycle(presence, snapshot: $1) }
+    return event(function, lock, out, .lifecycle(presence))
 }
 
 @c @implementation
@@ -280,13 +322,13 @@ public func idlelock_prompt_end(_ lock: OpaquePointer?, _ token: UInt64) -> Int3
 
 @c @implementation
 public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_lock", lock, out) { $0.lockNow(snapshot: $1) }
+    event("idlelock_lock", lock, out, .lockNow)
 }
 
 @c @implementation
 public func idlelock_snapshot_get(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
     guard out != nil else { return fail("idlelock_snapshot_get", .invalid("out is NULL")) }
-    return event("idlelock_snapshot_get", lock, out) { h, _ in h.snapshot() }
+    return event("idlelock_snapshot_get", lock, out, .snapshot)
 }
 
 // MARK: - Passcode
@@ -312,7 +354,7 @@ public func idlelock_unlock(_ lock: OpaquePointer?, _ utf8: UnsafePointer<CChar>
     } catch {
         return fail("idlelock_unlock", error)
     }
-    return event("idlelock_unlock", lock, out) { _, _ in h.unlock(passcode) }
+    return withOut("idlelock_unlock", lock, out) { _ in h.unlock(passcode) }
 }
 
 // MARK: - Biometric shortcut
@@ -332,7 +374,7 @@ public func idlelock_disable_biometrics(_ lock: OpaquePointer?) -> Int32 {
 @c @implementation
 public func idlelock_unlock_with_biometrics(_ lock: OpaquePointer?,
                                             _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_unlock_with_biometrics", lock, out) { h, _ in h.unlockWithBiometrics() }
+    withOut("idlelock_unlock_with_biometrics", lock, out) { $0.unlockWithBiometrics() }
 }
 
 // MARK: - Sign-out

@@ -192,7 +192,7 @@ final class IdleLockHandle {
         guard wanted || heard || watcher != nil else { return nil }
         let snapshot = makeSnapshot(now: now)
         // A deadline that moved earlier than the watcher's alarm wakes it.
-        if let watcher, Millis.add(now, snapshot.msUntilNextDeadline) < watcher.armedAt { watcher.wake() }
+        if let watcher, Millis.add(now, snapshot.ms_until_next_deadline) < watcher.armedAt { watcher.wake() }
         if heard { queue.push(snapshot) }
         return snapshot
     }
@@ -209,13 +209,24 @@ final class IdleLockHandle {
 
     @inline(__always)
     func makeSnapshot(now: Int64) -> Snapshot {
-        let r = rules.report(now: now)
-        return Snapshot(seq: seq, state: r.state, reason: r.reason, isEnabled: r.engaged,
-                        isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
-                        isAway: r.isAway, attemptsRemaining: r.attemptsRemaining,
-                        lastActivityMs: r.lastActivity, msUntilIdleLock: r.msUntilIdleLock,
-                        isWarning: r.isWarning, msUntilWarning: r.msUntilWarning,
-                        msUntilRetry: r.msUntilRetry, msUntilNextDeadline: r.msUntilNextDeadline)
+        let r = LockRules.report(of: &rules, now: now)
+        var s = Snapshot()
+        s.size = UInt32(MemoryLayout<Snapshot>.size)
+        s.state = r.state.rawValue
+        s.seq = seq
+        s.reason = r.reason.rawValue
+        s.is_enabled = r.engaged ? 1 : 0
+        s.is_biometrics_enabled = bioWrap != nil ? 1 : 0
+        s.is_biometrics_available = bioAvailable ? 1 : 0
+        s.is_away = r.isAway ? 1 : 0
+        s.attempts_remaining = r.attemptsRemaining
+        s.last_activity_ms = r.lastActivity
+        s.ms_until_idle_lock = r.msUntilIdleLock
+        s.is_warning = r.isWarning ? 1 : 0
+        s.ms_until_warning = r.msUntilWarning
+        s.ms_until_retry = r.msUntilRetry
+        s.ms_until_next_deadline = r.msUntilNextDeadline
+        return s
     }
 
     // MARK: - Events
@@ -399,7 +410,7 @@ final class IdleLockHandle {
                 if snapshot.seq <= listener.since { continue }
                 inFlightToken = listener.token
                 mutex.unlock()
-                withUnsafePointer(to: snapshot.c) { listener.function(listener.context, $0) }
+                withUnsafePointer(to: snapshot) { listener.function(listener.context, $0) }
                 mutex.lock()
                 inFlightToken = 0
                 mutex.broadcast()

@@ -7,6 +7,14 @@ enum LockState: Int32 {
     case unlocked = 0
     case locked = 1
     case lockedOut = 2
+
+    /// Compares raw values. The synthesized `==` of a raw-valued enum goes
+    /// through the `getEnumTag` builtin, which Embedded Swift's optimizer
+    /// takes as having global side effects: every method comparing a state
+    /// made its callers copy (and retain) the whole `LockRules` around the
+    /// call, the largest cost left on the hot path (BENCHMARKS.md).
+    @inline(always)
+    static func == (a: LockState, b: LockState) -> Bool { a.rawValue == b.rawValue }
 }
 
 /// `IDLELOCK_REASON_*`.
@@ -17,6 +25,10 @@ enum LockReason: Int32 {
     case startup = 3
     case manual = 4
     case clock = 5
+
+    /// Compares raw values (see `LockState.==`).
+    @inline(always)
+    static func == (a: LockReason, b: LockReason) -> Bool { a.rawValue == b.rawValue }
 }
 
 /// The validated timeouts, in milliseconds (`Millis.never` = no deadline).
@@ -165,6 +177,7 @@ struct LockRules {
 
     /// Time until the idle deadline: 0 when due, `never` when the idle
     /// timeout is `never`, the session is locked, or not engaged.
+    @inline(always)
     func msUntilIdleLock(now: Int64) -> Int64 {
         guard engaged, state == .unlocked, timeouts.idle != Millis.never else { return Millis.never }
         let idleFor = Millis.elapsed(from: lastActivity, to: now)
@@ -176,20 +189,24 @@ struct LockRules {
         return timeouts.idle - idleFor
     }
 
-    /// Everything a snapshot reports, computed in one pass (the handle
-    /// borrows the rules once per call).
-    @inline(__always)
-    func report(now: Int64) -> RulesReport {
-        RulesReport(state: state, reason: reason, engaged: engaged, isAway: departure != nil,
-                    attemptsRemaining: attemptsRemaining, lastActivity: lastActivity,
-                    msUntilIdleLock: msUntilIdleLock(now: now), isWarning: isWarning(now: now),
-                    msUntilWarning: msUntilWarning(now: now), msUntilRetry: msUntilRetry(now: now),
-                    msUntilNextDeadline: msUntilNextDeadline(now: now))
+    /// Everything a snapshot reports, computed in one pass. It changes
+    /// nothing: `rules` is `inout` only so the handle's rules are read in
+    /// place (a non-mutating call on a struct this large stored in a class
+    /// is passed a copy of it: 200 bytes on every call that writes a
+    /// snapshot, BENCHMARKS.md).
+    @inline(never)
+    static func report(of rules: inout LockRules, now: Int64) -> RulesReport {
+        RulesReport(state: rules.state, reason: rules.reason, engaged: rules.engaged,
+                    isAway: rules.departure != nil, attemptsRemaining: rules.attemptsRemaining,
+                    lastActivity: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
+                    isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
+                    msUntilRetry: rules.msUntilRetry(now: now),
+                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
     }
 
     /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
     /// save a draft or ask "still there?". Activity ends it.
-    @inline(__always)
+    @inline(always)
     func isWarning(now: Int64) -> Bool {
         guard timeouts.warnBefore > 0, !shield.isActive(now: now) else { return false }
         let left = msUntilIdleLock(now: now)
@@ -198,6 +215,7 @@ struct LockRules {
 
     /// Time until the warning window opens: 0 when open, `never` when there
     /// is no warning (off, no idle deadline, locked, not engaged).
+    @inline(always)
     func msUntilWarning(now: Int64) -> Int64 {
         guard timeouts.warnBefore > 0 else { return Millis.never }
         let left = msUntilIdleLock(now: now)
@@ -213,6 +231,7 @@ struct LockRules {
     /// host timer wakes exactly then instead of polling: 0 when a `check`
     /// now would change the state or the warning, `never` when nothing is
     /// due. It may wake a host early (then it re-reads this), never late.
+    @inline(always)
     func msUntilNextDeadline(now: Int64) -> Int64 {
         let retryEnd: Int64? = msUntilRetry(now: now) > 0 ? retry?.until : nil
         guard engaged, state == .unlocked else {
@@ -278,6 +297,7 @@ struct LockRules {
 
     /// The lock judging at `now` would take (engaged and unlocked), without
     /// taking it.
+    @inline(always)
     private func verdict(now: Int64) -> LockReason? {
         if let departed = departure {
             // An absence under a prompt the app opened is presence.
@@ -293,6 +313,7 @@ struct LockRules {
 
     /// The lock a `check` at `now` would take (a clock step, then judging),
     /// without taking it.
+    @inline(always)
     func pendingLock(now: Int64) -> LockReason? {
         guard engaged, state == .unlocked else { return nil }
         if now < lastActivity || (departure.map { now < $0 } ?? false) { return .clock }
@@ -301,6 +322,7 @@ struct LockRules {
 
     /// The idle rule; it waits while a prompt the app opened is open
     /// (never past the cap).
+    @inline(always)
     private func idleTimeoutPassed(now: Int64) -> Bool {
         !shield.isActive(now: now) && Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle)
     }
@@ -308,6 +330,7 @@ struct LockRules {
     /// `background_after_ms` for an absence that reached the background;
     /// otherwise the longer of it and `inactive_after_ms` (the app stayed on
     /// screen in the owner's hand).
+    @inline(always)
     func absenceTimeout(reachedBackground: Bool) -> Int64 {
         reachedBackground ? timeouts.background : max(timeouts.background, timeouts.inactive)
     }
@@ -531,6 +554,7 @@ struct LockRules {
     }
 
     /// Time until a passcode attempt is accepted again; 0 when it is.
+    @inline(always)
     func msUntilRetry(now: Int64) -> Int64 {
         guard let retry else { return 0 }
         let left = Millis.elapsed(from: now, to: retry.until)

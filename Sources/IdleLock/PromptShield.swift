@@ -29,14 +29,21 @@ struct PromptShield {
         nextToken = firstToken == 0 ? 1 : firstToken
     }
 
-    /// The earliest opening among live (not inert) prompts.
-    private var earliestLive: Int64? {
+    /// The earliest opening among live (not inert) prompts, kept up to date
+    /// by `begin`, `end` and `makeInert`: the queries on every call's path
+    /// read one field and never walk (or retain) `open`.
+    private(set) var earliestLive: Int64? = nil
+
+    private mutating func recomputeEarliestLive() {
         var earliest: Int64? = nil
-        for p in open where !p.inert { earliest = Swift.min(earliest ?? p.openedAt, p.openedAt) }
-        return earliest
+        for i in open.indices where !open[i].inert {
+            earliest = Swift.min(earliest ?? open[i].openedAt, open[i].openedAt)
+        }
+        earliestLive = earliest
     }
 
     /// A live prompt is open and the cap has not passed.
+    @inline(always)
     func isActive(now: Int64) -> Bool {
         guard let earliest = earliestLive else { return false }
         return Millis.elapsed(from: earliest, to: now) < cap
@@ -44,6 +51,7 @@ struct PromptShield {
 
     /// An absence that began under the shield is still presence at `now`:
     /// the shield is active, or it closed at most `grace` ms ago.
+    @inline(always)
     func coversAbsence(now: Int64, grace: Int64) -> Bool {
         if isActive(now: now) { return true }
         if earliestLive != nil { return false } // open past the cap
@@ -53,6 +61,7 @@ struct PromptShield {
 
     /// When something about the shield changes next (for the next
     /// deadline): the cap of the earliest live prompt.
+    @inline(always)
     func capDeadline() -> Int64? {
         guard let earliest = earliestLive else { return nil }
         let (end, overflow) = earliest.addingReportingOverflow(cap)
@@ -69,6 +78,7 @@ struct PromptShield {
         nextToken &+= 1
         if nextToken == 0 { nextToken = 1 }
         open.append(Prompt(token: token, openedAt: now, inert: inert))
+        if !inert { earliestLive = Swift.min(earliestLive ?? now, now) }
         return token
     }
 
@@ -80,6 +90,7 @@ struct PromptShield {
         // starts no grace window either.
         let withinCap = isActive(now: now)
         open.remove(at: i)
+        recomputeEarliestLive()
         if wasLive && earliestLive == nil { lastEnd = withinCap ? now : nil }
         return wasLive
     }
@@ -88,6 +99,7 @@ struct PromptShield {
     /// no longer covers an absence.
     mutating func makeInert() {
         for i in open.indices { open[i].inert = true }
+        earliestLive = nil
         lastEnd = nil
     }
 }
