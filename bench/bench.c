@@ -236,6 +236,8 @@ typedef struct {
     int32_t has_prompt_end;
     int64_t prompt_end; /* the last live prompt's end: covers an absence + grace */
     int64_t warn_before; /* 1.1: 0 (off, the default) or the warning window */
+    int32_t retry_running; /* 1.1: an escalating delay after wrong passcodes */
+    int64_t retry_started, retry_period;
     int32_t n_listeners, queued; /* listeners hear changes after the call */
     void *store; /* NULL: memory only (a store is re-read and saved to) */
     unsigned char key[64]; /* the AEAD key, then the name-id subkey */
@@ -355,17 +357,32 @@ static int64_t b_until_warning(const base_t *b, int64_t until_idle)
     return until_idle <= b->warn_before ? 0 : until_idle - b->warn_before;
 }
 
+/* 1.1: the time left of an escalating delay (none runs in the bench, but
+ * every snapshot reports it): never more than its period. */
+static int64_t b_until_retry(const base_t *b, int64_t now)
+{
+    int64_t left;
+    if (!b->retry_running) {
+        return 0;
+    }
+    left = sat_sub(sat_add(b->retry_started, b->retry_period), now);
+    return left <= 0 ? 0 : (left > b->retry_period ? b->retry_period : left);
+}
+
 /* 1.1: the earliest moment anything can change: the idle deadline, the
- * warning, a prompt's cap, and while away the end of the grace window, the
- * absence's timeout and the end of a prompt's cover. The call has just
- * judged at `now`, so nothing is due now. */
-static int64_t b_next_deadline(const base_t *b, int64_t now)
+ * warning, a prompt's cap, the end of a delay, and while away the end of
+ * the grace window, the absence's timeout and the end of a prompt's cover.
+ * The call has just judged at `now`, so nothing is due now. */
+static int64_t b_next_deadline(const base_t *b, int64_t now, int64_t until_retry)
 {
     int64_t next = INT64_MAX, m;
     if (!b->engaged || b->state != IDLELOCK_STATE_UNLOCKED) {
-        return IDLELOCK_NEVER;
+        return until_retry > 0 ? until_retry : IDLELOCK_NEVER;
     }
 #define CONSIDER(moment) do { m = (moment); if (m > now && m < next) next = m; } while (0)
+    if (until_retry > 0) {
+        CONSIDER(sat_add(now, until_retry));
+    }
     if (b->idle != IDLELOCK_NEVER) {
         int64_t idle_deadline = sat_add(b->last_activity, b->idle);
         CONSIDER(idle_deadline);
@@ -442,7 +459,8 @@ static void b_settle(base_t *b, int64_t now, idlelock_snapshot *out)
         out->is_warning = v.is_warning;
         out->reserved1 = 0;
         out->ms_until_warning = b_until_warning(b, until_idle);
-        out->ms_until_next_deadline = b_next_deadline(b, now);
+        out->ms_until_retry = b_until_retry(b, now);
+        out->ms_until_next_deadline = b_next_deadline(b, now, out->ms_until_retry);
 #endif
     }
 }
