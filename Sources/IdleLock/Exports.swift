@@ -74,11 +74,6 @@ private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> (size:
 @inline(__always)
 private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) {
     guard let out else { return }
-    if size == snapshotSize {
-        // This version's struct, the usual case: one store.
-        out.pointee = snapshot
-        return
-    }
     var c = snapshot
     c.size = UInt32(size)
     let raw = UnsafeMutableRawPointer(out)
@@ -109,44 +104,49 @@ private func event(_ function: StaticString, _ lock: OpaquePointer?,
     guard let lock else { return fail(function, nullHandle) }
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
-    let wanted = out != nil
     return borrowing(lock) { h in
-        let result: CallResult
-        switch call {
-        case .start: result = h.start(snapshot: wanted)
-        case .touch: result = h.touch(snapshot: wanted)
-        case .inactive: result = h.inactive(snapshot: wanted)
-        case .background: result = h.background(snapshot: wanted)
-        case .foreground: result = h.foreground(snapshot: wanted)
-        case .check: result = h.check(snapshot: wanted)
-        case .lockNow: result = h.lockNow(snapshot: wanted)
-        case .snapshot: result = h.snapshot()
-        case .lifecycle(let presence): result = h.lifecycle(presence, snapshot: wanted)
-        }
-        return finish(function, result, out, size: checked.size)
+        plain(function, snapshotting(into: out, size: checked.size) { target in
+            switch call {
+            case .start: return h.start(into: target)
+            case .touch: return h.touch(into: target)
+            case .inactive: return h.inactive(into: target)
+            case .background: return h.background(into: target)
+            case .foreground: return h.foreground(into: target)
+            case .check: return h.check(into: target)
+            case .lockNow: return h.lockNow(into: target)
+            case .snapshot: return h.snapshot(into: target)
+            case .lifecycle(let presence): return h.lifecycle(presence, into: target)
+            }
+        })
     }
 }
 
 /// Any other call with an optional `out` snapshot (the unlocks).
 private func withOut(_ function: StaticString, _ lock: OpaquePointer?,
                      _ out: UnsafeMutablePointer<idlelock_snapshot>?,
-                     _ body: (IdleLockHandle) -> CallResult) -> Int32 {
+                     _ body: (IdleLockHandle, UnsafeMutablePointer<Snapshot>?) -> CallResult) -> Int32 {
     guard let lock else { return fail(function, nullHandle) }
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
-    return borrowing(lock) { finish(function, body($0), out, size: checked.size) }
+    return borrowing(lock) { h in
+        plain(function, snapshotting(into: out, size: checked.size) { body(h, $0) })
+    }
 }
 
-/// Writes the snapshot a call made, and returns its status.
+/// Runs a call that writes its snapshot: straight into `out` when the host
+/// passed this version's struct (or none), through a local copy for a
+/// struct of another version's size (`size`, as checked by `checkOut`).
 @inline(__always)
-private func finish(_ function: StaticString, _ result: CallResult,
-                    _ out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) -> Int32 {
-    if let snapshot = result.snapshot { write(snapshot, to: out, size: size) }
-    if let error = result.error { return fail(function, error) }
-    return statusOK
+private func snapshotting(into out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int,
+                          _ run: (UnsafeMutablePointer<Snapshot>?) -> CallResult) -> CallResult {
+    if out == nil || size == snapshotSize { return run(out) }
+    var local = Snapshot()
+    let result = run(&local)
+    write(local, to: out, size: size)
+    return result
 }
 
-/// A call without an `out` snapshot.
+/// A call's status (its error recorded as this thread's last error).
 @inline(__always)
 private func plain(_ function: StaticString, _ result: CallResult) -> Int32 {
     if let error = result.error { return fail(function, error) }
@@ -354,7 +354,7 @@ public func idlelock_unlock(_ lock: OpaquePointer?, _ utf8: UnsafePointer<CChar>
     } catch {
         return fail("idlelock_unlock", error)
     }
-    return withOut("idlelock_unlock", lock, out) { _ in h.unlock(passcode) }
+    return withOut("idlelock_unlock", lock, out) { _, target in h.unlock(passcode, into: target) }
 }
 
 // MARK: - Biometric shortcut
@@ -374,7 +374,7 @@ public func idlelock_disable_biometrics(_ lock: OpaquePointer?) -> Int32 {
 @c @implementation
 public func idlelock_unlock_with_biometrics(_ lock: OpaquePointer?,
                                             _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    withOut("idlelock_unlock_with_biometrics", lock, out) { $0.unlockWithBiometrics() }
+    withOut("idlelock_unlock_with_biometrics", lock, out) { $0.unlockWithBiometrics(into: $1) }
 }
 
 // MARK: - Sign-out

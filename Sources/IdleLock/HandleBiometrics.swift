@@ -81,14 +81,15 @@ extension IdleLockHandle {
         return result
     }
 
-    /// SPEC §5 `unlock_with_biometrics`.
-    func unlockWithBiometrics() -> CallResult {
+    /// SPEC §5 `unlock_with_biometrics`. The snapshot goes into `out`
+    /// (written by each transaction: the last one's is the call's).
+    func unlockWithBiometrics(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var shortcut: KeyWrap? = nil
         var passcode: PasscodeWrap? = nil
         var prompt: UInt64 = 0
-        let first = transact { now throws(IdleLockError) in
+        let first = transact(into: out) { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
             try refreshFromStore()
@@ -135,7 +136,7 @@ extension IdleLockHandle {
         var turnedOff = false
         // The clock is read again here for the prompt's end (when the sheet
         // went away); the unlock itself is judged at the call's entry.
-        let result = transact { now throws(IdleLockError) in
+        let result = transact(into: out) { now throws(IdleLockError) in
             rules.closePrompt(prompt, now: now)
             if let checkFailure { throw checkFailure }
             switch released {

@@ -107,12 +107,13 @@ extension IdleLockHandle {
         }
     }
 
-    /// `unlock`; `passcode` is already validated.
-    func unlock(_ passcode: UnsafeRawBufferPointer) -> CallResult {
+    /// `unlock`; `passcode` is already validated. The snapshot goes into
+    /// `out` (written by each half: the second one's is the call's).
+    func unlock(_ passcode: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil
-        let first = transact { now throws(IdleLockError) in
+        let first = transact(into: out) { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
             try refreshFromStore()
@@ -136,7 +137,7 @@ extension IdleLockHandle {
             checkFailure = error
         }
 
-        return transact(at: entryNow) { now throws(IdleLockError) in
+        return transact(at: entryNow, into: out) { now throws(IdleLockError) in
             // A check that could not run stays counted (fail closed); one
             // that brought the count to the limit is a lockout, as a wrong
             // passcode would be.

@@ -91,7 +91,7 @@ extension IdleLockHandle {
     }
 
     func requireUnlocked() -> CallResult {
-        transact(snapshot: false) { now throws(IdleLockError) in
+        transact { now throws(IdleLockError) in
             rules.check(now: now)
             if store != nil { try refreshFromStore() }
             try requireOpen()

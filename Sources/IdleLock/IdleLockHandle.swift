@@ -13,12 +13,12 @@
 import CIdleLock
 import CSystem
 
-/// What a call did: the error, if any, and the state after it (computed
-/// only when the caller asked for it: the hot path of a call with a NULL
-/// `out` skips the snapshot's deadlines).
+/// What a call did: the error, if any. The state after it is written
+/// into the caller's snapshot buffer (`into`) when one is given: straight
+/// into the host's `out`, so the hot path copies nothing, and a call with
+/// a NULL `out` skips the snapshot's deadlines.
 struct CallResult {
     var error: IdleLockError?
-    var snapshot: Snapshot?
 }
 
 final class IdleLockHandle {
@@ -55,6 +55,9 @@ final class IdleLockHandle {
     private var draining = false
     private var drainer = pthread_self()
     private var inFlightToken: UInt64 = 0
+    /// Where `settle` builds a snapshot the caller did not ask for (for
+    /// listeners, or the watcher), under the mutex.
+    private let scratch: UnsafeMutablePointer<Snapshot>
     /// The optional watcher thread (DeadlineWatcher.swift).
     var watcher: DeadlineWatcher? = nil
 
@@ -65,6 +68,8 @@ final class IdleLockHandle {
         self.deviceKey = deviceKey
         self.store = store
         self.bootID = store == nil ? [] : BootID.current()
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: Snapshot())
         let now = IdleLockHandle.readClock(config.clock)
         var firstToken: UInt64 = 0
         withUnsafeMutableBytes(of: &firstToken) { randombytes_buf($0.baseAddress!, $0.count) }
@@ -74,6 +79,10 @@ final class IdleLockHandle {
         published = VisibleState(state: .unlocked, reason: .none, isEnabled: false,
                                  isBiometricsEnabled: false, isBiometricsAvailable: false,
                                  isAway: false, attemptsRemaining: config.maxAttempts, isWarning: false)
+    }
+
+    deinit {
+        scratch.deallocate()
     }
 
     /// Validates `c` and makes a handle with a fresh random session key, or
@@ -123,13 +132,13 @@ final class IdleLockHandle {
 
     /// Runs `body` under the mutex with one clock reading (or `at`, for the
     /// second half of a call that already read it), then seals the session
-    /// if it is locked, publishes a change, and delivers queued snapshots
-    /// with the mutex released.
+    /// if it is locked, publishes a change, writes the snapshot into `out`
+    /// (when given), and delivers queued snapshots with the mutex released.
     @inline(__always)
-    func transact(at fixedNow: Int64? = nil, snapshot wanted: Bool = true,
+    func transact(at fixedNow: Int64? = nil, into out: UnsafeMutablePointer<Snapshot>? = nil,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
-        return transactLocked(at: fixedNow, wanted: wanted, body)
+        return transactLocked(at: fixedNow, into: out, body)
     }
 
     /// As `transact`, after `precondition` (run under the lock, before the
@@ -141,16 +150,15 @@ final class IdleLockHandle {
         do {
             try precondition()
         } catch {
-            let snapshot = makeSnapshot(now: rules.lastActivity)
             mutex.unlock()
-            return CallResult(error: error, snapshot: snapshot)
+            return CallResult(error: error)
         }
-        return transactLocked(at: nil, wanted: true, body)
+        return transactLocked(at: nil, into: nil, body)
     }
 
     /// The rest of a transaction, entered with the mutex held.
     @inline(__always)
-    private func transactLocked(at fixedNow: Int64?, wanted: Bool,
+    private func transactLocked(at fixedNow: Int64?, into out: UnsafeMutablePointer<Snapshot>?,
                                 _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
         var failure: IdleLockError? = nil
@@ -160,11 +168,19 @@ final class IdleLockHandle {
             failure = error
         }
         if store != nil, let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
-        let snapshot = settle(now: now, wanted: wanted)
-        let mustDeliver = !queue.isEmpty
+        settle(now: now, into: out)
+        guard !queue.isEmpty else {
+            mutex.unlock()
+            return CallResult(error: failure)
+        }
+        // Listeners run now, with the mutex released; one may reuse or
+        // scribble on the caller's buffer, so the call's own snapshot is
+        // written again after them: `out` holds this call's state.
+        let own = out?.pointee
         mutex.unlock()
-        if mustDeliver { deliver() }
-        return CallResult(error: failure, snapshot: snapshot)
+        deliver()
+        if let out, let own { out.pointee = own }
+        return CallResult(error: failure)
     }
 
     /// A lock takes effect in memory first: the session key is wiped.
@@ -178,9 +194,10 @@ final class IdleLockHandle {
     /// With the mutex held: wipe the session key of a locked session, and
     /// give a change of the visible state a new `seq` (queued for
     /// listeners). The full snapshot (with its deadlines) is computed only
-    /// when wanted or heard.
+    /// when the caller asked for it (into `out`), or a listener or the
+    /// watcher needs it.
     @inline(__always)
-    private func settle(now: Int64, wanted: Bool) -> Snapshot? {
+    private func settle(now: Int64, into out: UnsafeMutablePointer<Snapshot>?) {
         sealIfLocked()
         let visible = visibleState(now: now)
         let changed = visible != published
@@ -189,12 +206,14 @@ final class IdleLockHandle {
             seq &+= 1
         }
         let heard = changed && !registry.isEmpty
-        guard wanted || heard || watcher != nil else { return nil }
-        let snapshot = makeSnapshot(now: now)
+        guard out != nil || heard || watcher != nil else { return }
+        let snapshot = out ?? scratch
+        writeSnapshot(now: now, to: snapshot)
         // A deadline that moved earlier than the watcher's alarm wakes it.
-        if let watcher, Millis.add(now, snapshot.ms_until_next_deadline) < watcher.armedAt { watcher.wake() }
-        if heard { queue.push(snapshot) }
-        return snapshot
+        if let watcher, Millis.add(now, snapshot.pointee.ms_until_next_deadline) < watcher.armedAt {
+            watcher.wake()
+        }
+        if heard { queue.push(snapshot.pointee) }
     }
 
     /// The part of the state whose change produces a new `seq` (not the
@@ -207,67 +226,68 @@ final class IdleLockHandle {
                      isWarning: rules.isWarning(now: now))
     }
 
+    /// Fills `s` field by field (in place: `s` is usually the host's own
+    /// `out`).
     @inline(__always)
-    func makeSnapshot(now: Int64) -> Snapshot {
+    private func writeSnapshot(now: Int64, to s: UnsafeMutablePointer<Snapshot>) {
         let r = LockRules.report(of: &rules, now: now)
-        var s = Snapshot()
-        s.size = UInt32(MemoryLayout<Snapshot>.size)
-        s.state = r.state.rawValue
-        s.seq = seq
-        s.reason = r.reason.rawValue
-        s.is_enabled = r.engaged ? 1 : 0
-        s.is_biometrics_enabled = bioWrap != nil ? 1 : 0
-        s.is_biometrics_available = bioAvailable ? 1 : 0
-        s.is_away = r.isAway ? 1 : 0
-        s.attempts_remaining = r.attemptsRemaining
-        s.last_activity_ms = r.lastActivity
-        s.ms_until_idle_lock = r.msUntilIdleLock
-        s.is_warning = r.isWarning ? 1 : 0
-        s.ms_until_warning = r.msUntilWarning
-        s.ms_until_retry = r.msUntilRetry
-        s.ms_until_next_deadline = r.msUntilNextDeadline
-        return s
+        s.pointee.size = UInt32(MemoryLayout<Snapshot>.size)
+        s.pointee.state = r.state.rawValue
+        s.pointee.seq = seq
+        s.pointee.reason = r.reason.rawValue
+        s.pointee.is_enabled = r.engaged ? 1 : 0
+        s.pointee.is_biometrics_enabled = bioWrap != nil ? 1 : 0
+        s.pointee.is_biometrics_available = bioAvailable ? 1 : 0
+        s.pointee.is_away = r.isAway ? 1 : 0
+        s.pointee.attempts_remaining = r.attemptsRemaining
+        s.pointee.last_activity_ms = r.lastActivity
+        s.pointee.ms_until_idle_lock = r.msUntilIdleLock
+        s.pointee.is_warning = r.isWarning ? 1 : 0
+        s.pointee.reserved1 = 0
+        s.pointee.ms_until_warning = r.msUntilWarning
+        s.pointee.ms_until_retry = r.msUntilRetry
+        s.pointee.ms_until_next_deadline = r.msUntilNextDeadline
     }
 
     // MARK: - Events
 
-    func start(snapshot wanted: Bool = true) -> CallResult {
-        transact(snapshot: wanted) { now in rules.start(now: now, restart: restart) }
+    func start(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        transact(into: out) { now in rules.start(now: now, restart: restart) }
     }
-    func touch(snapshot wanted: Bool = true) -> CallResult {
-        transact(snapshot: wanted) { now in rules.touch(now: now) }
+    func touch(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        transact(into: out) { now in rules.touch(now: now) }
     }
-    func inactive(snapshot wanted: Bool = true) -> CallResult {
-        transact(snapshot: wanted) { now in rules.depart(now: now, toBackground: false) }
+    func inactive(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        transact(into: out) { now in rules.depart(now: now, toBackground: false) }
     }
-    func background(snapshot wanted: Bool = true) -> CallResult {
-        transact(snapshot: wanted) { now in rules.depart(now: now, toBackground: true) }
+    func background(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        transact(into: out) { now in rules.depart(now: now, toBackground: true) }
     }
     /// `foreground` also refreshes the cached `is_available` (asked before
     /// the internal lock is taken).
-    func foreground(snapshot wanted: Bool = true) -> CallResult {
+    func foreground(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         let available = config.authenticator?.isAvailable()
-        return transact(snapshot: wanted) { now in
+        return transact(into: out) { now in
             if let available { bioAvailable = available }
             rules.foreground(now: now)
         }
     }
-    func check(snapshot wanted: Bool = true) -> CallResult {
-        transact(snapshot: wanted) { now in rules.check(now: now) }
+    func check(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        transact(into: out) { now in rules.check(now: now) }
     }
 
     /// A platform's lifecycle state, mapped by `LifecycleNames`; a name with
     /// no presence change only judges, as `check` does.
-    func lifecycle(_ event: PresenceEvent, snapshot wanted: Bool = true) -> CallResult {
+    func lifecycle(_ event: PresenceEvent, into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         switch event {
-        case .foreground: return foreground(snapshot: wanted)
-        case .inactive: return inactive(snapshot: wanted)
-        case .background: return background(snapshot: wanted)
-        case .none: return check(snapshot: wanted)
+        case .foreground: return foreground(into: out)
+        case .inactive: return inactive(into: out)
+        case .background: return background(into: out)
+        case .none: return check(into: out)
         }
     }
-    func lockNow(snapshot wanted: Bool = true) -> CallResult {
-        transact(snapshot: wanted) { now in rules.lockNow(now: now) }
+    func lockNow(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        transact(into: out) { now in rules.lockNow(now: now) }
     }
 
     // MARK: - The watcher thread
@@ -364,8 +384,8 @@ final class IdleLockHandle {
         }
     }
 
-    func snapshot() -> CallResult {
-        transact { now in rules.check(now: now) }
+    func snapshot(into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
+        transact(into: out) { now in rules.check(now: now) }
     }
 
     // MARK: - Listeners

@@ -189,11 +189,11 @@ struct LockRules {
         return timeouts.idle - idleFor
     }
 
-    /// Everything a snapshot reports, computed in one pass. It changes
-    /// nothing: `rules` is `inout` only so the handle's rules are read in
-    /// place (a non-mutating call on a struct this large stored in a class
-    /// is passed a copy of it: 200 bytes on every call that writes a
-    /// snapshot, BENCHMARKS.md).
+    /// Everything a snapshot reports, computed in one pass (its helpers are
+    /// inlined into it). It changes nothing: `rules` is `inout` only so the
+    /// handle's rules are read in place (a non-mutating call on a struct
+    /// this large stored in a class is passed a copy of it: 200 bytes on
+    /// every call that writes a snapshot, BENCHMARKS.md).
     @inline(never)
     static func report(of rules: inout LockRules, now: Int64) -> RulesReport {
         RulesReport(state: rules.state, reason: rules.reason, engaged: rules.engaged,
