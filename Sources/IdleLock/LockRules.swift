@@ -106,6 +106,15 @@ struct RetryDelay: Equatable {
     var started: Int64
     var period: Int64
     var until: Int64 { Millis.add(started, period) }
+
+    /// Time left at `now`, 0...period: counted from the start, not to a
+    /// saturated `until`, so a delay started less than its period before
+    /// INT64_MAX still runs in full.
+    @inline(always)
+    func left(at now: Int64) -> Int64 {
+        let left = Millis.elapsed(from: Millis.elapsed(from: started, to: now), to: period)
+        return Swift.max(0, Swift.min(left, period))
+    }
 }
 
 /// The outcome of a checked attempt.
@@ -220,9 +229,9 @@ struct LockRules {
         guard timeouts.warnBefore > 0 else { return Millis.never }
         let left = msUntilIdleLock(now: now)
         if left == Millis.never { return Millis.never }
-        if shield.isActive(now: now), let cap = shield.capDeadline() {
+        if shield.isActive(now: now), let untilCap = shield.msUntilCap(now: now) {
             // A prompt defers the idle rule: no warning before its cap.
-            return Swift.max(1, Swift.max(Millis.elapsed(from: now, to: cap), left - timeouts.warnBefore))
+            return Swift.max(1, Swift.max(untilCap, left - timeouts.warnBefore))
         }
         return left <= timeouts.warnBefore ? 0 : left - timeouts.warnBefore
     }
@@ -235,8 +244,9 @@ struct LockRules {
     func msUntilNextDeadline(now: Int64) -> Int64 {
         let retryEnd: Int64? = msUntilRetry(now: now) > 0 ? retry?.until : nil
         guard engaged, state == .unlocked else {
-            // Locked: only the end of an escalating delay is ahead.
-            if let retryEnd { return Millis.elapsed(from: now, to: retryEnd) }
+            // Locked: only the end of an escalating delay is ahead (an end
+            // at or past INT64_MAX never comes: the clock stops there).
+            if let retryEnd, retryEnd != Millis.never { return Millis.elapsed(from: now, to: retryEnd) }
             return Millis.never
         }
         if judgedAt != now && pendingLock(now: now) != nil { return 0 }
@@ -556,9 +566,7 @@ struct LockRules {
     /// Time until a passcode attempt is accepted again; 0 when it is.
     @inline(always)
     func msUntilRetry(now: Int64) -> Int64 {
-        guard let retry else { return 0 }
-        let left = Millis.elapsed(from: now, to: retry.until)
-        return Swift.max(0, Swift.min(left, retry.period))
+        retry?.left(at: now) ?? 0
     }
 
     /// A delay found in the store. At create (a restart) a period that was
@@ -574,7 +582,7 @@ struct LockRules {
         } else {
             delay = RetryDelay(started: started, period: period)
         }
-        if msUntilRetry(now: now) >= Millis.elapsed(from: now, to: delay.until) { return }
+        if msUntilRetry(now: now) >= delay.left(at: now) { return }
         retry = delay
     }
 

@@ -59,6 +59,15 @@ struct PromptShield {
         return Millis.elapsed(from: lastEnd, to: now) <= grace
     }
 
+    /// Time until the cap passes, while a live prompt is open: counted from
+    /// the earliest opening, so a cap that would end past INT64_MAX still
+    /// runs its full length.
+    @inline(always)
+    func msUntilCap(now: Int64) -> Int64? {
+        guard let earliest = earliestLive else { return nil }
+        return Millis.elapsed(from: Millis.elapsed(from: earliest, to: now), to: cap)
+    }
+
     /// When something about the shield changes next (for the next
     /// deadline): the cap of the earliest live prompt.
     @inline(always)

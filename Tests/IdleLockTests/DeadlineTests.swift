@@ -104,6 +104,19 @@ struct DeadlineTests {
         #expect(wait <= 1, "never late: the warning opens 1 ms after")
     }
 
+    /// Regression (found by the extended model): a prompt opened less than
+    /// its cap before INT64_MAX had its cap computed as a saturated end, so
+    /// the warning was reported as due before the cap.
+    @Test func aCapEndingPastInt64MaxStillDefersTheWarning() {
+        var r = LockRules(timeouts: Timeouts(idle: 2, background: 2, inactive: 30_000, grace: 1_500,
+                                             promptCap: 1_500, warnBefore: 1),
+                          lockOnStart: false, maxAttempts: 5, now: Int64.max)
+        r.passcodeSet(now: Int64.max)
+        _ = r.openPrompt(now: Int64.max)
+        #expect(!r.isWarning(now: Int64.max))
+        #expect(r.msUntilWarning(now: Int64.max) == 1_500, "no warning before the cap, 1.5 s away")
+    }
+
     @Test func nothingIsDueWithoutAnEngagedUnlockedSession() {
         var r = rules()
         r.lockNow(now: 1)

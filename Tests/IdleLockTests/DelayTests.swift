@@ -113,6 +113,28 @@ struct DelayTests {
         #expect(a.unlock("2468").0 == 0)
     }
 
+    /// Regression (found by the extended model): a delay started less than
+    /// its period before INT64_MAX ended at once (its end saturated to the
+    /// clock's reading), and the next wrong passcode was counted.
+    @Test func aDelayEndingPastInt64MaxRunsInFull() {
+        var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 30_000, grace: 1_500),
+                          lockOnStart: false, maxAttempts: 3, now: Int64.max,
+                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 1_000)])
+        r.passcodeSet(now: Int64.max)
+        guard case .check(let ticket) = r.beginAttempt(now: Int64.max) else { Issue.record("not counted"); return }
+        _ = r.finishAttempt(ticket, right: false, now: Int64.max)
+        #expect(r.msUntilRetry(now: Int64.max) == 1_000)
+        #expect(r.beginAttempt(now: Int64.max) == .retryLater(1_000), "refused, uncounted")
+        #expect(r.attemptsRemaining == 2)
+        #expect(r.msUntilNextDeadline(now: Int64.max) == Int64.max, "its end is past the clock's last reading")
+        // The same period found in the store at a restart is restarted, not dropped.
+        var restarted = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 30_000, grace: 1_500),
+                                  lockOnStart: true, maxAttempts: 3, now: Int64.max,
+                                  delaySchedule: [DelayStep(failedAttempts: 1, delay: 1_000)])
+        restarted.adoptDelay(started: Int64.max, period: 1_000, now: Int64.max, atCreate: true)
+        #expect(restarted.msUntilRetry(now: Int64.max) == 1_000)
+    }
+
     @Test func schedulesAreChecked() {
         let cases: [([(Int32, Int64)], Int32, String)] = [
             ([(2, 1_000), (2, 2_000)], 5, "greater than the step before"),
