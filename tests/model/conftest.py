@@ -7,8 +7,11 @@
 - :class:`Harness`: a :class:`Library` and an :class:`idlelock_model.Model`
   run in lockstep. Every step is applied to both and compared at once
   (status, state, reason, attempts_remaining, ms_until_idle_lock, is_away,
-  is_enabled, last_activity_ms, and "the clock is read at most once per
-  call"). Steps are logged in the format of
+  is_enabled, last_activity_ms, is_warning, ms_until_warning,
+  ms_until_retry, ms_until_next_deadline, and "the clock is read at most
+  once per call"), and the security property "nothing but the right
+  passcode turns an engaged, locked session unlocked" is checked on the
+  library and on the model. Steps are logged in the format of
   test_regressions.py, so a divergence is reported as a ready-to-paste
   regression case.
 - The Hypothesis settings profiles: ``ci`` (the default) and ``long``
@@ -87,13 +90,20 @@ CONFIG_FIELDS = (
     "grace_ms",
     "max_attempts",
     "lock_on_start",
+    # 1.1
+    "prompt_cap_ms",
+    "warn_before_ms",
+    "delay_schedule",  # a tuple of (failed_attempts, delay_ms) pairs
 )
 
 
-def model_config(mode: str, fields: Dict[str, int]) -> M.Config:
+def model_config(mode: str, fields: Dict[str, Any]) -> M.Config:
     unknown = set(fields) - set(CONFIG_FIELDS)
     if unknown:
         raise ValueError(f"unknown config fields {sorted(unknown)}")
+    fields = dict(fields)
+    if "delay_schedule" in fields:
+        fields["delay_schedule"] = tuple(tuple(step) for step in fields["delay_schedule"])
     return M.Config(
         **fields, has_store=mode != "memory", has_device_key=mode == "store+key"
     )
@@ -152,6 +162,11 @@ SNAPSHOT_FIELDS = (
     "attempts_remaining",
     "last_activity_ms",
     "ms_until_idle_lock",
+    # 1.1
+    "is_warning",
+    "ms_until_warning",
+    "ms_until_retry",
+    "ms_until_next_deadline",
 )
 
 
@@ -173,6 +188,16 @@ class Library:
         cfg.grace_ms = config.grace_ms
         cfg.max_attempts = config.max_attempts
         cfg.lock_on_start = config.lock_on_start
+        cfg.prompt_cap_ms = config.prompt_cap_ms
+        cfg.warn_before_ms = config.warn_before_ms
+        schedule = None
+        if config.delay_schedule:
+            schedule = (ffi.DelayStep * len(config.delay_schedule))()
+            for i, (failed, delay) in enumerate(config.delay_schedule):
+                schedule[i].failed_attempts = failed
+                schedule[i].delay_ms = delay
+            cfg.delay_schedule = ctypes.cast(schedule, ctypes.POINTER(ffi.DelayStep))
+            cfg.delay_schedule_len = len(config.delay_schedule)
         cfg.kdf_opslimit = KDF_OPSLIMIT
         cfg.kdf_memlimit = KDF_MEMLIMIT
         cfg.clock = self.clock.fn
@@ -223,6 +248,19 @@ class Library:
     def require_unlocked(self) -> int:
         return int(ffi.lib.idlelock_require_unlocked(self.handle))
 
+    def prompt_begin(self) -> Tuple[int, int]:
+        token = ctypes.c_uint64(0)
+        status = ffi.lib.idlelock_prompt_begin(self.handle, ctypes.byref(token))
+        return int(status), token.value
+
+    def prompt_end(self, token: int) -> int:
+        return int(ffi.lib.idlelock_prompt_end(self.handle, token))
+
+    def lifecycle(self, platform: int, name: str) -> Tuple[int, ffi.SnapshotStruct]:
+        snap = self._snap()
+        status = ffi.lib.idlelock_lifecycle(self.handle, platform, name.encode(), ctypes.byref(snap))
+        return int(status), snap
+
 
 # ---------------------------------------------------------------------------
 # Lockstep
@@ -254,6 +292,8 @@ def _fmt_value(name: str, value: Any) -> str:
 
 
 def _fmt_dict(fields: Dict[str, Any]) -> str:
+    fields = {k: (tuple(tuple(s) for s in v) if k == "delay_schedule" else v)
+              for k, v in fields.items()}
     return "dict(" + ", ".join(f"{k}={_fmt_value(k, v)}" for k, v in fields.items()) + ")"
 
 
@@ -261,6 +301,8 @@ def format_step(step: Sequence[Any]) -> str:
     name = step[0]
     if len(step) == 1:
         return f"({name!r},)"
+    if len(step) > 2:
+        return "(" + ", ".join(repr(part) for part in step) + ")"
     arg = step[1]
     if isinstance(arg, dict):
         text = _fmt_dict(arg)
@@ -314,6 +356,10 @@ class Harness:
             self.store_path = os.path.join(self.folder, "session.idlelock")
             self.store = M.Store()
         self.model: Optional[M.Model] = None
+        # The model's prompt tokens (1, 2, ...) -> the library's (opaque).
+        self.tokens: Dict[int, int] = {}
+        # The library's latest snapshot (for the security property).
+        self.last_snap: Any = None
         self.config = model_config(mode, self.fields)
         self._create(self.config, "create")
 
@@ -355,6 +401,8 @@ class Harness:
             # than a bad argument": after a bad argument, look separately.
             self._after(what, with_snapshot=True)
             snap = None
+        if snap is not None:
+            self.last_snap = snap
         if snap is not None and self.model is not None:
             expected = self.model.snapshot(self.now)
             for name in SNAPSHOT_FIELDS:
@@ -415,10 +463,45 @@ class Harness:
             (want,) = args
             self._expect(what, want)
             return
+        lib_locked = self._lib_engaged_locked()
+        model_locked = model.engaged and model.state != State.UNLOCKED
+        passcode_now = model.passcode
         if name == "restart":
             fields = dict(args[0]) if args else dict(self.fields)
             self._restart(fields, what)
-            return
+        else:
+            self._dispatch(step, what)
+        self._check_unlocked_only_by_passcode(step, lib_locked, model_locked, passcode_now)
+
+    def _lib_engaged_locked(self) -> bool:
+        snap = self.last_snap
+        return snap is not None and bool(snap.is_enabled) and snap.state != State.UNLOCKED
+
+    def _check_unlocked_only_by_passcode(
+        self, step: Sequence[Any], lib_locked: bool, model_locked: bool, passcode: bytes
+    ) -> None:
+        """The security property: no call but an unlock with the right
+        passcode turns an engaged, locked session into an engaged, unlocked
+        one (not a prompt, a lifecycle name, a clock step, a restart), in
+        the library and in the model alike."""
+        right = step[0] == "unlock" and _passcode_bytes(step[1]) == passcode
+        snap = self.last_snap
+        lib_unlocked = snap is not None and bool(snap.is_enabled) and snap.state == State.UNLOCKED
+        model = self.model
+        assert model is not None
+        model_unlocked = model.engaged and model.state == State.UNLOCKED
+        problems = []
+        if lib_locked and lib_unlocked and not right:
+            problems.append("the library unlocked a locked session without the right passcode")
+        if model_locked and model_unlocked and not right:
+            problems.append("the model unlocked a locked session without the right passcode")
+        if problems:
+            self._fail(format_step(step), problems)
+
+    def _dispatch(self, step: Sequence[Any], what: str) -> None:
+        name, *args = step
+        model = self.model
+        assert model is not None
         reads = self.clock.reads
         now = self.now
         if name in ("touch", "inactive", "background", "foreground", "check", "lock", "start",
@@ -447,14 +530,52 @@ class Harness:
             model_status = model.require_unlocked(now)
             self._compare(what, model_status, status, None, self.clock.reads - reads)
             self._after(what, with_snapshot=True)
+        elif name == "prompt_begin":
+            status, lib_token = self.lib.prompt_begin()
+            model_status, model_token = model.prompt_begin(now)
+            problems = []
+            if status == Status.OK:
+                if lib_token == 0 or lib_token in self.tokens.values():
+                    problems.append(f"token {lib_token}: zero or reused on the handle")
+                self.tokens[model_token] = lib_token
+            if problems:
+                self._fail(what, problems)
+            self._compare(what, model_status, status, None, self.clock.reads - reads)
+            self._after(what, with_snapshot=True)
+        elif name == "prompt_end":
+            (token,) = args
+            status = self.lib.prompt_end(self._lib_token(token))
+            model_status = model.prompt_end(now, token)
+            self._compare(what, model_status, status, None, self.clock.reads - reads)
+            self._after(what, with_snapshot=True)
+        elif name == "lifecycle":
+            platform, state_name = args
+            status, snap = self.lib.lifecycle(platform, state_name)
+            model_status = model.lifecycle(now, platform, state_name)
+            self._compare(what, model_status, status, snap, self.clock.reads - reads)
         else:
             raise ValueError(f"unknown step {step!r}")
+
+    def _lib_token(self, token: int) -> int:
+        """The library token for the model's `token`: the one issued for
+        it, or for a token the model never issued (0, or a number past
+        the last one) a token the library never issued either."""
+        if token in self.tokens:
+            return self.tokens[token]
+        if token == 0:
+            return 0
+        candidate = 0x5EED_0000_0000 + token
+        while candidate in self.tokens.values():
+            candidate += 1
+        return candidate
 
     def _restart(self, fields: Dict[str, int], what: str) -> None:
         """The process ends and a new one opens the same store, on the same
         boot (the same clock)."""
         assert self.mode != "memory", "restarts need a store"
         self.lib.destroy()
+        self.tokens = {}
+        self.last_snap = None
         self.fields = dict(fields)
         self._create(model_config(self.mode, self.fields), what)
 

@@ -1,8 +1,10 @@
 """A reference model of libidlelock's decision rules, in plain Python.
 
 Written from the behaviour contract (SPEC.md §2 "Time", §3 "The decision
-rules", §4 "Passcode and attempts") and from the header's block "The store
-(config.store_path)", never from the Swift sources. It is meant to be read:
+rules", §4 "Passcode and attempts", §9 "Next additions" as the 1.1 header
+specifies them) and from the header's blocks "The store (config.store_path)",
+"Prompts", the 1.1 config and snapshot fields and `idlelock_delay_step`,
+never from the Swift sources. It is meant to be read:
 every rule is one small method, and the comments quote the contract.
 
 The model knows nothing about ctypes, files or Argon2id. A caller (the
@@ -20,18 +22,24 @@ What is modelled:
   ``set_passcode``, ``unlock`` (right and wrong), ``disable``, the gate
   (``require_unlocked``) and ``snapshot_get``;
 - a store shared across restarts of the process (:class:`Store`): passcode,
-  count, ``max_attempts`` as stored by ``set_passcode``, the latest saved lock
-  and the last saved activity.
+  count, ``max_attempts`` as stored by ``set_passcode``, the latest saved lock,
+  the last saved activity and the running escalating delay;
+- §9: prompts (``prompt_begin`` / ``prompt_end``, tokens, nesting, the cap,
+  inert prompts, the absence a prompt covers), the warning before the idle
+  lock (``is_warning``, ``ms_until_warning``), escalating delays
+  (``RETRY_LATER``, ``ms_until_retry``, restarts and clock steps), the
+  lifecycle names (``idlelock_lifecycle``) and ``ms_until_next_deadline``.
 
-Not modelled: biometrics (§5), secrets (§6), listeners, threads, other
-processes writing the store, I/O failures.
+Not modelled: biometrics (§5, so neither the library's own load_secret
+prompt), secrets (§6), listeners (so not "listeners hear the warning"), the
+watcher thread, threads, other processes writing the store, I/O failures.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from typing import Dict, Optional, Tuple
 
 # --------------------------------------------------------------------------
 # Constants (the header's values)
@@ -47,6 +55,9 @@ GRACE_MAX_MS = 60_000
 MAX_ATTEMPTS_MAX = 100
 PASSCODE_MIN_SCALARS = 4
 PASSCODE_MAX_BYTES = 1024
+PROMPT_CAP_MAX_MS = 600_000  # config comment: prompt_cap_ms 0..600000
+DELAY_MAX_MS = 86_400_000  # idlelock_delay_step: delay_ms 1..86400000
+DELAY_SCHEDULE_MAX_STEPS = 32  # config comment: at most 32 steps
 
 
 class State(enum.IntEnum):
@@ -77,6 +88,7 @@ class Status(enum.IntEnum):
     BUFFER_TOO_SMALL = 9
     NO_MEMORY = 10
     INTERNAL = 11
+    RETRY_LATER = 12  # 1.1
 
 
 # --------------------------------------------------------------------------
@@ -100,6 +112,47 @@ def has_passed(elapsed_ms: int, timeout: int) -> bool:
     return timeout != NEVER and elapsed_ms >= timeout
 
 
+def clamp_ms(value: int) -> int:
+    """A duration for the snapshot: exact arithmetic on Python ints, then
+    0 when due and at most INT64_MAX (IDLELOCK_NEVER)."""
+    return max(0, min(INT64_MAX, value))
+
+
+# --------------------------------------------------------------------------
+# §9 Lifecycle adapters (header: idlelock_lifecycle; README's table)
+# --------------------------------------------------------------------------
+
+PLATFORM_IOS_SCENE_PHASE = 1
+PLATFORM_IOS_APPLICATION_STATE = 2
+PLATFORM_ANDROID_LIFECYCLE_EVENT = 3
+PLATFORM_FLUTTER_APP_LIFECYCLE_STATE = 4
+PLATFORM_REACT_NATIVE_APP_STATE = 5
+
+# platform -> {the platform's own case-sensitive name: the call it is}.
+# "check": a name that carries no presence change "only judges the
+# deadlines, as idlelock_check".
+LIFECYCLE_NAMES = {
+    PLATFORM_IOS_SCENE_PHASE: {
+        "active": "foreground", "inactive": "inactive", "background": "background",
+    },
+    PLATFORM_IOS_APPLICATION_STATE: {
+        "active": "foreground", "inactive": "inactive", "background": "background",
+    },
+    PLATFORM_ANDROID_LIFECYCLE_EVENT: {
+        "ON_RESUME": "foreground", "ON_PAUSE": "inactive", "ON_STOP": "background",
+        "ON_CREATE": "check", "ON_START": "check", "ON_DESTROY": "check",
+    },
+    PLATFORM_FLUTTER_APP_LIFECYCLE_STATE: {
+        "resumed": "foreground", "inactive": "inactive", "hidden": "background",
+        "paused": "background", "detached": "check",
+    },
+    PLATFORM_REACT_NATIVE_APP_STATE: {
+        "active": "foreground", "inactive": "inactive", "background": "background",
+        "unknown": "check", "extension": "check",
+    },
+}
+
+
 # --------------------------------------------------------------------------
 # Configuration (§3 table)
 # --------------------------------------------------------------------------
@@ -119,6 +172,11 @@ class Config:
     lock_on_start: int = 1
     has_store: bool = False
     has_device_key: bool = False
+    # 1.1
+    prompt_cap_ms: int = 120_000
+    warn_before_ms: int = 0
+    # idlelock_delay_step pairs (failed_attempts, delay_ms); () = NULL, 0.
+    delay_schedule: Tuple[Tuple[int, int], ...] = ()
 
     @property
     def background_timeout(self) -> int:
@@ -142,6 +200,13 @@ class Config:
             return "max_attempts"
         if self.lock_on_start not in (0, 1):
             return "lock_on_start"
+        if not 0 <= self.prompt_cap_ms <= PROMPT_CAP_MAX_MS:
+            return "prompt_cap_ms"
+        # "0 (default, off) or 1..idle_after_ms-1"
+        if self.warn_before_ms != 0 and not 1 <= self.warn_before_ms <= self.idle_after_ms - 1:
+            return "warn_before_ms"
+        if self.schedule_problem() is not None:
+            return "delay_schedule"
         # "create is INVALID_ARGUMENT (naming idle_after_ms) until at least
         # one of the two is finite; a lock that never times out is refused"
         if self.idle_after_ms == NEVER and self.background_timeout == NEVER:
@@ -151,6 +216,34 @@ class Config:
         if self.has_store and not self.has_device_key and self.lock_on_start == 0:
             return "lock_on_start"
         return None
+
+    def schedule_problem(self) -> Optional[str]:
+        """idlelock_delay_step: "delay_ms (1..86400000) [...] Steps are
+        strictly increasing in failed_attempts (1..max_attempts-1) and
+        non-decreasing in delay_ms"; at most 32 steps."""
+        steps = self.delay_schedule
+        if len(steps) > DELAY_SCHEDULE_MAX_STEPS:
+            return "too many steps"
+        for i, (failed, delay) in enumerate(steps):
+            if not 1 <= failed <= self.max_attempts - 1:
+                return f"step {i}: failed_attempts {failed}"
+            if not 1 <= delay <= DELAY_MAX_MS:
+                return f"step {i}: delay_ms {delay}"
+            if i and failed <= steps[i - 1][0]:
+                return f"step {i}: failed_attempts not increasing"
+            if i and delay < steps[i - 1][1]:
+                return f"step {i}: delay_ms decreasing"
+        return None
+
+    def delay_after(self, count: int) -> int:
+        """The delay once `count` wrong passcodes are counted: the step with
+        the highest failed_attempts <= count ("once failed_attempts wrong
+        passcodes are counted"), 0 when none applies."""
+        delay = 0
+        for failed, step_delay in self.delay_schedule:
+            if failed <= count:
+                delay = step_delay
+        return delay
 
     def absence_timeout(self, reached_background: bool) -> int:
         """Rule 3: `background_after_ms` if the absence reached the
@@ -195,6 +288,12 @@ class Store:
     max_attempts: int = 5  # stored by set_passcode; governs from then on
     saved_lock: Optional[Reason] = None  # "the latest lock or unlock"
     saved_activity: int = 0  # saved by unlock, set_passcode and each lock
+    # §9 / idlelock_delay_step: "A delay is saved with the store as its
+    # remaining duration; a restart (every create) [...] restarts the
+    # current period from its start instead of forgiving it". The period
+    # is saved when a wrong passcode starts it (its whole delay_ms then
+    # remains) and forgotten when the count is reset; 0: none.
+    delay_ms: int = 0
 
 
 # --------------------------------------------------------------------------
@@ -205,10 +304,37 @@ class Store:
 @dataclass
 class Departure:
     """The moment the app first left the foreground, and whether that
-    absence reached the background."""
+    absence reached the background. §9: `covered` when the absence began
+    while a prompt deferred the rules ("an absence that begins while a
+    prompt is open"), and `prompt_ended` the moment the last such prompt
+    ended (the start of the prompt's grace window)."""
 
     at: int
     reached_background: bool
+    covered: bool = False
+    prompt_ended: Optional[int] = None
+
+
+@dataclass
+class Prompt:
+    """An open prompt. `live` False: inert ("a lock makes every open prompt
+    inert (it defers nothing any more), and a prompt opened on a locked
+    session is inert")."""
+
+    begun: int
+    live: bool
+
+
+@dataclass
+class Delay:
+    """A running (or run out) escalating-delay period."""
+
+    start: int
+    length: int
+
+    @property
+    def end(self) -> int:
+        return self.start + self.length  # exact: Python ints
 
 
 @dataclass(frozen=True)
@@ -220,6 +346,11 @@ class Snapshot:
     attempts_remaining: int
     last_activity_ms: int
     ms_until_idle_lock: int
+    # 1.1
+    is_warning: bool
+    ms_until_warning: int
+    ms_until_retry: int
+    ms_until_next_deadline: int
 
 
 @dataclass
@@ -239,6 +370,13 @@ class Model:
     departure: Optional[Departure] = None
     started: bool = False
     restored: bool = False  # create found an engaged session in the store
+    # §9 prompts: token -> prompt, for the tokens issued and not yet ended.
+    # Tokens are the model's own numbers 1, 2, 3, ... (the harness maps them
+    # to the library's tokens, which are opaque).
+    prompts: Dict[int, Prompt] = field(default_factory=dict)
+    tokens_issued: int = 0
+    # §9 escalating delays: the current period, None when there is none.
+    delay: Optional[Delay] = None
 
     # ---------------------------------------------------------------- create
 
@@ -272,6 +410,11 @@ class Model:
                 # "locked out means exactly: count == max_attempts";
                 # LOCKED_OUT keeps the reason of the state it came from.
                 model.state = State.LOCKED_OUT
+            elif store.delay_ms > 0:
+                # "a restart (every create) [...] restarts the current
+                # period from its start instead of forgiving it": the whole
+                # saved period, from create's reading.
+                model.delay = Delay(start=now, length=store.delay_ms)
         return Status.OK, model
 
     # ----------------------------------------------------------- snapshot
@@ -285,6 +428,10 @@ class Model:
             attempts_remaining=self.attempts_remaining(),
             last_activity_ms=self.last_activity,
             ms_until_idle_lock=self.ms_until_idle_lock(now),
+            is_warning=self.is_warning(now),
+            ms_until_warning=self.ms_until_warning(now),
+            ms_until_retry=self.ms_until_retry(now),
+            ms_until_next_deadline=self.ms_until_next_deadline(now),
         )
 
     def attempts_remaining(self) -> int:
@@ -296,22 +443,158 @@ class Model:
             return 0
         return self.max_attempts - self.count
 
+    def _timing(self) -> bool:
+        """The idle deadline and the warning exist: engaged, unlocked and a
+        finite idle timeout."""
+        return (self.engaged and self.state == State.UNLOCKED
+                and self.config.idle_after_ms != NEVER)
+
+    def _idle_deadline(self) -> int:
+        return self.last_activity + self.config.idle_after_ms  # exact
+
     def ms_until_idle_lock(self, now: int) -> int:
         """"Time until the idle deadline, 0 when due, IDLELOCK_NEVER when the
-        idle timeout is NEVER or the session is locked or not engaged." """
-        idle = self.config.idle_after_ms
-        if not self.engaged or self.state != State.UNLOCKED or idle == NEVER:
+        idle timeout is NEVER or the session is locked or not engaged."
+        The deadline itself: a prompt that defers the idle rule does not
+        move it (the snapshot has ms_until_warning and
+        ms_until_next_deadline for that)."""
+        if not self._timing():
             return NEVER
-        return max(0, idle - elapsed(now, self.last_activity))
+        return clamp_ms(self._idle_deadline() - now)
+
+    # ------------------------------------------------------- §9 warning
+
+    def _warning_start(self) -> int:
+        """The warning window opens warn_before_ms before the idle
+        deadline (exact arithmetic: the start is never lost to a deadline
+        that saturates)."""
+        return self._idle_deadline() - self.config.warn_before_ms
+
+    def is_warning(self, now: int) -> bool:
+        """"1 within warn_before_ms of the idle lock (not while a prompt
+        defers the idle rule); [...] activity ends it"."""
+        if not self._timing() or self.config.warn_before_ms == 0:
+            return False
+        if self._prompt_defers(now):
+            return False
+        return now >= self._warning_start()
+
+    def ms_until_warning(self, now: int) -> int:
+        """"ms until is_warning opens, 0 when open, IDLELOCK_NEVER without a
+        warning". While a prompt defers the idle rule the warning cannot
+        open before the prompts' cap."""
+        if not self._timing() or self.config.warn_before_ms == 0:
+            return NEVER
+        start = self._warning_start()
+        cap = self._cap()
+        if cap is not None and now < cap:
+            start = max(start, cap)
+        return clamp_ms(start - now)
+
+    # ------------------------------------------------------- §9 delays
+
+    def ms_until_retry(self, now: int) -> int:
+        """"ms until a passcode attempt is accepted again (an escalating
+        delay), 0 when it is"."""
+        if self.delay is None or self.state == State.LOCKED_OUT:
+            return 0
+        return clamp_ms(self.delay.end - now)
+
+    def _delay_running(self, now: int) -> bool:
+        return self.ms_until_retry(now) > 0
+
+    # ------------------------------------------------------- §9 deadlines
+
+    def ms_until_next_deadline(self, now: int) -> int:
+        """"ms until the earliest moment anything can change (the idle
+        deadline, the warning, the end of the grace window while away, the
+        absence's timeout, a prompt's cap) [...] 0 when due now,
+        IDLELOCK_NEVER when nothing is due. It may wake a host early, never
+        late."
+
+        The model lists exactly those moments, each at its own time (a
+        deadline a prompt defers is listed where it would fall without the
+        prompt: early, never late), plus the end of a prompt's grace window
+        while away and the end of an escalating delay. Every call judges
+        before it reports, so a moment at or before `now` has been dealt
+        with: only later ones count. The end of a grace window is the first
+        millisecond past it (away <= grace_ms is within it). A moment at or
+        past INT64_MAX never comes."""
+        moments = []
+        if self.delay is not None and self.state != State.LOCKED_OUT:
+            moments.append(self.delay.end)
+        if self.engaged and self.state == State.UNLOCKED:
+            if self.config.idle_after_ms != NEVER:
+                moments.append(self._idle_deadline())
+                if self.config.warn_before_ms:
+                    moments.append(self._warning_start())
+            cap = self._cap()
+            if cap is not None:
+                moments.append(cap)
+            departure = self.departure
+            if departure is not None:
+                moments.append(departure.at + self.config.grace_ms + 1)
+                timeout = self.config.absence_timeout(departure.reached_background)
+                if timeout != NEVER:
+                    moments.append(departure.at + timeout)
+                if departure.prompt_ended is not None:
+                    moments.append(departure.prompt_ended + self.config.grace_ms + 1)
+        # "a deadline that would fall past INT64_MAX never comes" (header,
+        # conventions): the clock never reads past INT64_MAX.
+        later = [moment - now for moment in moments if now < moment < INT64_MAX]
+        return clamp_ms(min(later)) if later else NEVER
+
+    # ---------------------------------------------------- §9 prompts
+
+    def _live_prompts(self) -> "list[Prompt]":
+        return [prompt for prompt in self.prompts.values() if prompt.live]
+
+    def _cap(self) -> Optional[int]:
+        """"never past prompt_cap_ms from the earliest prompt still open":
+        the moment the open (live) prompts stop deferring anything, None
+        when none is open. Inert prompts defer nothing, so they do not
+        count."""
+        live = self._live_prompts()
+        if not live:
+            return None
+        return min(prompt.begun for prompt in live) + self.config.prompt_cap_ms
+
+    def _prompt_defers(self, now: int) -> bool:
+        """A prompt is open and its cap has not passed ("a timeout of T has
+        passed means elapsed >= T")."""
+        cap = self._cap()
+        return cap is not None and now < cap
+
+    def _absence_covered(self, now: int) -> bool:
+        """"An absence that begins while a prompt is open and ends before
+        the prompt's end plus grace_ms is presence [...] but never past
+        prompt_cap_ms from the earliest prompt still open: past the cap the
+        rules apply as if no prompt had been opened, measured from the real
+        departure." While covered, the absence is not judged."""
+        departure = self.departure
+        if departure is None or not departure.covered:
+            return False
+        if self._prompt_defers(now):
+            return True
+        return (not self._live_prompts() and departure.prompt_ended is not None
+                and now - departure.prompt_ended <= self.config.grace_ms)
+
+    def _make_prompts_inert(self) -> None:
+        """"A lock makes every open prompt inert (it defers nothing any
+        more)"."""
+        for prompt in self.prompts.values():
+            prompt.live = False
 
     # ---------------------------------------------------- the common steps
 
     def _lock(self, reason: Reason) -> None:
         """A lock. "Locks never overwrite each other": only an engaged,
-        unlocked session locks. Every lock is saved with the store."""
+        unlocked session locks. Every lock is saved with the store, and
+        makes every open prompt inert."""
         if not self.engaged or self.state != State.UNLOCKED:
             return
         self.state, self.reason = State.LOCKED, reason
+        self._make_prompts_inert()
         if self.store is not None:
             self.store.saved_lock = reason
             self.store.saved_activity = self.last_activity
@@ -320,7 +603,15 @@ class Model:
         """§2: "Once a passcode is set, a clock that reads earlier than a
         recorded activity or departure never extends a session: that call
         locks with reason CLOCK. [...] Before a passcode is set, such a step
-        just resets the bookkeeping to now." """
+        just resets the bookkeeping to now."
+
+        §9 delays: "a clock step restarts the current period from its start
+        instead of forgiving it, and no period ever exceeds its configured
+        delay_ms": a clock that reads earlier than the period's start
+        restarts it from now (a step that stays after the start only
+        lengthens the wait, never past delay_ms)."""
+        if self.delay is not None and now < self.delay.start:
+            self.delay.start = now
         stepped_back = now < self.last_activity or (
             self.departure is not None and now < self.departure.at
         )
@@ -334,15 +625,22 @@ class Model:
                 self.departure.at = now
 
     def _idle_has_passed(self, now: int) -> bool:
+        """Rule 4's test. §9: "the idle rule waits while a prompt is open,
+        but never past prompt_cap_ms from the earliest prompt still open"."""
+        if self._prompt_defers(now):
+            return False
         return has_passed(elapsed(now, self.last_activity), self.config.idle_after_ms)
 
     def _judge(self, now: int) -> None:
         """`check`: "Judging happens only while engaged and UNLOCKED. While
         away and within the grace window, nothing. While away past the grace
-        window: rules 3 then 4. Not away: rule 4." """
+        window: rules 3 then 4. Not away: rule 4." §9: an absence a prompt
+        covers is not judged."""
         if not self.engaged or self.state != State.UNLOCKED:
             return
         if self.departure is not None:
+            if self._absence_covered(now):
+                return
             away = elapsed(now, self.departure.at)
             if away <= self.config.grace_ms:
                 return
@@ -383,11 +681,13 @@ class Model:
         background (the first departure wins). Then, if unlocked and engaged:
         if this call recorded the departure and the idle timeout has passed,
         lock with IDLE on the way out; otherwise judge." Presence is tracked
-        in every state."""
+        in every state. §9: an absence that begins while a prompt defers the
+        rules is covered by it."""
         self._enter(now)
         recorded = False
         if self.departure is None:
-            self.departure = Departure(at=now, reached_background=reached_background)
+            self.departure = Departure(at=now, reached_background=reached_background,
+                                       covered=self._prompt_defers(now))
             recorded = True
         elif reached_background:
             self.departure.reached_background = True
@@ -400,7 +700,8 @@ class Model:
 
     def foreground(self, now: int) -> Status:
         """"Take and clear the recorded departure. Then, if unlocked and
-        engaged:" rules 1 to 5."""
+        engaged:" rules 1 to 5. §9: an absence a prompt covers is presence
+        (last activity = now)."""
         self._enter(now)
         departure, self.departure = self.departure, None
         if not self.engaged or self.state != State.UNLOCKED:
@@ -410,9 +711,13 @@ class Model:
             if self._idle_has_passed(now):
                 self._lock(Reason.IDLE)
             return Status.OK
+        self.departure = departure  # for _absence_covered
+        covered = self._absence_covered(now)
+        self.departure = None
         away = elapsed(now, departure.at)
-        if away <= self.config.grace_ms:
-            # 2. a round trip through a system prompt: presence.
+        if covered or away <= self.config.grace_ms:
+            # 2. a round trip through a system prompt (or one the app
+            # opened itself): presence.
             self.last_activity = now
         elif has_passed(away, self.config.absence_timeout(departure.reached_background)):
             self._lock(Reason.BACKGROUNDED)  # 3.
@@ -439,6 +744,50 @@ class Model:
         nothing, status OK."""
         self._enter(now)
         self._lock(Reason.MANUAL)
+        return Status.OK
+
+    def lifecycle(self, now: int, platform: int, name: str) -> Status:
+        """`idlelock_lifecycle`: the platform's own name "as
+        idlelock_foreground, idlelock_inactive or idlelock_background would";
+        a name with no presence change only judges, as check; an unknown
+        platform or a name the platform does not have is INVALID_ARGUMENT,
+        nothing changed."""
+        call = LIFECYCLE_NAMES.get(platform, {}).get(name)
+        if call is None:
+            return Status.INVALID_ARGUMENT
+        return getattr(self, call)(now)
+
+    # ------------------------------------------------------------ prompts
+
+    def prompt_begin(self, now: int) -> "tuple[Status, int]":
+        """"judges the deadlines, opens a prompt and writes its token
+        (non-zero, never reused on the handle)". A prompt opened on a
+        locked session is inert."""
+        self._enter(now)
+        self.tokens_issued += 1
+        token = self.tokens_issued
+        self.prompts[token] = Prompt(begun=now, live=self.state == State.UNLOCKED)
+        return Status.OK, token
+
+    def prompt_end(self, now: int, token: int) -> Status:
+        """"End a prompt: judges the deadlines, then the end is activity.
+        Every token can be ended once, inert or not." A token never issued
+        or already ended is INVALID_ARGUMENT, nothing changed. When the last
+        prompt that covers the current absence ends before its cap, the
+        prompt's grace window starts (a prompt ended past its cap starts
+        none: the rules already apply as if it had not been opened)."""
+        if token not in self.prompts:
+            return Status.INVALID_ARGUMENT
+        self._enter(now)
+        still_deferring = self._prompt_defers(now)
+        del self.prompts[token]
+        departure = self.departure
+        if (departure is not None and departure.covered and still_deferring
+                and not self._live_prompts()):
+            departure.prompt_ended = now
+        # "prompt_end is activity": as touch.
+        if self.state == State.UNLOCKED:
+            self.last_activity = now
         return Status.OK
 
     def start(self, now: int) -> Status:
@@ -476,13 +825,14 @@ class Model:
 
     def disable(self, now: int) -> Status:
         """Sign-out: forgets passcode, count and lockout, deletes the store;
-        UNLOCKED / NONE, not engaged. Works in every state. Presence and
-        last activity are not the passcode's: they stay."""
+        UNLOCKED / NONE, not engaged. Works in every state. Presence, last
+        activity and open prompts are not the passcode's: they stay."""
         self._enter(now)
         self.engaged = False
         self.state, self.reason = State.UNLOCKED, Reason.NONE
         self.passcode = b""
         self.count = 0
+        self.delay = None
         self.max_attempts = self.config.max_attempts
         self.restored = False
         if self.store is not None:
@@ -490,14 +840,15 @@ class Model:
             self.store.passcode = b""
             self.store.count = 0
             self.store.saved_lock = None
+            self.store.delay_ms = 0
         return Status.OK
 
     # ----------------------------------------------------------- passcode
 
     def set_passcode(self, now: int, passcode: bytes) -> Status:
         """§4: bad arguments first (nothing read, nothing changed); needs the
-        session unlocked; resets the count, stores max_attempts, engages the
-        lock, and is activity."""
+        session unlocked; resets the count (and so any delay), stores
+        max_attempts, engages the lock, and is activity."""
         if not passcode_is_valid(passcode, for_set=True):
             return Status.INVALID_ARGUMENT
         self._enter(now)
@@ -506,6 +857,7 @@ class Model:
         self.engaged = True
         self.passcode = passcode
         self.count = 0
+        self.delay = None
         self.max_attempts = self.config.max_attempts
         self.last_activity = now
         if self.store is not None:
@@ -515,13 +867,15 @@ class Model:
             self.store.max_attempts = self.config.max_attempts
             self.store.saved_lock = None
             self.store.saved_activity = now
+            self.store.delay_ms = 0
         return Status.OK
 
     def unlock(self, now: int, passcode: bytes) -> Status:
         """§4 `unlock` order: bad arguments → INVALID_ARGUMENT; no passcode
-        → NO_PASSCODE; locked out → LOCKED_OUT; then the attempt is counted
-        (and saved) before the passcode is checked. On an unlocked session
-        it still verifies and counts."""
+        → NO_PASSCODE; locked out → LOCKED_OUT; §9: a running delay →
+        RETRY_LATER ("The attempt was not counted and no key derivation
+        ran"); then the attempt is counted (and saved) before the passcode
+        is checked. On an unlocked session it still verifies and counts."""
         if not passcode_is_valid(passcode, for_set=False):
             return Status.INVALID_ARGUMENT
         self._enter(now)
@@ -529,15 +883,22 @@ class Model:
             return Status.NO_PASSCODE
         if self.state == State.LOCKED_OUT:
             return Status.LOCKED_OUT
+        if self._delay_running(now):
+            return Status.RETRY_LATER
         self._set_count(self.count + 1)
         if passcode != self.passcode:  # bytes, no normalization
             if self.count >= self.max_attempts:
                 self.state = State.LOCKED_OUT  # the reason is kept
+                self._make_prompts_inert()
                 return Status.LOCKED_OUT
+            self._start_delay(now)
             return Status.INVALID_PASSCODE
         # Right: count = 0 (saved), then the unlock commits (nothing can lock
         # the session in between here: one thread, one process).
         self._set_count(0)
+        self.delay = None
+        if self.store is not None:
+            self.store.delay_ms = 0
         self.state, self.reason = State.UNLOCKED, Reason.NONE
         self.last_activity = now
         if self.departure is not None:
@@ -548,6 +909,15 @@ class Model:
             self.store.saved_lock = None
             self.store.saved_activity = now
         return Status.OK
+
+    def _start_delay(self, now: int) -> None:
+        """idlelock_delay_step: "once failed_attempts wrong passcodes are
+        counted, passcode attempts are refused with IDLELOCK_ERR_RETRY_LATER
+        for delay_ms", from this attempt; saved with the store."""
+        length = self.config.delay_after(self.count)
+        self.delay = Delay(start=now, length=length) if length else None
+        if self.store is not None:
+            self.store.delay_ms = length
 
     def _set_count(self, count: int) -> None:
         self.count = count
@@ -571,10 +941,14 @@ __all__ = [
     "Config",
     "Store",
     "Departure",
+    "Prompt",
+    "Delay",
     "Snapshot",
+    "LIFECYCLE_NAMES",
     "Model",
     "elapsed",
     "has_passed",
+    "clamp_ms",
     "passcode_is_valid",
     "restart",
 ]

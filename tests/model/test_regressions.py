@@ -12,6 +12,10 @@ Step format (what a divergence report prints):
     ("disable",)
     ("set_passcode", "2468")        str (UTF-8) or bytes
     ("unlock", "2468")
+    ("prompt_begin",)               the model numbers the tokens 1, 2, 3, ...
+    ("prompt_end", 1)               ... and ends them by number (0, or a
+                                    number not issued yet: never issued)
+    ("lifecycle", 3, "ON_STOP")     idlelock_lifecycle(platform, name)
     ("restart",)                    destroy, create again on the same store
     ("restart", dict(...))          ... with these config fields instead
     ("expect", dict(state=State.LOCKED, reason=Reason.IDLE, ...))
@@ -27,9 +31,9 @@ from __future__ import annotations
 
 import pytest
 
-from idlelock_model import INT64_MIN, NEVER, SAME_AS_IDLE, Reason, State
+from idlelock_model import INT64_MIN, NEVER, SAME_AS_IDLE, LIFECYCLE_NAMES, Reason, State
 
-from conftest import Case, Divergence
+from conftest import T0, Case, Divergence
 
 L, U, OUT = State.LOCKED, State.UNLOCKED, State.LOCKED_OUT
 
@@ -412,16 +416,479 @@ CASES = [
     ),
 ]
 
-# Divergences found by test_model.py where the library is wrong (see each
-# reason). strict: the day the library is fixed the case passes, the xfail
-# fails, and the case moves up to CASES (and test_model.py's guard for it
-# goes).
+# ---------------------------------------------------------------------------
+# §9: prompts, the warning, escalating delays, lifecycle names, deadlines
+# ---------------------------------------------------------------------------
+
+# The issue's prompt cases: a picker opened at 1 s, the app backgrounded at
+# 1.05 s (idle 60 s, background 10 s, grace 1.5 s, cap 120 s).
+PICKER = [
+    ("set_passcode", "2468"),
+    ("clock", 1_000),
+    ("prompt_begin",),
+    ("clock", 50),
+    ("background",),
+    ("expect", dict(state=U, is_away=1, ms_until_next_deadline=1_501)),  # grace end, early
+]
+
+CASES += [
+    Case(
+        "prompt_back_at_40s_with_the_prompt_open_is_presence",
+        config=BASE,
+        steps=PICKER + [
+            ("clock", 20_000),
+            ("check",),  # 19.95 s away, past background_after_ms: covered
+            ("expect", dict(state=U, is_away=1)),
+            ("clock", 18_950),
+            ("foreground",),  # at 40 s, the prompt still open
+            ("expect", dict(state=U, is_away=0, last_activity_ms=T0 + 40_000)),
+            ("prompt_end", 1),
+            ("expect", dict(state=U)),
+        ],
+    ),
+    Case(
+        "prompt_ended_at_40s_back_at_41s_is_presence",
+        config=BASE,
+        steps=PICKER + [
+            ("clock", 38_950),
+            ("prompt_end", 1),  # at 40 s, still away: activity
+            ("expect", dict(state=U, is_away=1, last_activity_ms=T0 + 40_000,
+                            ms_until_next_deadline=1_501)),
+            ("clock", 1_000),
+            ("foreground",),  # at 41 s
+            ("expect", dict(state=U, is_away=0, last_activity_ms=T0 + 41_000)),
+        ],
+    ),
+    Case(
+        "prompt_grace_ends_exactly_at_prompt_end_plus_grace",
+        config=BASE,
+        steps=PICKER + [
+            ("clock", 38_950),
+            ("prompt_end", 1),
+            ("clock", 1_500),
+            ("check",),  # prompt end + grace_ms: still within
+            ("expect", dict(state=U, is_away=1, ms_until_next_deadline=1)),
+            ("foreground",),
+            ("expect", dict(state=U, last_activity_ms=T0 + 41_500)),
+        ],
+    ),
+    Case(
+        "prompt_grace_one_ms_past_is_judged_from_the_real_departure",
+        config=BASE,
+        steps=PICKER + [
+            ("clock", 38_950),
+            ("prompt_end", 1),
+            ("clock", 1_501),
+            ("foreground",),  # 40.451 s since the real departure
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+        ],
+    ),
+    Case(
+        "prompt_back_5s_after_the_end_is_judged_from_the_real_departure",
+        config=BASE,
+        steps=PICKER + [
+            ("clock", 38_950),
+            ("prompt_end", 1),
+            ("clock", 5_000),
+            ("foreground",),  # at 45 s: 43.95 s away >= background 10 s
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED, is_away=0)),
+        ],
+    ),
+    Case(
+        "prompt_back_5s_after_the_end_long_timeouts_is_not_presence",
+        config=dict(BASE, background_after_ms=100_000),
+        steps=PICKER + [
+            ("clock", 38_950),
+            ("prompt_end", 1),
+            ("clock", 5_000),
+            ("foreground",),  # rule 5: unlocked, last activity stays the end
+            ("expect", dict(state=U, last_activity_ms=T0 + 40_000)),
+        ],
+    ),
+    Case(
+        "prompt_left_open_away_background_rule_applies_at_the_cap",
+        config=BASE,
+        steps=PICKER + [
+            ("clock", 119_949),  # 120.999 s: 1 ms before the cap
+            ("check",),
+            ("expect", dict(state=U, is_away=1, ms_until_next_deadline=1)),
+            ("clock", 1),  # the cap: measured from the real departure
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED, is_away=1)),
+        ],
+    ),
+    Case(
+        "prompt_left_open_ten_minutes_in_the_foreground_idle_rule_applies_at_the_cap",
+        config=dict(BASE, warn_before_ms=10_000),
+        steps=[
+            ("set_passcode", "2468"),
+            ("clock", 1_000),
+            ("prompt_begin",),
+            ("clock", 59_000),  # the idle deadline: deferred
+            ("check",),
+            ("expect", dict(state=U, ms_until_idle_lock=0, is_warning=0,
+                            ms_until_warning=61_000, ms_until_next_deadline=61_000)),
+            ("clock", 60_999),
+            ("check",),
+            ("expect", dict(state=U, is_warning=0, ms_until_warning=1)),
+            ("clock", 1),  # 121 s: the cap, idle passed long ago
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.IDLE)),
+            ("clock", 479_000),  # ten minutes
+            ("prompt_end", 1),  # ends the inert prompt, once
+            ("expect", dict(state=L, reason=Reason.IDLE)),
+            ("prompt_end", 1),  # twice: INVALID_ARGUMENT
+        ],
+    ),
+    Case(
+        "prompt_open_past_the_cap_touch_keeps_the_idle_rule_running",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("prompt_begin",),
+            ("clock", 100_000),
+            ("touch",),
+            ("clock", 59_999),  # 159.999 s: cap passed at 120 s
+            ("check",),
+            ("expect", dict(state=U, ms_until_idle_lock=1)),
+            ("clock", 1),
+            ("check",),  # the prompt is still open, but past its cap
+            ("expect", dict(state=L, reason=Reason.IDLE)),
+        ],
+    ),
+    Case(
+        "prompt_opened_on_a_locked_session_changes_nothing",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("lock",),
+            ("prompt_begin",),  # inert
+            ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_next_deadline=NEVER)),
+            ("clock", 1_000),
+            ("foreground",),
+            ("expect", dict(state=L, reason=Reason.MANUAL)),
+            ("unlock", "2468"),
+            ("background",),
+            ("clock", 10_000),
+            ("foreground",),  # the inert prompt covers nothing
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+            ("prompt_end", 1),  # still ends, once
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+            ("prompt_end", 1),
+        ],
+    ),
+    Case(
+        "a_lock_makes_every_open_prompt_inert",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("prompt_begin",),
+            ("prompt_begin",),
+            ("lock",),
+            ("unlock", "2468"),
+            ("background",),
+            ("clock", 10_000),
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+            ("prompt_end", 2),
+            ("prompt_end", 1),
+        ],
+    ),
+    Case(
+        "prompt_tokens_never_issued_or_ended_twice_are_invalid",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("prompt_end", 0),
+            ("prompt_end", 1),  # not issued yet
+            ("prompt_begin",),
+            ("clock", 5_000),
+            ("prompt_end", 1),
+            ("expect", dict(last_activity_ms=T0 + 5_000)),
+            ("clock", 5_000),
+            ("prompt_end", 1),  # INVALID_ARGUMENT: not activity
+            ("expect", dict(last_activity_ms=T0 + 5_000)),
+        ],
+    ),
+    Case(
+        "nested_prompts_cap_from_the_earliest_still_open",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("prompt_begin",),  # 1 at 0 s
+            ("clock", 50_000),
+            ("background",),  # covered
+            ("clock", 50_000),
+            ("prompt_begin",),  # 2 at 100 s
+            ("clock", 10_000),
+            ("prompt_end", 1),  # at 110 s: 2 is now the earliest, cap at 220 s
+            ("clock", 100_000),  # 210 s
+            ("check",),
+            ("expect", dict(state=U, is_away=1, ms_until_next_deadline=10_000)),
+            ("clock", 10_000),  # 220 s: the cap of prompt 2
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+        ],
+    ),
+    Case(
+        "prompt_ended_past_its_cap_starts_no_grace_window",
+        config=dict(BASE, idle_after_ms=NEVER, background_after_ms=200_000,
+                    inactive_after_ms=200_000),
+        steps=[
+            ("set_passcode", "2468"),
+            ("prompt_begin",),
+            ("clock", 1_000),
+            ("background",),
+            ("clock", 129_000),  # 130 s, past the cap: 129 s away, < 200 s
+            ("prompt_end", 1),  # activity, but no grace window
+            ("expect", dict(state=U, is_away=1, last_activity_ms=T0 + 130_000)),
+            ("clock", 1_000),
+            ("foreground",),  # rule 5: last activity stays
+            ("expect", dict(state=U, last_activity_ms=T0 + 130_000)),
+        ],
+    ),
+    Case(
+        # The case an earlier attempt at this model had the wrong way round:
+        # the departure is tracked in every state, set_passcode judges
+        # (nothing: not engaged), then engages; the next call judges the
+        # absence from the real departure. The prompt ended past its cap
+        # covers nothing.
+        "prompt_ended_past_its_cap_before_set_passcode_absence_is_judged",
+        config=BASE,
+        steps=[
+            ("clock", 1_000),
+            ("prompt_begin",),
+            ("clock", 50),
+            ("background",),
+            ("clock", 198_950),
+            ("prompt_end", 1),
+            ("expect", dict(state=U, is_enabled=0, is_away=1)),
+            ("set_passcode", "2468"),  # then snapshot_get: 198.95 s away
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED, is_enabled=1, is_away=1)),
+        ],
+    ),
+    Case(
+        "prompt_opened_before_set_passcode_covers_the_engaged_session",
+        config=BASE,
+        steps=[
+            ("prompt_begin",),
+            ("set_passcode", "2468"),
+            ("background",),
+            ("clock", 30_000),
+            ("foreground",),
+            ("expect", dict(state=U, last_activity_ms=T0 + 30_000)),
+        ],
+    ),
+    Case(
+        "absence_begun_before_the_prompt_is_not_covered",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("inactive",),
+            ("prompt_begin",),
+            ("background",),
+            ("clock", 10_000),
+            ("foreground",),
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+        ],
+    ),
+    # ---------------------------------------------------------- warning
+    Case(
+        "warning_opens_warn_before_ms_before_the_idle_lock",
+        config=dict(BASE, warn_before_ms=10_000),
+        steps=[
+            ("set_passcode", "2468"),
+            ("expect", dict(is_warning=0, ms_until_warning=50_000, ms_until_next_deadline=50_000)),
+            ("clock", 49_999),
+            ("check",),
+            ("expect", dict(is_warning=0, ms_until_warning=1)),
+            ("clock", 1),
+            ("check",),
+            ("expect", dict(is_warning=1, ms_until_warning=0, ms_until_next_deadline=10_000)),
+            ("touch",),  # activity ends it
+            ("expect", dict(is_warning=0, ms_until_warning=50_000)),
+            ("lock",),
+            ("expect", dict(is_warning=0, ms_until_warning=NEVER)),
+        ],
+    ),
+    Case(
+        "warning_largest_values_and_a_start_past_int64_max_of_the_deadline",
+        origin=10,
+        config=dict(BASE, idle_after_ms=NEVER - 1, warn_before_ms=NEVER - 101),
+        steps=[
+            ("set_passcode", "2468"),
+            # the idle deadline is past INT64_MAX, the warning's start is not
+            ("expect", dict(ms_until_warning=100, ms_until_next_deadline=100)),
+            ("clock", 100),
+            ("check",),
+            ("expect", dict(state=U, is_warning=1)),
+        ],
+    ),
+    Case(
+        "warning_is_not_for_an_unengaged_session",
+        config=dict(BASE, warn_before_ms=59_999),
+        steps=[
+            ("clock", 30_000),
+            ("check",),
+            ("expect", dict(is_warning=0, ms_until_warning=NEVER, ms_until_next_deadline=NEVER)),
+        ],
+    ),
+    # ---------------------------------------------------------- deadlines
+    Case(
+        "next_deadline_while_away_grace_then_absence_timeout",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("inactive",),
+            ("expect", dict(ms_until_next_deadline=1_501)),
+            ("clock", 1_501),
+            ("check",),
+            ("expect", dict(state=U, ms_until_next_deadline=28_499)),  # inactive 30 s
+            ("clock", 28_499),
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED, ms_until_next_deadline=NEVER)),
+        ],
+    ),
+    # ---------------------------------------------------------- delays
+    Case(
+        "delay_refuses_attempts_without_counting_them",
+        config=dict(BASE, max_attempts=4, delay_schedule=((1, 5_000), (2, 20_000))),
+        steps=[
+            ("set_passcode", "2468"),
+            ("lock",),
+            ("unlock", "1357"),
+            ("expect", dict(state=L, attempts_remaining=3, ms_until_retry=5_000,
+                            ms_until_next_deadline=5_000)),
+            ("clock", 4_999),
+            ("unlock", "1357"),  # RETRY_LATER
+            ("unlock", "2468"),  # RETRY_LATER, even the right one
+            ("expect", dict(state=L, attempts_remaining=3, ms_until_retry=1)),
+            ("clock", 1),
+            ("unlock", "1357"),
+            ("expect", dict(state=L, attempts_remaining=2, ms_until_retry=20_000)),
+            ("clock", 20_000),
+            ("unlock", "1357"),  # the step for 2 still applies at 3
+            ("expect", dict(state=L, attempts_remaining=1, ms_until_retry=20_000)),
+            ("clock", 20_000),
+            ("unlock", "1357"),  # max_attempts still ends in a lockout
+            ("expect", dict(state=OUT, attempts_remaining=0, ms_until_retry=0)),
+        ],
+    ),
+    Case(
+        "delay_right_passcode_after_it_resets_the_count",
+        config=dict(BASE, max_attempts=3, delay_schedule=((1, 1_000),)),
+        steps=[
+            ("set_passcode", "2468"),
+            ("unlock", "1357"),  # re-authentication on an unlocked session
+            ("expect", dict(state=U, attempts_remaining=2, ms_until_retry=1_000)),
+            ("clock", 1_000),
+            ("unlock", "2468"),
+            ("expect", dict(state=U, attempts_remaining=3, ms_until_retry=0)),
+        ],
+    ),
+    Case(
+        "delay_restarts_in_full_at_every_create",
+        mode="store+key",
+        config=dict(BASE, max_attempts=4, delay_schedule=((1, 5_000),)),
+        steps=[
+            ("set_passcode", "2468"),
+            ("lock",),
+            ("unlock", "1357"),
+            ("clock", 4_000),
+            ("restart",),
+            ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=5_000)),
+            ("clock", 4_999),
+            ("unlock", "2468"),  # RETRY_LATER
+            ("expect", dict(state=L, ms_until_retry=1)),
+            ("restart", dict(BASE, max_attempts=4)),  # no schedule now: the saved period stands
+            ("expect", dict(state=L, ms_until_retry=5_000)),
+        ],
+    ),
+    Case(
+        "delay_restarts_when_the_clock_steps_before_its_start",
+        config=dict(BASE, max_attempts=4, delay_schedule=((1, 5_000),)),
+        steps=[
+            ("set_passcode", "2468"),
+            ("lock",),
+            ("clock", 100),
+            ("unlock", "1357"),
+            ("clock", 3_000),
+            ("check",),
+            ("expect", dict(ms_until_retry=2_000)),
+            ("clock", -3_050),  # before the period's start
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=5_000)),
+        ],
+    ),
+]
+
+# Every lifecycle name of the README's table, and what it must do: an
+# absence of 10 s after an inactive-or-background name, then the
+# foreground name (BASE: background 10 s, inactive 30 s).
+for _platform, _names in sorted(LIFECYCLE_NAMES.items()):
+    _fg = [n for n, call in _names.items() if call == "foreground"][0]
+    for _name, _call in sorted(_names.items()):
+        if _call in ("inactive", "background"):
+            _want = (dict(state=L, reason=Reason.BACKGROUNDED) if _call == "background"
+                     else dict(state=U))  # an inactive-only absence: 30 s
+            CASES.append(Case(
+                f"lifecycle_{_platform}_{_name}",
+                config=BASE,
+                steps=[
+                    ("set_passcode", "2468"),
+                    ("lifecycle", _platform, _name),
+                    ("expect", dict(is_away=1)),
+                    ("clock", 10_000),
+                    ("lifecycle", _platform, _fg),
+                    ("expect", dict(is_away=0, **_want)),
+                ],
+            ))
+        elif _call == "check":  # no presence change: judges only
+            CASES.append(Case(
+                f"lifecycle_{_platform}_{_name}_judges_only",
+                config=BASE,
+                steps=[
+                    ("set_passcode", "2468"),
+                    ("inactive",),
+                    ("lifecycle", _platform, _name),
+                    ("expect", dict(is_away=1, state=U)),
+                    ("clock", 30_000),
+                    ("lifecycle", _platform, _name),
+                    ("expect", dict(is_away=1, state=L, reason=Reason.BACKGROUNDED)),
+                ],
+            ))
+
+CASES.append(Case(
+    "lifecycle_unknown_names_change_nothing",
+    config=BASE,
+    steps=[
+        ("set_passcode", "2468"),
+        ("lifecycle", 1, "Active"),  # case-sensitive
+        ("lifecycle", 1, "ON_STOP"),  # another platform's name
+        ("lifecycle", 5, "paused"),
+        ("lifecycle", 0, "active"),  # no such platform
+        ("lifecycle", 6, "active"),
+        ("lifecycle", 4, ""),
+        ("expect", dict(is_away=0, state=U)),
+        ("clock", 60_000),
+        ("lifecycle", 3, "ON_ANY"),  # invalid: not even a judge
+        ("expect", dict(state=L, reason=Reason.IDLE)),  # (the expect's snapshot_get judges)
+    ],
+))
+
 # Divergences found by test_model.py where the library was wrong; each is
-# fixed and kept in CASES (below) as a regression:
+# fixed and kept in FIXED (below) as a regression, with the contract's
+# words that decide it:
 # - stale_max_attempts_after_sign_out (SPEC §7: after disable,
 #   attempts_remaining is the config's max_attempts, not the deleted store's)
 # - restart_start_ignores_activity_saved_after_create[_clock] (SPEC §3:
 #   start judges the last *saved* activity, also one saved after create)
+# - retry_delay_cut_short_by_a_saturated_end, prompt_cap_cut_short_by_a_
+#   saturated_end (SPEC §2: a period counts from its start; an end past
+#   INT64_MAX is not "now")
+# Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
+# with a reason quoting the contract and runs as xfail(strict=True,
+# raises=Divergence) until the library is fixed; then it moves to FIXED.
 LIBRARY_BUGS: list = []
 
 
@@ -484,6 +951,52 @@ FIXED = [
         "SPEC §3, as above: the saved activity that is 'later than the clock' "
         "is the one from before create; the unlock saved the current reading. "
         "The library locks STARTUP.",
+    ),
+
+    (
+        Case(
+            "retry_delay_cut_short_by_a_saturated_end",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, max_attempts=3,
+                        delay_schedule=((1, 1_000),)),
+            steps=[
+                ("set_passcode", "2468"),
+                ("clock", NEVER),  # the clock reads INT64_MAX
+                ("unlock", "1357"),
+                ("expect", dict(attempts_remaining=2, ms_until_retry=1_000)),
+                ("unlock", "1357"),  # must be RETRY_LATER, uncounted
+                ("expect", dict(attempts_remaining=2)),
+            ],
+        ),
+        "SPEC §2: 'A timeout of T has passed means elapsed >= T' and 'Arithmetic "
+        "saturates'; header conventions: 'a deadline that would fall past INT64_MAX "
+        "never comes'. A 1 s delay started at clock INT64_MAX has elapsed 0: it has "
+        "not passed. The library computes the end as a saturated deadline "
+        "(INT64_MAX, i.e. now) and accepts and counts the next attempt at once: "
+        "ms_until_retry 0 (the idle rule does this right: "
+        "largest_finite_idle_is_not_cut_short_by_a_saturated_deadline).",
+    ),
+    (
+        Case(
+            "prompt_cap_cut_short_by_a_saturated_end",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=2, background_after_ms=SAME_AS_IDLE,
+                        prompt_cap_ms=1_500, warn_before_ms=1),
+            steps=[
+                ("set_passcode", "2468"),
+                ("clock", NEVER),
+                ("background",),  # locks IDLE on the way out
+                ("unlock", "2468"),
+                ("prompt_begin",),  # opened at INT64_MAX: its cap is 1.5 s away
+                # deferred: the warning cannot open before the cap
+                ("expect", dict(state=U, is_warning=0, ms_until_warning=1_500)),
+            ],
+        ),
+        "SPEC §9 / header: the idle rule waits while a prompt is open 'but never "
+        "past prompt_cap_ms from the earliest prompt still open'; SPEC §2: passed "
+        "means elapsed >= T (here 0 < 1500). The library saturates the cap to "
+        "INT64_MAX, treats it as passed at once, and the prompt defers nothing "
+        "(the model then also reports the warning as deferred to the cap).",
     ),
 ]
 
