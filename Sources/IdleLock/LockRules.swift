@@ -105,6 +105,18 @@ struct RetryDelay: Equatable {
     /// When the current period started, and its full length.
     var started: Int64
     var period: Int64
+    /// The start saved with the store for this period. `started` moves
+    /// when a clock step or a restart restarts the period; this does not:
+    /// it is how a re-read of the store tells this period from another
+    /// process's newer one.
+    var saved: Int64
+
+    init(started: Int64, period: Int64, saved: Int64? = nil) {
+        self.started = started
+        self.period = period
+        self.saved = saved ?? started
+    }
+
     var until: Int64 { Millis.add(started, period) }
 
     /// Time left at `now`, 0...period: counted from the start, not to a
@@ -286,7 +298,7 @@ struct LockRules {
         // A clock step restarts a running delay's period instead of
         // forgiving it.
         if let running = retry, now < running.started {
-            retry = RetryDelay(started: now, period: running.period)
+            retry = RetryDelay(started: now, period: running.period, saved: running.saved)
         }
         let stepped = now < lastActivity || (departure.map { now < $0 } ?? false)
         guard stepped else { return }
@@ -572,13 +584,15 @@ struct LockRules {
     /// A delay found in the store. At create (a restart) a period that was
     /// saved is restarted in full from `now` instead of forgiven; a running
     /// process follows another process's period as saved (restarted from
-    /// `now` if the clock reads earlier than its start). Never longer than
-    /// the period.
+    /// `now` if the clock reads earlier than its start). The period this
+    /// process already follows (as saved here, or restarted by a clock
+    /// step) is kept as it runs here. Never longer than the period.
     mutating func adoptDelay(started: Int64, period: Int64, now: Int64, atCreate: Bool) {
         guard period > 0 else { return }
+        if let current = retry, current.saved == started, current.period == period { return }
         let delay: RetryDelay
         if atCreate || now < started {
-            delay = RetryDelay(started: now, period: period)
+            delay = RetryDelay(started: now, period: period, saved: started)
         } else {
             delay = RetryDelay(started: started, period: period)
         }

@@ -135,6 +135,24 @@ struct DelayTests {
         #expect(restarted.msUntilRetry(now: Int64.max) == 1_000)
     }
 
+    /// Regression (found by the model's long profile): a period restarted
+    /// by a clock step was lengthened again when the call re-read the store,
+    /// which still held the start this process had saved.
+    @Test func aPeriodRestartedByAClockStepIsNotLengthenedByReReadingTheStore() {
+        var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 0, grace: 0),
+                          lockOnStart: true, maxAttempts: 2, now: 1_000,
+                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 1)])
+        r.passcodeSet(now: 1_000)
+        guard case .check(let ticket) = r.beginAttempt(now: 1_000) else { Issue.record("not counted"); return }
+        _ = r.finishAttempt(ticket, right: false, now: 1_000)
+        r.check(now: 999) // a clock step: the period restarts at 999, ends at 1 000
+        r.adoptDelay(started: 1_000, period: 1, now: 1_000, atCreate: false) // as saved by this process
+        #expect(r.msUntilRetry(now: 1_000) == 0)
+        // Another process's newer period is still followed.
+        r.adoptDelay(started: 1_000, period: 5, now: 1_000, atCreate: false)
+        #expect(r.msUntilRetry(now: 1_000) == 5)
+    }
+
     @Test func schedulesAreChecked() {
         let cases: [([(Int32, Int64)], Int32, String)] = [
             ([(2, 1_000), (2, 2_000)], 5, "greater than the step before"),

@@ -886,6 +886,9 @@ CASES.append(Case(
 # - retry_delay_cut_short_by_a_saturated_end, prompt_cap_cut_short_by_a_
 #   saturated_end (SPEC §2: a period counts from its start; an end past
 #   INT64_MAX is not "now")
+# - delay_restarted_by_a_clock_step_lengthened_by_the_store (SPEC §9: the
+#   restarted period is the current one; re-reading this process's own save
+#   does not move it back)
 # Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
 # with a reason quoting the contract and runs as xfail(strict=True,
 # raises=Divergence) until the library is fixed; then it moves to FIXED.
@@ -997,6 +1000,26 @@ FIXED = [
         "means elapsed >= T (here 0 < 1500). The library saturates the cap to "
         "INT64_MAX, treats it as passed at once, and the prompt defers nothing "
         "(the model then also reports the warning as deferred to the cap).",
+    ),
+    (
+        Case(
+            "delay_restarted_by_a_clock_step_lengthened_by_the_store",
+            mode="store",
+            config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=2, lock_on_start=1, delay_schedule=((1, 1),)),
+            steps=[
+                ("set_passcode", "2468"),
+                ("unlock", "1357"),  # a 1 ms delay from now, saved
+                ("clock", -1),  # a clock step restarts it: it ends 1 ms later, at the first reading
+                ("background",),
+                ("clock", 1),
+                ("unlock", "2468"),  # over: accepted
+                ("expect", dict(state=U, ms_until_retry=0)),
+            ],
+        ),
+        "SPEC §9: a clock step restarts the current period from its start. The "
+        "library re-read the store during the unlock, found the start it had "
+        "saved itself, and put the period back there: 1 ms more, RETRY_LATER.",
     ),
 ]
 
