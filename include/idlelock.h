@@ -232,7 +232,8 @@ typedef struct idlelock_authenticator {
  * remaining duration; a restart (every create) or a clock step restarts the
  * current period from its start instead of forgiving it, and no period
  * ever exceeds its configured delay_ms. max_attempts still ends in a
- * lockout; a right passcode or a biometric unlock resets the count. */
+ * lockout; a right passcode, a biometric unlock or a new passcode
+ * (idlelock_set_passcode) resets the count, and with it any delay. */
 typedef struct idlelock_delay_step {
     int32_t failed_attempts;
     int32_t reserved0;           /* must be 0 */

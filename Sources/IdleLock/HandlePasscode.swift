@@ -85,6 +85,8 @@ extension IdleLockHandle {
                 image.biometricWrap = nil
                 image.maxAttempts = limit
                 image.failedAttempts = 0
+                image.retryStarted = 0
+                image.retryPeriod = 0
                 image.savedLock = nil
                 image.savedActivity = now
                 image.bootID = stamp

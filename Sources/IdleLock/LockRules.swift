@@ -525,6 +525,7 @@ struct LockRules {
         if let limit { maxAttempts = limit }
         engaged = true
         failedAttempts = 0
+        retry = nil // the delays follow the count
         passcodeGeneration &+= 1
         if state == .unlocked { lastActivity = now }
     }

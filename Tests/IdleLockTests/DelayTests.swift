@@ -113,6 +113,25 @@ struct DelayTests {
         #expect(a.unlock("2468").0 == 0)
     }
 
+    /// Regression (found by the model's long profile): a new passcode reset
+    /// the count but left its delay running, in memory and in the store.
+    @Test func aNewPasscodeEndsTheDelayWithTheCount() {
+        let folder = TempFolder()
+        let clock = FakeClock(0)
+        let a = DelayedLock([(1, 10_000)], clock: clock, store: folder.store)
+        #expect(a.unlock("2468").0 == 0)
+        #expect(a.unlock("0000").0 == IDLELOCK_ERR_INVALID_PASSCODE, "a re-authentication that fails starts a delay")
+        #expect(idlelock_set_passcode(a.handle, "1357", 4) == 0)
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        #expect(idlelock_snapshot_get(a.handle, &s) == 0)
+        #expect(s.ms_until_retry == 0 && s.attempts_remaining == 5)
+        idlelock_lock(a.handle, nil)
+        let restarted = DelayedLock([(1, 10_000)], clock: clock, store: folder.store, setPasscode: false)
+        let (rc, after) = restarted.unlock("1357")
+        #expect(rc == 0 && after.ms_until_retry == 0, "nothing saved to restart")
+    }
+
     /// Regression (found by the extended model): a delay started less than
     /// its period before INT64_MAX ended at once (its end saturated to the
     /// clock's reading), and the next wrong passcode was counted.

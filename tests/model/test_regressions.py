@@ -889,6 +889,8 @@ CASES.append(Case(
 # - delay_restarted_by_a_clock_step_lengthened_by_the_store (SPEC §9: the
 #   restarted period is the current one; re-reading this process's own save
 #   does not move it back)
+# - a_new_passcode_left_the_delay_running (SPEC §4: set_passcode resets
+#   the count, and with it the delay)
 # Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
 # with a reason quoting the contract and runs as xfail(strict=True,
 # raises=Divergence) until the library is fixed; then it moves to FIXED.
@@ -1020,6 +1022,23 @@ FIXED = [
         "SPEC §9: a clock step restarts the current period from its start. The "
         "library re-read the store during the unlock, found the start it had "
         "saved itself, and put the period back there: 1 ms more, RETRY_LATER.",
+    ),
+    (
+        Case(
+            "a_new_passcode_left_the_delay_running",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=2, delay_schedule=((1, 1),)),
+            steps=[
+                ("set_passcode", "2468"),
+                ("unlock", "1357"),  # a wrong re-authentication: a 1 ms delay
+                ("set_passcode", "2468"),  # resets the count
+                ("expect", dict(state=U, attempts_remaining=2, ms_until_retry=0)),
+            ],
+        ),
+        "SPEC §4: set_passcode resets the attempt count; header "
+        "(idlelock_delay_step): the delays follow the count of wrong "
+        "passcodes. The library reset the count and kept the delay.",
     ),
 ]
 
