@@ -279,7 +279,8 @@ struct LockRules {
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
             consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
-            if let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
+            // The end of a prompt's cover, for an absence that began under it.
+            if absenceCovered, let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
         }
         return next == Int64.max ? Millis.never : Millis.elapsed(from: now, to: next)
     }

@@ -117,6 +117,17 @@ struct DeadlineTests {
         #expect(r.msUntilWarning(now: Int64.max) == 1_500, "no warning before the cap, 1.5 s away")
     }
 
+    /// Regression (found by the model's long profile): the end of a
+    /// prompt's grace window was listed for an absence that began before
+    /// the prompt, which it does not cover (a needless early wake).
+    @Test func aPromptsEndMattersOnlyForTheAbsenceItCovers() {
+        var r = rules(idle: Millis.never, background: 1_500, grace: 0)
+        r.depart(now: 0, toBackground: true)
+        let token = r.openPrompt(now: 0)
+        r.closePrompt(token, now: 1)
+        #expect(r.msUntilNextDeadline(now: 1) == 1_499, "the absence's timeout, from the departure")
+    }
+
     @Test func nothingIsDueWithoutAnEngagedUnlockedSession() {
         var r = rules()
         r.lockNow(now: 1)

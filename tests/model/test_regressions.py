@@ -891,6 +891,8 @@ CASES.append(Case(
 #   does not move it back)
 # - a_new_passcode_left_the_delay_running (SPEC §4: set_passcode resets
 #   the count, and with it the delay)
+# - an_uncovered_absence_woke_at_a_prompts_end_plus_grace (header: the next
+#   deadline lists the moments that can change something)
 # Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
 # with a reason quoting the contract and runs as xfail(strict=True,
 # raises=Divergence) until the library is fixed; then it moves to FIXED.
@@ -1039,6 +1041,26 @@ FIXED = [
         "SPEC §4: set_passcode resets the attempt count; header "
         "(idlelock_delay_step): the delays follow the count of wrong "
         "passcodes. The library reset the count and kept the delay.",
+    ),
+    (
+        Case(
+            "an_uncovered_absence_woke_at_a_prompts_end_plus_grace",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=NEVER, background_after_ms=1_500, inactive_after_ms=0,
+                        grace_ms=0, prompt_cap_ms=1_500),
+            steps=[
+                ("set_passcode", "2468"),
+                ("background",),  # the absence begins before the prompt: not covered
+                ("prompt_begin",),
+                ("clock", 1),
+                ("prompt_end", 1),
+                ("expect", dict(state=U, ms_until_next_deadline=1_499)),  # the absence's timeout
+            ],
+        ),
+        "header (ms_until_next_deadline): the earliest moment anything can "
+        "change. The end of a prompt's grace window changes nothing for an "
+        "absence that began before the prompt; the library listed it anyway "
+        "(an early wake, allowed, but a needless one).",
     ),
 ]
 
