@@ -588,8 +588,9 @@ int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
  * (last activity = now at the return) if the app is back before the
  * prompt's end plus grace_ms; but never past prompt_cap_ms from the
  * earliest prompt still open: after that the rules apply as if no prompt
- * had been opened, measured from the real departure. A lock makes every
- * open prompt inert (it defers nothing any more), and a prompt opened on a
+ * had been opened, measured from the real departure. A lock, or a sign-out
+ * (idlelock_disable), makes every open prompt inert (it defers nothing any
+ * more: a new sign-in does not inherit it), and a prompt opened on a
  * locked session is inert: a prompt can never unlock or keep unlocked a
  * session that is locked. The library's own load_secret call counts as a
  * prompt. An informational dialog is not a prompt.

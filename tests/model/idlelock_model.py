@@ -580,10 +580,13 @@ class Model:
                 and now - departure.prompt_ended <= self.config.grace_ms)
 
     def _make_prompts_inert(self) -> None:
-        """"A lock makes every open prompt inert (it defers nothing any
-        more)"."""
+        """"A lock, or a sign-out (idlelock_disable), makes every open prompt
+        inert (it defers nothing any more)": nor does the grace window after
+        an ended one cover the absence any more."""
         for prompt in self.prompts.values():
             prompt.live = False
+        if self.departure is not None:
+            self.departure.prompt_ended = None
 
     # ---------------------------------------------------- the common steps
 
@@ -825,9 +828,12 @@ class Model:
 
     def disable(self, now: int) -> Status:
         """Sign-out: forgets passcode, count and lockout, deletes the store;
-        UNLOCKED / NONE, not engaged. Works in every state. Presence, last
-        activity and open prompts are not the passcode's: they stay."""
+        UNLOCKED / NONE, not engaged. Works in every state. Presence and
+        last activity are not the passcode's: they stay. Header (prompts):
+        "A lock, or a sign-out (idlelock_disable), makes every open prompt
+        inert": a new sign-in does not inherit them."""
         self._enter(now)
+        self._make_prompts_inert()
         self.engaged = False
         self.state, self.reason = State.UNLOCKED, Reason.NONE
         self.passcode = b""

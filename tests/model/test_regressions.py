@@ -876,6 +876,25 @@ CASES.append(Case(
     ],
 ))
 
+# Found by the long profile: the header did not say what a sign-out does to
+# open prompts; it now says what the library does (inert: a new sign-in
+# does not inherit them).
+CASES.append(Case(
+    "a_sign_out_makes_open_prompts_inert",
+    mode="memory",
+    config=dict(BASE, idle_after_ms=1_000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                grace_ms=0, max_attempts=1, prompt_cap_ms=1),
+    steps=[
+        ("set_passcode", "2468"),
+        ("prompt_begin",),
+        ("disable",),
+        ("set_passcode", "2468"),
+        ("expect", dict(state=U, ms_until_next_deadline=1_000)),  # no cap to wait for
+        ("prompt_end", 1),  # an inert prompt's token is still ended once
+        ("expect", dict(state=U)),
+    ],
+))
+
 # Divergences found by test_model.py where the library was wrong; each is
 # fixed and kept in FIXED (below) as a regression, with the contract's
 # words that decide it:
