@@ -175,8 +175,9 @@ final class IdleLockHandle {
         }
         // Listeners run now, with the mutex released; one may reuse or
         // scribble on the caller's buffer, so the call's own snapshot is
-        // written again after them: `out` holds this call's state.
-        let own = out?.pointee
+        // written again after them: `out` holds this call's state. (With
+        // listeners, settle built it in `scratch`, the library's memory.)
+        let own = out == nil ? nil : scratch.pointee
         mutex.unlock()
         deliver()
         if let out, let own { out.pointee = own }
@@ -207,13 +208,22 @@ final class IdleLockHandle {
         }
         let heard = changed && !registry.isEmpty
         guard out != nil || heard || watcher != nil else { return }
-        let snapshot = out ?? scratch
-        writeSnapshot(now: now, to: snapshot)
-        // A deadline that moved earlier than the watcher's alarm wakes it.
-        if let watcher, Millis.add(now, snapshot.pointee.ms_until_next_deadline) < watcher.armedAt {
-            watcher.wake()
+        // Straight into the host's `out` when only the caller reads it. When
+        // a listener or the watcher reads it too, or listeners will run
+        // after the call, it is built in `scratch` and copied out: the
+        // library never reads back the host's memory (another thread of the
+        // host may be writing the same buffer).
+        guard let out, watcher == nil, registry.isEmpty, queue.isEmpty else {
+            writeSnapshot(now: now, to: scratch)
+            out?.pointee = scratch.pointee
+            // A deadline that moved earlier than the watcher's alarm wakes it.
+            if let watcher, Millis.add(now, scratch.pointee.ms_until_next_deadline) < watcher.armedAt {
+                watcher.wake()
+            }
+            if heard { queue.push(scratch.pointee) }
+            return
         }
-        if heard { queue.push(snapshot.pointee) }
+        writeSnapshot(now: now, to: out)
     }
 
     /// The part of the state whose change produces a new `seq` (not the

@@ -1186,6 +1186,57 @@ static void test_listener_basics(void)
     idlelock_destroy(l);
 }
 
+/* Regression (found by trying to break 1.1): with two threads passing one
+ * out buffer, listeners heard a snapshot read back from that buffer after
+ * the other thread had rewritten it, and seq went backwards. Two host
+ * threads writing one buffer is the host's own race; it must not change
+ * what listeners hear (the library never reads the host's buffer back). */
+static idlelock *shared_lock;
+static idlelock_snapshot shared_out;
+static uint64_t shared_last_seq;
+static long shared_heard, shared_backwards;
+
+static void shared_listener(void *ctx, const idlelock_snapshot *s)
+{
+    (void)ctx;
+    shared_heard++;
+    if (s->seq < shared_last_seq)
+        shared_backwards++;
+    shared_last_seq = s->seq;
+}
+
+static void *shared_worker(void *arg)
+{
+    int i;
+    (void)arg;
+    for (i = 0; i < 300000; i++) {
+        shared_out.size = sizeof shared_out;
+        (void)idlelock_inactive(shared_lock, &shared_out);
+        shared_out.size = sizeof shared_out;
+        (void)idlelock_foreground(shared_lock, &shared_out);
+    }
+    return NULL;
+}
+
+static void test_shared_out_buffer(void)
+{
+    uint64_t token = 0;
+    pthread_t a, b;
+    now = 0;
+    shared_lock = new_lock();
+    if (shared_lock == NULL)
+        return;
+    CHECK_ST(idlelock_set_passcode(shared_lock, LIT("1234")), OK);
+    CHECK_ST(idlelock_subscribe(shared_lock, shared_listener, NULL, &token), OK);
+    CHECK(pthread_create(&a, NULL, shared_worker, NULL) == 0);
+    CHECK(pthread_create(&b, NULL, shared_worker, NULL) == 0);
+    CHECK(pthread_join(a, NULL) == 0);
+    CHECK(pthread_join(b, NULL) == 0);
+    CHECK(shared_heard > 0);
+    CHECK_EQ(shared_backwards, 0);
+    idlelock_destroy(shared_lock);
+}
+
 static void test_listener_reentry(void)
 {
     struct recorder r;
@@ -1489,6 +1540,7 @@ int main(void)
     test_last_error_threads();
     test_listener_basics();
     test_listener_reentry();
+    test_shared_out_buffer();
     test_listener_limit();
     test_fresh_snapshot();
     test_saturation();
