@@ -107,8 +107,9 @@ struct RetryDelay: Equatable {
     var period: Int64
     /// The start saved with the store for this period. `started` moves
     /// when a clock step or a restart restarts the period; this does not:
-    /// it is how a re-read of the store tells this period from another
-    /// process's newer one.
+    /// the period still holds on this timeline once the clock is back past
+    /// it, and a re-read of the store tells this period from another
+    /// process's newer one by it.
     var saved: Int64
 
     init(started: Int64, period: Int64, saved: Int64? = nil) {
@@ -117,14 +118,21 @@ struct RetryDelay: Equatable {
         self.saved = saved ?? started
     }
 
-    var until: Int64 { Millis.add(started, period) }
-
     /// Time left at `now`, 0...period: counted from the start, not to a
-    /// saturated `until`, so a delay started less than its period before
-    /// INT64_MAX still runs in full.
+    /// saturated end, so a delay started less than its period before
+    /// INT64_MAX still runs in full. A period restarted by a clock step
+    /// also still runs from its saved start once the clock reads past it
+    /// again: a step back and forth forgives nothing.
     @inline(always)
     func left(at now: Int64) -> Int64 {
-        let left = Millis.elapsed(from: Millis.elapsed(from: started, to: now), to: period)
+        let fromStart = RetryDelay.left(of: period, since: started, at: now)
+        guard saved != started, now >= saved else { return fromStart }
+        return Swift.max(fromStart, RetryDelay.left(of: period, since: saved, at: now))
+    }
+
+    @inline(always)
+    private static func left(of period: Int64, since start: Int64, at now: Int64) -> Int64 {
+        let left = Millis.elapsed(from: Millis.elapsed(from: start, to: now), to: period)
         return Swift.max(0, Swift.min(left, period))
     }
 }
@@ -254,7 +262,8 @@ struct LockRules {
     /// due. It may wake a host early (then it re-reads this), never late.
     @inline(always)
     func msUntilNextDeadline(now: Int64) -> Int64 {
-        let retryEnd: Int64? = msUntilRetry(now: now) > 0 ? retry?.until : nil
+        let retryLeft = msUntilRetry(now: now)
+        let retryEnd: Int64? = retryLeft > 0 ? Millis.add(now, retryLeft) : nil
         guard engaged, state == .unlocked else {
             // Locked: only the end of an escalating delay is ahead (an end
             // at or past INT64_MAX never comes: the clock stops there).
@@ -306,8 +315,11 @@ struct LockRules {
         if engaged {
             if state == .unlocked { lock(.clock) }
         } else {
+            // Before a passcode: the bookkeeping restarts at now, the
+            // prompts' openings (and so their cap) included.
             lastActivity = now
             if departure != nil { departure = now }
+            shield.restart(at: now)
         }
     }
 
@@ -363,6 +375,7 @@ struct LockRules {
         reason = why
         lockEpoch &+= 1
         shield.makeInert()
+        absenceCovered = false // its prompts cover nothing any more
     }
 
     // MARK: - Events
@@ -566,7 +579,12 @@ struct LockRules {
         state = .unlocked
         reason = .none
         lastActivity = now
-        if departure != nil { departure = now }
+        if departure != nil {
+            // The absence is measured from the unlock: covered only if a
+            // live prompt is open now.
+            departure = now
+            absenceCovered = shield.isActive(now: now)
+        }
         return .unlocked
     }
 
@@ -614,6 +632,7 @@ struct LockRules {
     /// departure is presence and stays.
     mutating func disengage() {
         shield.makeInert()
+        absenceCovered = false
         retry = nil
         maxAttempts = configuredMaxAttempts // the store's limit went with the store
         engaged = false

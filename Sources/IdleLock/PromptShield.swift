@@ -8,7 +8,7 @@
 struct PromptShield {
     struct Prompt {
         let token: UInt64
-        let openedAt: Int64
+        var openedAt: Int64
         /// Opened on a locked session, or open when the session locked: it
         /// defers nothing, but its token can still be ended once.
         var inert: Bool
@@ -102,6 +102,16 @@ struct PromptShield {
         recomputeEarliestLive()
         if wasLive && earliestLive == nil { lastEnd = withinCap ? now : nil }
         return wasLive
+    }
+
+    /// A clock step before a passcode is set: the bookkeeping restarts at
+    /// `now` (SPEC §2), the open prompts' openings and the last end
+    /// included, so a cap is never measured from a reading later than the
+    /// clock.
+    mutating func restart(at now: Int64) {
+        for i in open.indices where open[i].openedAt > now { open[i].openedAt = now }
+        if let end = lastEnd, end > now { lastEnd = now }
+        recomputeEarliestLive()
     }
 
     /// A lock: every open prompt defers nothing any more, and an ended one

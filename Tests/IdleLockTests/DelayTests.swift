@@ -154,22 +154,37 @@ struct DelayTests {
         #expect(restarted.msUntilRetry(now: Int64.max) == 1_000)
     }
 
-    /// Regression (found by the model's long profile): a period restarted
-    /// by a clock step was lengthened again when the call re-read the store,
-    /// which still held the start this process had saved.
-    @Test func aPeriodRestartedByAClockStepIsNotLengthenedByReReadingTheStore() {
+    /// A clock step restarts a period, and forgives nothing: back on the
+    /// original timeline the period still runs from its saved start.
+    /// Regression (found by trying to break 1.1): a step back to 0 and a
+    /// return to the old timeline ended a 60 s delay 20 s in.
+    @Test func aClockStepBackAndForthForgivesNothing() {
         var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 0, grace: 0),
-                          lockOnStart: true, maxAttempts: 2, now: 1_000,
-                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 1)])
-        r.passcodeSet(now: 1_000)
-        guard case .check(let ticket) = r.beginAttempt(now: 1_000) else { Issue.record("not counted"); return }
-        _ = r.finishAttempt(ticket, right: false, now: 1_000)
-        r.check(now: 999) // a clock step: the period restarts at 999, ends at 1 000
-        r.adoptDelay(started: 1_000, period: 1, now: 1_000, atCreate: false) // as saved by this process
-        #expect(r.msUntilRetry(now: 1_000) == 0)
-        // Another process's newer period is still followed.
-        r.adoptDelay(started: 1_000, period: 5, now: 1_000, atCreate: false)
-        #expect(r.msUntilRetry(now: 1_000) == 5)
+                          lockOnStart: true, maxAttempts: 3, now: 1_000_000,
+                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 60_000)])
+        r.passcodeSet(now: 1_000_000)
+        guard case .check(let ticket) = r.beginAttempt(now: 1_000_000) else { Issue.record("not counted"); return }
+        _ = r.finishAttempt(ticket, right: false, now: 1_000_000)
+        r.check(now: 0) // a step back: the period restarts at 0
+        #expect(r.msUntilRetry(now: 0) == 60_000)
+        #expect(r.msUntilRetry(now: 1_020_000) == 40_000, "back on the old timeline, 20 s into the period")
+        #expect(r.beginAttempt(now: 1_020_000) == .retryLater(40_000))
+        // Re-reading this process's own saved period changes nothing.
+        r.adoptDelay(started: 1_000_000, period: 60_000, now: 1_020_000, atCreate: false)
+        #expect(r.msUntilRetry(now: 1_020_000) == 40_000)
+        #expect(r.msUntilRetry(now: 1_060_000) == 0)
+    }
+
+    /// A period saved on a clock that read later than this one (another
+    /// boot) restarts once at create, not at every attempt that re-reads it.
+    @Test func aSavedPeriodAheadOfTheClockRestartsOnce() {
+        var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 0, grace: 0),
+                          lockOnStart: true, maxAttempts: 3, now: 0,
+                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 1_000)])
+        r.adoptDelay(started: 50_000, period: 1_000, now: 0, atCreate: true)
+        #expect(r.msUntilRetry(now: 0) == 1_000)
+        r.adoptDelay(started: 50_000, period: 1_000, now: 1_000, atCreate: false)
+        #expect(r.msUntilRetry(now: 1_000) == 0, "over: the re-read did not restart it")
     }
 
     @Test func schedulesAreChecked() {

@@ -294,6 +294,7 @@ class Store:
     # is saved when a wrong passcode starts it (its whole delay_ms then
     # remains) and forgotten when the count is reset; 0: none.
     delay_ms: int = 0
+    delay_start: int = 0  # the clock reading the saved period started at
 
 
 # --------------------------------------------------------------------------
@@ -327,14 +328,22 @@ class Prompt:
 
 @dataclass
 class Delay:
-    """A running (or run out) escalating-delay period."""
+    """A running (or run out) escalating-delay period. `start` moves when a
+    clock step (or a restart) restarts the period; `origin`, the start saved
+    with the period, does not: "restarted (never forgiven)", so once the
+    clock reads past the origin again the period also runs from there (a
+    step back and forth forgives nothing)."""
 
     start: int
     length: int
+    origin: int
 
-    @property
-    def end(self) -> int:
-        return self.start + self.length  # exact: Python ints
+    def left(self, now: int) -> int:
+        """ms left at `now`, 0..length."""
+        left = max(0, min(self.length, self.start + self.length - now))
+        if self.origin != self.start and now >= self.origin:
+            left = max(left, min(self.length, self.origin + self.length - now))
+        return left
 
 
 @dataclass(frozen=True)
@@ -414,7 +423,7 @@ class Model:
                 # "a restart (every create) [...] restarts the current
                 # period from its start instead of forgiving it": the whole
                 # saved period, from create's reading.
-                model.delay = Delay(start=now, length=store.delay_ms)
+                model.delay = Delay(start=now, length=store.delay_ms, origin=store.delay_start)
         return Status.OK, model
 
     # ----------------------------------------------------------- snapshot
@@ -498,7 +507,7 @@ class Model:
         delay), 0 when it is"."""
         if self.delay is None or self.state == State.LOCKED_OUT:
             return 0
-        return clamp_ms(self.delay.end - now)
+        return self.delay.left(now)
 
     def _delay_running(self, now: int) -> bool:
         return self.ms_until_retry(now) > 0
@@ -522,7 +531,8 @@ class Model:
         past INT64_MAX never comes."""
         moments = []
         if self.delay is not None and self.state != State.LOCKED_OUT:
-            moments.append(self.delay.end)
+            if self.delay.left(now):
+                moments.append(now + self.delay.left(now))
         if self.engaged and self.state == State.UNLOCKED:
             if self.config.idle_after_ms != NEVER:
                 moments.append(self._idle_deadline())
@@ -586,6 +596,9 @@ class Model:
         for prompt in self.prompts.values():
             prompt.live = False
         if self.departure is not None:
+            # The absence is no longer one that began under a live prompt
+            # (a prompt opened later does not cover it either).
+            self.departure.covered = False
             self.departure.prompt_ended = None
 
     # ---------------------------------------------------- the common steps
@@ -623,9 +636,16 @@ class Model:
         if self.engaged:
             self._lock(Reason.CLOCK)  # nothing when already locked
         else:
+            # "just resets the bookkeeping to now": the prompts' openings and
+            # a prompt's end too, so a cap is never measured from a reading
+            # later than the clock.
             self.last_activity = now
             if self.departure is not None:
                 self.departure.at = now
+                if self.departure.prompt_ended is not None and self.departure.prompt_ended > now:
+                    self.departure.prompt_ended = now
+            for prompt in self.prompts.values():
+                prompt.begun = min(prompt.begun, now)
 
     def _idle_has_passed(self, now: int) -> bool:
         """Rule 4's test. §9: "the idle rule waits while a prompt is open,
@@ -909,8 +929,12 @@ class Model:
         self.last_activity = now
         if self.departure is not None:
             # "An unlock that succeeds while away sets departure = now";
-            # whether the absence reached the background is kept.
+            # whether the absence reached the background is kept. The
+            # absence measured from now began under a prompt only if one
+            # defers now.
             self.departure.at = now
+            self.departure.covered = self._prompt_defers(now)
+            self.departure.prompt_ended = None
         if self.store is not None:
             self.store.saved_lock = None
             self.store.saved_activity = now
@@ -921,9 +945,10 @@ class Model:
         counted, passcode attempts are refused with IDLELOCK_ERR_RETRY_LATER
         for delay_ms", from this attempt; saved with the store."""
         length = self.config.delay_after(self.count)
-        self.delay = Delay(start=now, length=length) if length else None
+        self.delay = Delay(start=now, length=length, origin=now) if length else None
         if self.store is not None:
             self.store.delay_ms = length
+            self.store.delay_start = now
 
     def _set_count(self, count: int) -> None:
         self.count = count

@@ -905,13 +905,15 @@ CASES.append(Case(
 # - retry_delay_cut_short_by_a_saturated_end, prompt_cap_cut_short_by_a_
 #   saturated_end (SPEC §2: a period counts from its start; an end past
 #   INT64_MAX is not "now")
-# - delay_restarted_by_a_clock_step_lengthened_by_the_store (SPEC §9: the
-#   restarted period is the current one; re-reading this process's own save
-#   does not move it back)
+# - a_clock_step_back_and_forth_forgives_no_delay (SPEC §9: restarted,
+#   never forgiven: back on the old timeline the period runs from its start)
 # - a_new_passcode_left_the_delay_running (SPEC §4: set_passcode resets
 #   the count, and with it the delay)
 # - an_uncovered_absence_woke_at_a_prompts_end_plus_grace (header: the next
 #   deadline lists the moments that can change something)
+# - a_covered_absence_stayed_covered_after_a_lock, a_clock_step_before_a_
+#   passcode_left_a_prompts_cap_in_the_future (found by trying to break 1.1:
+#   a lock ends a prompt's cover; a step before a passcode restarts a cap)
 # Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
 # with a reason quoting the contract and runs as xfail(strict=True,
 # raises=Divergence) until the library is fixed; then it moves to FIXED.
@@ -1026,23 +1028,29 @@ FIXED = [
     ),
     (
         Case(
-            "delay_restarted_by_a_clock_step_lengthened_by_the_store",
+            "a_clock_step_back_and_forth_forgives_no_delay",
             mode="store",
             config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=0,
-                        grace_ms=0, max_attempts=2, lock_on_start=1, delay_schedule=((1, 1),)),
+                        grace_ms=0, max_attempts=3, lock_on_start=1, delay_schedule=((1, 60_000),)),
             steps=[
                 ("set_passcode", "2468"),
-                ("unlock", "1357"),  # a 1 ms delay from now, saved
-                ("clock", -1),  # a clock step restarts it: it ends 1 ms later, at the first reading
-                ("background",),
-                ("clock", 1),
-                ("unlock", "2468"),  # over: accepted
+                ("unlock", "1357"),  # a 60 s delay from now, saved
+                ("clock", -1_000_000),  # a step back: the period restarts here
+                ("expect", dict(ms_until_retry=60_000)),
+                ("clock", 1_020_000),  # back on the old timeline, 20 s in
+                ("unlock", "2468"),  # refused, uncounted
+                ("expect", dict(state=L, reason=Reason.CLOCK, ms_until_retry=40_000, attempts_remaining=2)),
+                ("clock", 40_000),
+                ("unlock", "2468"),
                 ("expect", dict(state=U, ms_until_retry=0)),
             ],
         ),
-        "SPEC §9: a clock step restarts the current period from its start. The "
-        "library re-read the store during the unlock, found the start it had "
-        "saved itself, and put the period back there: 1 ms more, RETRY_LATER.",
+        "SPEC §9: delays are 'restarted (never forgiven) at each create or "
+        "clock step'. A step back restarted the period, and the return to the "
+        "old timeline then looked like time passing: the library counted the "
+        "next attempt 20 s into a 60 s delay (found by trying to break 1.1; "
+        "an earlier fix had made the re-read of the store skip this process's "
+        "own period).",
     ),
     (
         Case(
@@ -1080,6 +1088,50 @@ FIXED = [
         "change. The end of a prompt's grace window changes nothing for an "
         "absence that began before the prompt; the library listed it anyway "
         "(an early wake, allowed, but a needless one).",
+    ),
+    (
+        Case(
+            "a_covered_absence_stayed_covered_after_a_lock",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=600_000, background_after_ms=0, grace_ms=1_500),
+            steps=[
+                ("set_passcode", "2468"),
+                ("prompt_begin",),
+                ("background",),  # covered by the prompt
+                ("lock",),  # the prompt goes inert, and covers nothing
+                ("clock", 1_000),
+                ("unlock", "2468"),  # still away: the absence now counts from here
+                ("prompt_begin",),  # opened after the absence began
+                ("clock", 60_000),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+            ],
+        ),
+        "header (prompts): a lock makes every open prompt inert; SPEC §9: only "
+        "an absence that begins while a prompt is open is presence. The "
+        "library kept the absence marked covered through the lock and the "
+        "unlock, so a prompt opened later kept an absence of 60 s unlocked.",
+    ),
+    (
+        Case(
+            "a_clock_step_before_a_passcode_left_a_prompts_cap_in_the_future",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=60_000, background_after_ms=SAME_AS_IDLE,
+                        prompt_cap_ms=120_000),
+            steps=[
+                ("prompt_begin",),
+                ("clock", -900_000),  # not engaged: the bookkeeping restarts here
+                ("touch",),
+                ("set_passcode", "2468"),
+                ("clock", 300_000),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+            ],
+        ),
+        "SPEC §2: before a passcode a clock step 'just resets the bookkeeping "
+        "to now'; §9: never past prompt_cap_ms from the earliest prompt. The "
+        "library measured the cap from the opening before the step, 900 s "
+        "ahead of the clock, and deferred the idle lock for 17 minutes.",
     ),
 ]
 
