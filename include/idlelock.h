@@ -229,9 +229,12 @@ typedef struct idlelock_authenticator {
  * IDLELOCK_ERR_RETRY_LATER for `delay_ms` (1..86400000, one day at most).
  * Steps are strictly increasing in failed_attempts (1..max_attempts-1) and
  * non-decreasing in delay_ms. A delay is saved with the store as its
- * remaining duration; a restart (every create) or a clock step restarts the
- * current period from its start instead of forgiving it, and no period
- * ever exceeds its configured delay_ms. max_attempts still ends in a
+ * remaining duration; a restart (every create) or a clock step (a clock
+ * that reads earlier than the period's start) restarts the current period
+ * from that reading instead of forgiving it, and once the clock reads past
+ * the period's saved start again the period also still runs from there (a
+ * step back and forth forgives nothing); no period ever exceeds its
+ * configured delay_ms. max_attempts still ends in a
  * lockout; a right passcode, a biometric unlock or a new passcode
  * (idlelock_set_passcode) resets the count, and with it any delay. */
 typedef struct idlelock_delay_step {
@@ -335,7 +338,10 @@ typedef struct idlelock_snapshot {
     int64_t ms_until_idle_lock;  /* ms until the idle deadline, 0 when due,
                                     IDLELOCK_NEVER when the idle timeout is
                                     NEVER, the session is locked, or the lock
-                                    is not engaged */
+                                    is not engaged. While a prompt defers the
+                                    idle rule it stays 0 past the deadline:
+                                    time a timer with ms_until_next_deadline
+                                    (1.1), not with this */
     /* ---- added in 1.1 (a host passing the 1.0 size gets only the above) ---- */
     int32_t is_warning;          /* 1 within warn_before_ms of the idle lock
                                     (not while a prompt defers the idle rule);
@@ -343,13 +349,19 @@ typedef struct idlelock_snapshot {
                                     ends it */
     int32_t reserved1;           /* 0 */
     int64_t ms_until_warning;    /* ms until is_warning opens, 0 when open,
-                                    IDLELOCK_NEVER without a warning */
+                                    IDLELOCK_NEVER without a warning. While a
+                                    prompt defers the idle rule: at least the
+                                    time to the prompt's cap (the warning
+                                    cannot open before it; if the idle
+                                    deadline has passed by then, the session
+                                    locks IDLE without a warning) */
     int64_t ms_until_retry;      /* ms until a passcode attempt is accepted
                                     again (an escalating delay), 0 when it is */
     int64_t ms_until_next_deadline; /* ms until the earliest moment anything
                                     can change (the idle deadline, the warning,
                                     the end of the grace window while away, the
-                                    absence's timeout, a prompt's cap): wake a
+                                    absence's timeout, a prompt's cap, the end
+                                    of an escalating delay): wake a
                                     timer then and call idlelock_check. 0 when
                                     due now, IDLELOCK_NEVER when nothing is due.
                                     It may wake a host early, never late. */
@@ -649,7 +661,10 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
 
 /* Unlock with the passcode. The order is: bad arguments
  * (IDLELOCK_ERR_INVALID_ARGUMENT, never counted); no passcode
- * (IDLELOCK_ERR_NO_PASSCODE); locked out (IDLELOCK_ERR_LOCKED_OUT). Then the
+ * (IDLELOCK_ERR_NO_PASSCODE); locked out (IDLELOCK_ERR_LOCKED_OUT); an
+ * escalating delay running (1.1, delay_schedule: IDLELOCK_ERR_RETRY_LATER,
+ * out->ms_until_retry says how long; not counted, no key derivation, also
+ * for the right passcode and on an unlocked session). Then the
  * attempt is counted before the passcode is checked. Wrong with attempts
  * left: IDLELOCK_ERR_INVALID_PASSCODE (out->attempts_remaining and the
  * message say how many remain). The wrong one that reaches max_attempts:
@@ -667,12 +682,15 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * whose check cannot run (IDLELOCK_ERR_NO_MEMORY: Argon2id could not get
  * kdf_memlimit bytes) stays counted, so a failure can never be used to
  * probe for free; one that brings the count to max_attempts locks out
- * (IDLELOCK_ERR_LOCKED_OUT) as a wrong passcode would. With a store, IDLELOCK_ERR_STORAGE when the raised
- * count could not be saved (refused unchecked) or the reset after a right
- * passcode could not be saved (still locked). Also IDLELOCK_ERR_INTERNAL.
+ * (IDLELOCK_ERR_LOCKED_OUT) as a wrong passcode would. With a store,
+ * IDLELOCK_ERR_STORAGE when the raised count could not be saved (refused
+ * unchecked) or the reset after a right passcode could not be saved (still
+ * locked). Also IDLELOCK_ERR_RETRY_LATER (above) and IDLELOCK_ERR_INTERNAL.
  * Thread: any, also from a
  * listener; concurrent attempts each count, and a right one resets the
- * count for all. */
+ * count for all. An escalating delay starts when a wrong attempt's check
+ * ends: attempts already being checked then are not refused by it (they
+ * still count toward max_attempts). */
 int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */
