@@ -1,7 +1,8 @@
 // The C ABI: every function of include/idlelock.h, and nothing else. Each
 // one validates its pointers and sizes, borrows the handle, calls one Swift
-// method, writes the snapshot and maps the error to a status. No trap is
-// reachable from here: a Swift trap would kill the host app.
+// method (which writes the snapshot into `out`, or into a local copy for a
+// struct of another version's size) and maps the error to a status. No trap
+// is reachable from here: a Swift trap would kill the host app.
 //
 // `@c @implementation` (SE-0495) makes the compiler check each signature
 // against the hand-written header.
@@ -139,11 +140,15 @@ private func withOut(_ function: StaticString, _ lock: OpaquePointer?,
 @inline(__always)
 private func snapshotting(into out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int,
                           _ run: (UnsafeMutablePointer<Snapshot>?) -> CallResult) -> CallResult {
-    if out == nil || size == snapshotSize { return run(out) }
+    // One call of `run` (each export inlines it once): its target is the
+    // host's struct, or the local copy.
+    let direct = out == nil || size == snapshotSize
     var local = Snapshot()
-    let result = run(&local)
-    write(local, to: out, size: size)
-    return result
+    return withUnsafeMutablePointer(to: &local) { copy in
+        let result = run(direct ? out : copy)
+        if !direct { write(copy.pointee, to: out, size: size) }
+        return result
+    }
 }
 
 /// A call's status (its error recorded as this thread's last error).

@@ -214,16 +214,24 @@ final class IdleLockHandle {
         // library never reads back the host's memory (another thread of the
         // host may be writing the same buffer).
         guard let out, watcher == nil, registry.isEmpty, queue.isEmpty else {
-            writeSnapshot(now: now, to: scratch)
-            out?.pointee = scratch.pointee
-            // A deadline that moved earlier than the watcher's alarm wakes it.
-            if let watcher, Millis.add(now, scratch.pointee.ms_until_next_deadline) < watcher.armedAt {
-                watcher.wake()
-            }
-            if heard { queue.push(scratch.pointee) }
+            settleShared(now: now, into: out, heard: heard)
             return
         }
         writeSnapshot(now: now, to: out)
+    }
+
+    /// `settle` when others read the snapshot too: built in `scratch`,
+    /// copied out, queued, shown to the watcher. Not inlined into every
+    /// call (the library stays under its size goal).
+    @inline(never)
+    private func settleShared(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, heard: Bool) {
+        writeSnapshot(now: now, to: scratch)
+        out?.pointee = scratch.pointee
+        // A deadline that moved earlier than the watcher's alarm wakes it.
+        if let watcher, Millis.add(now, scratch.pointee.ms_until_next_deadline) < watcher.armedAt {
+            watcher.wake()
+        }
+        if heard { queue.push(scratch.pointee) }
     }
 
     /// The part of the state whose change produces a new `seq` (not the
