@@ -33,7 +33,8 @@ test-deps:
 	@sh scripts/install-deps.sh --test
 
 # The shipped library: Embedded Swift, whole-module, only idlelock_* exported.
-SUPPORT_OBJECTS := $(BUILD)/support/last_error.o $(BUILD)/support/struct_sizes.o
+SUPPORT_OBJECTS := $(BUILD)/support/last_error.o $(BUILD)/support/struct_sizes.o \
+                   $(BUILD)/support/scrub_registers.o
 
 $(BUILD)/support/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
 	@mkdir -p $(BUILD)/support

@@ -3,6 +3,8 @@
 // started from (the lock epoch, the passcode generation, the wrap) is
 // re-checked when the host's answer is applied.
 
+import CIdleLockSupport
+
 extension IdleLockHandle {
     private static let noAuthenticator = IdleLockError(.lockUnavailable, "no authenticator is configured (config.authenticator is NULL); unlock with the passcode")
 
@@ -84,6 +86,7 @@ extension IdleLockHandle {
     /// SPEC §5 `unlock_with_biometrics`. The snapshot goes into `out`
     /// (written by each transaction: the last one's is the call's).
     func unlockWithBiometrics(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        defer { ilk_scrub_vector_registers() } // no fragment of the released secret left in them
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var shortcut: KeyWrap? = nil

@@ -5,6 +5,7 @@
 // commits; a step that cannot be saved is refused (fail closed).
 
 import CSystem
+import CIdleLockSupport
 
 extension IdleLockHandle {
     static let noPasscode = IdleLockError(.noPasscode, "no passcode is set; set one with idlelock_set_passcode")
@@ -17,6 +18,7 @@ extension IdleLockHandle {
 
     /// `set_passcode`; `passcode` is already validated.
     func setPasscode(_ passcode: UnsafeRawBufferPointer) -> CallResult {
+        defer { ilk_scrub_vector_registers() } // no passcode or key fragment left in them
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var keyCopy: SecureBytes? = nil
@@ -112,6 +114,7 @@ extension IdleLockHandle {
     /// `unlock`; `passcode` is already validated. The snapshot goes into
     /// `out` (written by each half: the second one's is the call's).
     func unlock(_ passcode: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
+        defer { ilk_scrub_vector_registers() } // no passcode or key fragment left in them
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil

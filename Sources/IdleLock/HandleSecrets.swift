@@ -3,6 +3,8 @@
 // a durable step (re-read, apply, replace); before a passcode they live in
 // memory only.
 
+import CIdleLockSupport
+
 extension IdleLockHandle {
     /// With the mutex held, after judging: the session must be unlocked and
     /// its key open.
@@ -48,6 +50,9 @@ extension IdleLockHandle {
             try requireOpen()
             try vault.get(name: name, into: buffer, capacity: capacity, key: sessionKey, size: &found)
         }
+        // The decryption leaves plaintext in vector registers; a later
+        // register save (a lazy PLT binding, a signal) would spill it.
+        ilk_scrub_vector_registers()
         if found >= 0 { size = found }
         return result
     }

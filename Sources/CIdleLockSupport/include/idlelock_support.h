@@ -22,4 +22,9 @@ const char *ilk_error_get(void);
 size_t ilk_config_size_v1(void);
 size_t ilk_snapshot_size_v1(void);
 size_t ilk_authenticator_size_v1(void);
+
+/* Zeroes the vector registers (scrub_registers.c): called after a secret
+ * was decrypted, so no fragment of it is left where a later register save
+ * would spill it to a stack. */
+void ilk_scrub_vector_registers(void);
 #endif

@@ -1,0 +1,63 @@
+/* Zeroes the vector registers after the library has decrypted a secret.
+ *
+ * libsodium's XChaCha20-Poly1305 and the C library's memcpy run in SSE/AVX
+ * (or NEON) registers, and leave pieces of the plaintext there after they
+ * return. Registers are not memory, but anything that later saves them
+ * spills them to a stack: the dynamic linker resolving a lazily bound
+ * symbol (`_dl_runtime_resolve_xsave`), a signal handler, a context
+ * switch's save area. tests/hygiene found a secret's fragments on the
+ * host's stack that way, after idlelock_disable. Wiping memory with
+ * sodium_memzero cannot reach them; this can. */
+#include "idlelock_support.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/* AVX usable: the CPU has it and the OS saves the ymm state (OSXSAVE and
+ * XCR0 bits 1-2). Asked once; a race only asks twice. */
+static int avx_usable(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        unsigned a, b, c, d, lo, hi;
+        int yes = 0;
+        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            yes = (lo & 6) == 6;
+        }
+        known = yes;
+    }
+    return known;
+}
+#endif
+
+void ilk_scrub_vector_registers(void)
+{
+#if defined(__x86_64__)
+    if (avx_usable()) {
+        /* ymm0-15 and the upper bits of zmm0-15. */
+        __asm__ volatile("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+                         "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+    } else {
+        __asm__ volatile("xorps %%xmm0, %%xmm0\n\txorps %%xmm1, %%xmm1\n\t"
+                         "xorps %%xmm2, %%xmm2\n\txorps %%xmm3, %%xmm3\n\t"
+                         "xorps %%xmm4, %%xmm4\n\txorps %%xmm5, %%xmm5\n\t"
+                         "xorps %%xmm6, %%xmm6\n\txorps %%xmm7, %%xmm7\n\t"
+                         "xorps %%xmm8, %%xmm8\n\txorps %%xmm9, %%xmm9\n\t"
+                         "xorps %%xmm10, %%xmm10\n\txorps %%xmm11, %%xmm11\n\t"
+                         "xorps %%xmm12, %%xmm12\n\txorps %%xmm13, %%xmm13\n\t"
+                         "xorps %%xmm14, %%xmm14\n\txorps %%xmm15, %%xmm15"
+                         ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+                         "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+    }
+#elif defined(__aarch64__)
+    __asm__ volatile("movi v0.16b, #0\n\tmovi v1.16b, #0\n\tmovi v2.16b, #0\n\tmovi v3.16b, #0\n\t"
+                     "movi v4.16b, #0\n\tmovi v5.16b, #0\n\tmovi v6.16b, #0\n\tmovi v7.16b, #0\n\t"
+                     "movi v16.16b, #0\n\tmovi v17.16b, #0\n\tmovi v18.16b, #0\n\tmovi v19.16b, #0\n\t"
+                     "movi v20.16b, #0\n\tmovi v21.16b, #0\n\tmovi v22.16b, #0\n\tmovi v23.16b, #0\n\t"
+                     "movi v24.16b, #0\n\tmovi v25.16b, #0\n\tmovi v26.16b, #0\n\tmovi v27.16b, #0\n\t"
+                     "movi v28.16b, #0\n\tmovi v29.16b, #0\n\tmovi v30.16b, #0\n\tmovi v31.16b, #0"
+                     ::: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19",
+                     "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+#endif
+}
