@@ -13,19 +13,25 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 
-/* AVX usable: the CPU has it and the OS saves the ymm state (OSXSAVE and
- * XCR0 bits 1-2). Asked once; a race only asks twice. */
-static int avx_usable(void)
+/* 0: SSE only; 1: AVX usable (the CPU has it and the OS saves the ymm
+ * state: OSXSAVE, XCR0 bits 1-2); 2: AVX-512 too (XCR0 bits 5-7: the C
+ * library's memcpy may use zmm16-31, which vzeroall leaves alone). Asked
+ * once; a race only asks twice. */
+static int vector_level(void)
 {
     static int known = -1;
     if (known < 0) {
         unsigned a, b, c, d, lo, hi;
-        int yes = 0;
+        int level = 0;
         if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
             __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            yes = (lo & 6) == 6;
+            if ((lo & 6) == 6) {
+                level = 1;
+                if ((lo & 0xe0) == 0xe0 && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX512F))
+                    level = 2;
+            }
         }
-        known = yes;
+        known = level;
     }
     return known;
 }
@@ -34,7 +40,18 @@ static int avx_usable(void)
 void ilk_scrub_vector_registers(void)
 {
 #if defined(__x86_64__)
-    if (avx_usable()) {
+    int level = vector_level();
+    if (level == 2) {
+        __asm__ volatile("vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+                         "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+                         "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+                         "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+                         "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
+                         "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
+                         "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
+                         "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31" ::: "memory");
+    }
+    if (level >= 1) {
         /* ymm0-15 and the upper bits of zmm0-15. */
         __asm__ volatile("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
                          "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
