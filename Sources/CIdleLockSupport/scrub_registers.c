@@ -16,10 +16,11 @@
 /* 0: SSE only; 1: AVX usable (the CPU has it and the OS saves the ymm
  * state: OSXSAVE, XCR0 bits 1-2); 2: AVX-512 too (XCR0 bits 5-7: the C
  * library's memcpy may use zmm16-31, which vzeroall leaves alone). Asked
- * once; a race only asks twice. */
+ * once (an atomic cache: two threads racing only both ask). */
 static int vector_level(void)
 {
-    static int known = -1;
+    static int cached = -1;
+    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
     if (known < 0) {
         unsigned a, b, c, d, lo, hi;
         int level = 0;
@@ -32,6 +33,7 @@ static int vector_level(void)
             }
         }
         known = level;
+        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
     }
     return known;
 }
