@@ -687,10 +687,13 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * unchecked) or the reset after a right passcode could not be saved (still
  * locked). Also IDLELOCK_ERR_RETRY_LATER (above) and IDLELOCK_ERR_INTERNAL.
  * Thread: any, also from a
- * listener; concurrent attempts each count, and a right one resets the
- * count for all. An escalating delay starts when a wrong attempt's check
- * ends: attempts already being checked then are not refused by it (they
- * still count toward max_attempts). */
+ * listener. Concurrent attempts on one handle are checked one at a time
+ * (a call waits for the attempt being checked), so a delay a wrong one
+ * starts refuses the next; each counts, and a right one resets the count
+ * for all. (An unlock from a listener inside an unlock does not wait for
+ * its own thread. Separate processes sharing a store check in parallel:
+ * an attempt already being checked elsewhere is not refused by a delay
+ * that starts meanwhile, though it counts toward max_attempts.) */
 int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */

@@ -115,6 +115,7 @@ extension IdleLockHandle {
     /// `out` (written by each half: the second one's is the call's).
     func unlock(_ passcode: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         defer { ilk_scrub_vector_registers() } // no passcode or key fragment left in them
+        let myTurn = takeAttemptTurn()
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil
@@ -127,7 +128,14 @@ extension IdleLockHandle {
             ticket = try countAttempt(now: now)
             counted = current
         }
-        guard first.error == nil, let ticket, let counted else { return first }
+        guard first.error == nil, let ticket, let counted else {
+            if myTurn {
+                mutex.lock()
+                passAttemptTurn()
+                mutex.unlock()
+            }
+            return first
+        }
 
         // The attempt is counted (and saved); check it with the mutex released.
         var right = false
@@ -143,6 +151,8 @@ extension IdleLockHandle {
         }
 
         return transact(at: entryNow, into: out) { now throws(IdleLockError) in
+            // Before listeners run: one of them may unlock again.
+            if myTurn { passAttemptTurn() }
             // A check that could not run stays counted (fail closed); one
             // that brought the count to the limit is a lockout, as a wrong
             // passcode would be.
@@ -154,6 +164,30 @@ extension IdleLockHandle {
             let outcome = try finishAttempt(ticket, checked: counted, right: right, now: now)
             try apply(outcome, key: candidate)
         }
+    }
+
+    /// Waits until no other thread's passcode attempt is being checked on
+    /// this handle, then holds the turn: attempts are checked one at a time,
+    /// so an escalating delay a wrong one starts refuses the next (and one
+    /// handle never runs two Argon2id derivations at once). Returns false,
+    /// holding nothing, when this thread already holds the turn (a
+    /// listener's unlock inside an unlock, which must not wait for itself).
+    private func takeAttemptTurn() -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        let me = pthread_self()
+        while let holder = attemptHolder {
+            if pthread_equal(holder, me) != 0 { return false }
+            mutex.wait()
+        }
+        attemptHolder = me
+        return true
+    }
+
+    /// With the mutex held: the next attempt may be checked.
+    private func passAttemptTurn() {
+        attemptHolder = nil
+        mutex.broadcast()
     }
 
     /// With the mutex held: the end of an unlock (by passcode or by the

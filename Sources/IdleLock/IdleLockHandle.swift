@@ -55,6 +55,10 @@ final class IdleLockHandle {
     private var draining = false
     private var drainer = pthread_self()
     private var inFlightToken: UInt64 = 0
+    /// The thread whose passcode attempt is being checked: attempts on one
+    /// handle are checked one at a time, so that a delay a wrong one starts
+    /// refuses the next (HandlePasscode.swift, `takeAttemptTurn`).
+    var attemptHolder: pthread_t? = nil
     /// Where `settle` builds a snapshot the caller did not ask for (for
     /// listeners, or the watcher), under the mutex.
     private let scratch: UnsafeMutablePointer<Snapshot>

@@ -187,6 +187,26 @@ struct DelayTests {
         #expect(r.msUntilRetry(now: 1_000) == 0, "over: the re-read did not restart it")
     }
 
+    /// Regression (found by trying to break 1.1): wrong passcodes sent
+    /// at once from several threads were all checked before the delay the
+    /// first of them started; attempts on one handle are now checked one
+    /// at a time, so the delay refuses the rest.
+    @Test func concurrentWrongPasscodesMeetTheDelay() {
+        let l = DelayedLock([(1, 60_000)], maxAttempts: 10)
+        // Each iteration writes only its own slot; concurrentPerform returns
+        // after all of them.
+        let shared = Shared(l)
+        let slots = Shared(UnsafeMutablePointer<Int32>.allocate(capacity: 5))
+        defer { slots.value.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: 5) { i in
+            slots.value[i] = shared.value.unlock("0000").0
+        }
+        let all = (0..<5).map { slots.value[$0] }
+        #expect(all.filter { $0 == IDLELOCK_ERR_INVALID_PASSCODE }.count == 1, "\(all)")
+        #expect(all.filter { $0 == IDLELOCK_ERR_RETRY_LATER }.count == 4, "\(all)")
+        #expect(l.unlock("2468").1.attempts_remaining == 9, "one counted")
+    }
+
     @Test func schedulesAreChecked() {
         let cases: [([(Int32, Int64)], Int32, String)] = [
             ([(2, 1_000), (2, 2_000)], 5, "greater than the step before"),
