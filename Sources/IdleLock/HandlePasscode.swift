@@ -119,7 +119,10 @@ extension IdleLockHandle {
         var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil
-        let first = transact(into: out) { now throws(IdleLockError) in
+        // Holding the turn, this half delivers only its own changes (the
+        // count, heard before the check runs), not other threads' for as long
+        // as they keep coming: every other unlock waits for the turn.
+        let first = transact(into: out, ownChangesOnly: myTurn) { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
             try refreshFromStore()
@@ -133,6 +136,7 @@ extension IdleLockHandle {
                 mutex.lock()
                 passAttemptTurn()
                 mutex.unlock()
+                deliverPending(keeping: out)
             }
             return first
         }

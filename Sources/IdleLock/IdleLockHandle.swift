@@ -139,10 +139,16 @@ final class IdleLockHandle {
     /// if it is locked, publishes a change, writes the snapshot into `out`
     /// (when given), and delivers queued snapshots with the mutex released.
     @inline(__always)
+    /// `ownChangesOnly` delivers only the changes up to this call's own
+    /// (the first half of an unlock, which holds the attempt turn: it must
+    /// not stay on to deliver other threads' changes for as long as they
+    /// keep coming; those are delivered by their own calls or its second
+    /// half).
     func transact(at fixedNow: Int64? = nil, into out: UnsafeMutablePointer<Snapshot>? = nil,
+                  ownChangesOnly: Bool = false,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
-        return transactLocked(at: fixedNow, into: out, body)
+        return transactLocked(at: fixedNow, into: out, ownChangesOnly: ownChangesOnly, body)
     }
 
     /// As `transact`, after `precondition` (run under the lock, before the
@@ -157,12 +163,13 @@ final class IdleLockHandle {
             mutex.unlock()
             return CallResult(error: error)
         }
-        return transactLocked(at: nil, into: nil, body)
+        return transactLocked(at: nil, into: nil, ownChangesOnly: false, body)
     }
 
     /// The rest of a transaction, entered with the mutex held.
     @inline(__always)
     private func transactLocked(at fixedNow: Int64?, into out: UnsafeMutablePointer<Snapshot>?,
+                                ownChangesOnly: Bool,
                                 _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
         var failure: IdleLockError? = nil
@@ -182,8 +189,9 @@ final class IdleLockHandle {
         // written again after them: `out` holds this call's state. (With
         // listeners, settle built it in `scratch`, the library's memory.)
         let own = out == nil ? nil : scratch.pointee
+        let limit = ownChangesOnly ? seq : UInt64.max
         mutex.unlock()
-        deliver()
+        deliver(through: limit)
         if let out, let own { out.pointee = own }
         return CallResult(error: failure)
     }
@@ -432,11 +440,27 @@ final class IdleLockHandle {
         }
     }
 
+    /// Delivers what a transaction with `ownChangesOnly` left queued; the
+    /// caller's `out` keeps the state that transaction wrote.
+    func deliverPending(keeping out: UnsafeMutablePointer<Snapshot>?) {
+        mutex.lock()
+        let pending = !queue.isEmpty
+        mutex.unlock()
+        guard pending else { return }
+        // Read back only to restore the caller's own buffer after the
+        // listeners (what listeners hear never comes from it).
+        let own = out?.pointee
+        deliver()
+        if let out, let own { out.pointee = own }
+    }
+
     /// Delivers queued snapshots in `seq` order, one thread at a time, with
     /// no lock held during a listener call. A thread that finds another
     /// draining leaves its snapshots to it (so a listener that calls back
     /// in has its own changes delivered after the current one).
-    private func deliver() {
+    /// `limit`: stop before a later `seq` (what is left is delivered by the
+    /// next call that delivers).
+    private func deliver(through limit: UInt64 = UInt64.max) {
         mutex.lock()
         if draining {
             mutex.unlock()
@@ -444,7 +468,7 @@ final class IdleLockHandle {
         }
         draining = true
         drainer = pthread_self()
-        while let snapshot = queue.pop() {
+        while let snapshot = queue.pop(through: limit) {
             var after: UInt64 = 0
             while let listener = registry.first(after: after) {
                 after = listener.token

@@ -88,8 +88,9 @@ struct SnapshotQueue {
         count += 1
     }
 
-    mutating func pop() -> Snapshot? {
-        guard count > 0 else { return nil }
+    /// The oldest queued snapshot, if its `seq` is at most `limit`.
+    mutating func pop(through limit: UInt64 = UInt64.max) -> Snapshot? {
+        guard count > 0, ring[head].seq <= limit else { return nil }
         let snapshot = ring[head]
         head = (head + 1) % ring.count
         count -= 1
