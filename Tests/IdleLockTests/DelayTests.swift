@@ -49,6 +49,21 @@ private final class DelayedLock {
     func at(_ t: Int64) { clock.now.pointee = t }
 }
 
+/// Rules with one delay step (1 wrong passcode: `delay` ms) and no
+/// timeout that could lock on its own, at `now`.
+private func rulesWithDelay(_ delay: Int64, now: Int64) -> LockRules {
+    LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 0, grace: 0),
+              lockOnStart: true, maxAttempts: 3, now: now,
+              delaySchedule: [DelayStep(failedAttempts: 1, delay: delay)])
+}
+
+/// A wrong passcode at `now`, counted and checked; false if it was not counted.
+private func wrongAttempt(_ r: inout LockRules, now: Int64) -> Bool {
+    guard case .check(let ticket) = r.beginAttempt(now: now) else { return false }
+    _ = r.finishAttempt(ticket, right: false, now: now)
+    return true
+}
+
 @Suite("Escalating delays")
 struct DelayTests {
     @Test func wrongPasscodesStartDelaysThatRefuseAttemptsUncounted() {
@@ -136,20 +151,15 @@ struct DelayTests {
     /// its period before INT64_MAX ended at once (its end saturated to the
     /// clock's reading), and the next wrong passcode was counted.
     @Test func aDelayEndingPastInt64MaxRunsInFull() {
-        var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 30_000, grace: 1_500),
-                          lockOnStart: false, maxAttempts: 3, now: Int64.max,
-                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 1_000)])
+        var r = rulesWithDelay(1_000, now: Int64.max)
         r.passcodeSet(now: Int64.max)
-        guard case .check(let ticket) = r.beginAttempt(now: Int64.max) else { Issue.record("not counted"); return }
-        _ = r.finishAttempt(ticket, right: false, now: Int64.max)
+        guard wrongAttempt(&r, now: Int64.max) else { Issue.record("not counted"); return }
         #expect(r.msUntilRetry(now: Int64.max) == 1_000)
         #expect(r.beginAttempt(now: Int64.max) == .retryLater(1_000), "refused, uncounted")
         #expect(r.attemptsRemaining == 2)
         #expect(r.msUntilNextDeadline(now: Int64.max) == Int64.max, "its end is past the clock's last reading")
         // The same period found in the store at a restart is restarted, not dropped.
-        var restarted = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 30_000, grace: 1_500),
-                                  lockOnStart: true, maxAttempts: 3, now: Int64.max,
-                                  delaySchedule: [DelayStep(failedAttempts: 1, delay: 1_000)])
+        var restarted = rulesWithDelay(1_000, now: Int64.max)
         restarted.adoptDelay(started: Int64.max, period: 1_000, now: Int64.max, atCreate: true)
         #expect(restarted.msUntilRetry(now: Int64.max) == 1_000)
     }
@@ -159,12 +169,9 @@ struct DelayTests {
     /// Regression (found by trying to break 1.1): a step back to 0 and a
     /// return to the old timeline ended a 60 s delay 20 s in.
     @Test func aClockStepBackAndForthForgivesNothing() {
-        var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 0, grace: 0),
-                          lockOnStart: true, maxAttempts: 3, now: 1_000_000,
-                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 60_000)])
+        var r = rulesWithDelay(60_000, now: 1_000_000)
         r.passcodeSet(now: 1_000_000)
-        guard case .check(let ticket) = r.beginAttempt(now: 1_000_000) else { Issue.record("not counted"); return }
-        _ = r.finishAttempt(ticket, right: false, now: 1_000_000)
+        guard wrongAttempt(&r, now: 1_000_000) else { Issue.record("not counted"); return }
         r.check(now: 0) // a step back: the period restarts at 0
         #expect(r.msUntilRetry(now: 0) == 60_000)
         #expect(r.msUntilRetry(now: 1_020_000) == 40_000, "back on the old timeline, 20 s into the period")
@@ -178,9 +185,7 @@ struct DelayTests {
     /// A period saved on a clock that read later than this one (another
     /// boot) restarts once at create, not at every attempt that re-reads it.
     @Test func aSavedPeriodAheadOfTheClockRestartsOnce() {
-        var r = LockRules(timeouts: Timeouts(idle: Millis.never, background: 0, inactive: 0, grace: 0),
-                          lockOnStart: true, maxAttempts: 3, now: 0,
-                          delaySchedule: [DelayStep(failedAttempts: 1, delay: 1_000)])
+        var r = rulesWithDelay(1_000, now: 0)
         r.adoptDelay(started: 50_000, period: 1_000, now: 0, atCreate: true)
         #expect(r.msUntilRetry(now: 0) == 1_000)
         r.adoptDelay(started: 50_000, period: 1_000, now: 1_000, atCreate: false)
