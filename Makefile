@@ -14,7 +14,8 @@ BUILD   := build
 SONAME  := libidlelock.so.1
 LIB     := $(BUILD)/$(SONAME)
 
-SWIFT_SOURCES := $(sort $(wildcard Sources/IdleLock/*.swift))
+# Sources/IdleLock/<layer>/*.swift (docs/ARCHITECTURE.md).
+SWIFT_SOURCES := $(sort $(wildcard Sources/IdleLock/*/*.swift))
 HEADER  := include/idlelock.h
 
 CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
@@ -52,7 +53,7 @@ $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSyst
 
 lib: deps $(LIB)
 
-$(BUILD)/%: bindings/c/%.c $(HEADER) $(LIB)
+$(BUILD)/%: Tests/c/%.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
@@ -84,7 +85,7 @@ test-sanitizers:
 
 test-c: lib $(C_PROGRAMS) check-library
 	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
-	$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only bindings/c/header_cxx_check.cpp
+	$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only Tests/c/header_cxx_check.cpp
 	$(BUILD)/test_abi
 	$(BUILD)/test_store
 	sh scripts/run-readme-example.sh $(BUILD)

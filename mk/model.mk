@@ -1,6 +1,6 @@
 # The reference model of SPEC §3/§4 against the real library: a Hypothesis
-# state machine (tests/model/test_model.py) and the explicit regression
-# sequences (tests/model/test_regressions.py). See tests/model/README.md.
+# state machine (Tests/model/test_model.py) and the explicit regression
+# sequences (Tests/model/test_regressions.py). See Tests/model/README.md.
 #
 #   make test-model                              the ci profile (2,000 sequences)
 #   IDLELOCK_MODEL_PROFILE=long make test-model  the long profile
@@ -8,6 +8,6 @@
 .PHONY: test-model
 
 test-model: test-deps lib
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python $(PYTHON) -m pytest -q tests/model
+	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/model
 
 EXTRA_TESTS += test-model

@@ -4,7 +4,7 @@
 #                            at once; fails on any crash, leak, timeout or
 #                            broken oracle
 #   make fuzz FUZZ_SECONDS=N each harness for N seconds (default 600)
-#   make fuzz-seeds          remake the seed corpus (tests/fuzz/corpus/)
+#   make fuzz-seeds          remake the seed corpus (Tests/fuzz/corpus/)
 #   make test-c-sanitized    the C tests and the replay tool under ASan+UBSan,
 #                            and the replay tool under Valgrind
 #   make test-hygiene        no passcode or secret left in process memory
@@ -13,11 +13,11 @@
 #
 # Tools: a clang that links libFuzzer with ASan and UBSan is looked for first
 # (the Swift toolchain ships one, with the sanitizer runtimes of swiftc's own
-# LLVM); only when none is found does tests/fuzz/find-clang.sh install
+# LLVM); only when none is found does Tests/fuzz/find-clang.sh install
 # Debian's clang and libclang-rt-14-dev. The fuzzers and the sanitized C tests
 # link against instrumented copies of the library built here (build/fuzz/,
 # build/asan/: swiftc -sanitize=address[,fuzzer]); the shipped $(LIB) is
-# never changed. See tests/fuzz/build-lib.sh for the fallback when Swift
+# never changed. See Tests/fuzz/build-lib.sh for the fallback when Swift
 # cannot be instrumented.
 
 FUZZ_DIR         := $(BUILD)/fuzz
@@ -38,23 +38,23 @@ SAN_ENV          := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0
 
 verify-toolchain: $(VERIFY_TOOLCHAIN)
 
-$(VERIFY_TOOLCHAIN): tests/fuzz/find-clang.sh
+$(VERIFY_TOOLCHAIN): Tests/fuzz/find-clang.sh
 	@mkdir -p $(BUILD)
-	sh tests/fuzz/find-clang.sh $@.tmp $(SWIFTC) && mv $@.tmp $@
+	sh Tests/fuzz/find-clang.sh $@.tmp $(SWIFTC) && mv $@.tmp $@
 
 # Instrumented copies of the library (never the shipped one).
-$(FUZZ_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
-	sh tests/fuzz/build-lib.sh fuzz $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+$(FUZZ_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
+	sh Tests/fuzz/build-lib.sh fuzz $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
 
-$(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
-	sh tests/fuzz/build-lib.sh asan $(ASAN_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+$(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
+	sh Tests/fuzz/build-lib.sh asan $(ASAN_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
 
 # ---------------------------------------------------------------- fuzzing
 
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iinclude \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_store_seed.h $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(FUZZ_DIR)/fuzz_%: Tests/fuzz/fuzz_%.c Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_store_seed.h $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
 	. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS $< \
 	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@
 
@@ -71,7 +71,7 @@ define run_fuzzers
 	for t in api store; do \
 	    IDLELOCK_FUZZ_DIR=$$scratch $(SAN_ENV) $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(1) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=4096 \
 	        -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t- \
-	        $(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 & \
+	        $(FUZZ_DIR)/corpus-$$t Tests/fuzz/corpus/$$t > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 & \
 	    eval "pid_$$t=$$!"; \
 	done; \
 	for t in api store; do \
@@ -96,21 +96,26 @@ fuzz: fuzz-build
 	$(call run_fuzzers,$(FUZZ_SECONDS))
 
 # Remakes the committed seeds with the shipped library (review the diff).
-$(BUILD)/make_seeds: tests/fuzz/make_seeds.c tests/fuzz/fuzz_store_seed.h $(HEADER) $(LIB)
+$(BUILD)/make_seeds: Tests/fuzz/make_seeds.c Tests/fuzz/fuzz_store_seed.h $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 fuzz-seeds: lib $(BUILD)/make_seeds
-	rm -rf tests/fuzz/corpus/api tests/fuzz/corpus/store
-	mkdir -p tests/fuzz/corpus/api tests/fuzz/corpus/store
-	$(BUILD)/make_seeds tests/fuzz/corpus/api tests/fuzz/corpus/store
+	rm -rf Tests/fuzz/corpus/api Tests/fuzz/corpus/store
+	mkdir -p Tests/fuzz/corpus/api Tests/fuzz/corpus/store
+	$(BUILD)/make_seeds Tests/fuzz/corpus/api Tests/fuzz/corpus/store
 
 # ------------------------------------------- sanitized C tests, Valgrind
 
 SAN_CFLAGS := $(CWARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(ASAN_DIR)/%: bindings/c/%.c bindings/c/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
-	. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $< \
+SAN_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $< \
 	    -L$(ASAN_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(ASAN_DIR)) -lpthread -o $@
+
+$(ASAN_DIR)/%: Tests/c/%.c $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(SAN_LINK)
+
+$(ASAN_DIR)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(SAN_LINK)
 
 test-c-sanitized: lib $(SANITIZED_C) $(BUILD)/idlelock-replay
 	@cat $(ASAN_DIR)/MODE.txt | sed 's/^/test-c-sanitized: library /'
@@ -123,7 +128,7 @@ test-c-sanitized: lib $(SANITIZED_C) $(BUILD)/idlelock-replay
 
 # --------------------------------------------------------- memory hygiene
 
-$(BUILD)/test_hygiene: tests/hygiene/test_hygiene.c $(HEADER) $(LIB)
+$(BUILD)/test_hygiene: Tests/c/test_hygiene.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -O1 -Iinclude $< $(CLINK) -o $@
 
 test-hygiene: lib $(BUILD)/test_hygiene
@@ -131,17 +136,17 @@ test-hygiene: lib $(BUILD)/test_hygiene
 
 # ------------------------------------------------------------ ABI baseline
 
-$(BUILD)/test_layout: tests/abi/test_layout.c $(HEADER) $(LIB)
+$(BUILD)/test_layout: Tests/abi/test_layout.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 test-abi: lib $(BUILD)/test_layout
 	$(BUILD)/test_layout
-	sh tests/abi/check-abi.sh $(LIB) $(HEADER) tests/abi
+	sh Tests/abi/check-abi.sh $(LIB) $(HEADER) Tests/abi
 
-# Only for a deliberate ABI change: rewrites tests/abi/exported-symbols.txt
+# Only for a deliberate ABI change: rewrites Tests/abi/exported-symbols.txt
 # (and libidlelock.abi when abidw is installed); the layout tables in
-# tests/abi/test_layout.c are edited by hand.
+# Tests/abi/test_layout.c are edited by hand.
 abi-baseline: lib
-	sh tests/abi/make-baseline.sh $(LIB) $(HEADER) tests/abi
+	sh Tests/abi/make-baseline.sh $(LIB) $(HEADER) Tests/abi
 
 EXTRA_TESTS += test-abi test-hygiene test-c-sanitized fuzz-smoke

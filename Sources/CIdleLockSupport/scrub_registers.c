@@ -5,7 +5,7 @@
  * return. Registers are not memory, but anything that later saves them
  * spills them to a stack: the dynamic linker resolving a lazily bound
  * symbol (`_dl_runtime_resolve_xsave`), a signal handler, a context
- * switch's save area. tests/hygiene found a secret's fragments on the
+ * switch's save area. Tests/c/test_hygiene.c found a secret's fragments on the
  * host's stack that way, after idlelock_disable. Wiping memory with
  * sodium_memzero cannot reach them; this can. */
 #include "idlelock_support.h"

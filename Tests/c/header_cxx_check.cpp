@@ -3,7 +3,7 @@
  *
  * Only compiled, never run or linked:
  *   g++ -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude \
- *       -c bindings/c/header_cxx_check.cpp -o build/header_cxx_check.o
+ *       -c Tests/c/header_cxx_check.cpp -o build/header_cxx_check.o
  * It includes the header, mirrors a listener and a clock with C++
  * linkage-compatible signatures, and takes the address of a few functions
  * to check their declared types.

@@ -20,7 +20,7 @@
  *
  * Build (from the repository root):
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
- *      -Iinclude bindings/c/test_abi.c -Lbuild -lidlelock \
+ *      -Iinclude Tests/c/test_abi.c -Lbuild -lidlelock \
  *      -Wl,-rpath,$PWD/build -o build/test_abi
  */
 #include <inttypes.h>

@@ -33,7 +33,7 @@
  *
  * Build and run (from the repository root):
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
- *      -Iinclude bindings/c/test_store.c -Lbuild -l:libidlelock.so.1 \
+ *      -Iinclude Tests/c/test_store.c -Lbuild -l:libidlelock.so.1 \
  *      -Wl,-rpath,$PWD/build -lpthread -o build/test_store
  *   build/test_store
  */

@@ -10,7 +10,7 @@
  * key saved unlocked, one with an escalating delay running. API_DIR receives call sequences in fuzz_api.c's input
  * format (a few typical sessions and a tour of bad arguments).
  *
- * The committed corpus (tests/fuzz/corpus/) was made with this program
+ * The committed corpus (Tests/fuzz/corpus/) was made with this program
  * (`make fuzz-seeds` remakes it): store files carry random salts, nonces and
  * ids, so each run writes different bytes of the same shape.
  */

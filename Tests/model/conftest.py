@@ -378,7 +378,7 @@ class Harness:
         raise Divergence(
             f"library and model disagree after {what} (clock {_fmt_int(self.clock.now)}):\n  "
             + "\n  ".join(problems)
-            + "\n\nAs a regression case for tests/model/test_regressions.py:\n\n"
+            + "\n\nAs a regression case for Tests/model/test_regressions.py:\n\n"
             + self.regression_case()
         )
 
