@@ -23,7 +23,7 @@ CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 
 C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
-.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-c test-traces test-python check-library clean
+.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-c test-traces test-python check-library check-layers clean
 
 all: lib
 
@@ -67,7 +67,7 @@ demo: lib $(BUILD)/idlelock-replay
 EXTRA_TESTS :=
 -include $(sort $(wildcard mk/*.mk))
 
-test: test-deps lib test-swift test-sanitizers test-c test-traces test-python $(EXTRA_TESTS)
+test: test-deps lib check-layers test-swift test-sanitizers test-c test-traces test-python $(EXTRA_TESTS)
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -98,6 +98,11 @@ test-traces: lib $(BUILD)/idlelock-replay
 test-python: lib
 	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
 	    $(PYTHON) -m pytest -q bindings/python/tests
+
+# The dependency rule of docs/ARCHITECTURE.md: each layer of
+# Sources/IdleLock imports only what its row allows.
+check-layers:
+	sh scripts/check-layers.sh
 
 # The shipped library: exports exactly the header's functions, no Swift
 # runtime, the right soname.
