@@ -53,8 +53,19 @@ $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSyst
 
 lib: deps $(LIB)
 
-$(BUILD)/%: Tests/c/%.c $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+# The C suites: each is one executable built from its own folder
+# (Tests/c/<suite>/). The source lists are variables so that other rules
+# (the sanitized builds in mk/verify.mk, cross builds) reuse them.
+TEST_ABI_SOURCES   := $(sort $(wildcard Tests/c/test_abi/*.c))
+TEST_ABI_HEADERS   := $(sort $(wildcard Tests/c/test_abi/*.h))
+TEST_STORE_SOURCES := $(sort $(wildcard Tests/c/test_store/*.c))
+TEST_STORE_HEADERS := $(sort $(wildcard Tests/c/test_store/*.h))
+
+$(BUILD)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(CLINK) -o $@
+
+$(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
 
 $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
