@@ -33,8 +33,9 @@
  *    later minor version are marked so, and a host passing an earlier
  *    version's size gets their defaults (config) or only the fields it
  *    knows (snapshot). A size smaller than the 1.0 struct's, a config size
- *    between the 1.0 size and this version's (it matches no header), or a
- *    size larger than 4096 is IDLELOCK_ERR_INVALID_ARGUMENT. In a larger
+ *    that ends inside a field (it matches no header: each version's config
+ *    ends after its last field, or at the padding after it), or a size
+ *    larger than 4096 is IDLELOCK_ERR_INVALID_ARGUMENT. In a larger
  *    config the bytes past the fields this library knows must be zero (a
  *    newer host's setting is never silently ignored); in a larger snapshot
  *    they are written as zero.
@@ -68,10 +69,10 @@ extern "C" {
  * a library minor at least the header's has every function the header
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
-#define IDLELOCK_VERSION_MINOR 1
+#define IDLELOCK_VERSION_MINOR 2
 #define IDLELOCK_VERSION_PATCH 0
-#define IDLELOCK_VERSION_STRING "1.1.0"
-#define IDLELOCK_VERSION_NUMBER 10100
+#define IDLELOCK_VERSION_STRING "1.2.0"
+#define IDLELOCK_VERSION_NUMBER 10200
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */
@@ -113,6 +114,11 @@ extern "C" {
  * out->ms_until_retry ms. The attempt was not counted and no key derivation
  * ran. */
 #define IDLELOCK_ERR_RETRY_LATER 12
+/* (1.2) idlelock_require_recent_auth: the session is unlocked, but its last
+ * successful authentication is older than the caller allows. Ask the user
+ * again (idlelock_unlock, or the biometric shortcut on the unlocked
+ * session), then repeat the check. */
+#define IDLELOCK_ERR_REAUTH_REQUIRED 13
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -154,6 +160,13 @@ extern "C" {
 #define IDLELOCK_KDF_OPSLIMIT_MAX 10
 #define IDLELOCK_KDF_MEMLIMIT_MIN ((uint64_t)19 * 1024 * 1024)
 #define IDLELOCK_KDF_MEMLIMIT_MAX ((uint64_t)1024 * 1024 * 1024)
+/* (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or
+ * 1 hour .. 30 days; config.biometric_max_uses: 0 or 1..1000) and
+ * idlelock_require_recent_auth's max_age_ms (1 .. 30 days). */
+#define IDLELOCK_PASSCODE_MAX_AGE_MIN_MS ((int64_t)3600000)
+#define IDLELOCK_PASSCODE_MAX_AGE_MAX_MS ((int64_t)2592000000)
+#define IDLELOCK_BIOMETRIC_MAX_USES_MAX 1000
+#define IDLELOCK_RECENT_AUTH_MAX_MS ((int64_t)2592000000)
 
 /* ------------------------------------------------------------------------ */
 /* Types                                                                    */
@@ -313,6 +326,18 @@ typedef struct idlelock_config {
                                     passcodes, copied at create (see
                                     idlelock_delay_schedule_ios) */
     size_t delay_schedule_len;   /* steps in delay_schedule, at most 32 */
+    /* ---- added in 1.2 (a host passing the 1.1 size gets the defaults:
+     *      every policy off); see "Passcode policies" below ---- */
+    int64_t passcode_max_age_ms; /* 0 (default, off) or 3600000..2592000000
+                                    (1 hour .. 30 days): biometric unlocks are
+                                    refused once the last passcode entry is
+                                    this old */
+    int32_t passcode_after_reboot; /* 0 (default) or 1: with a store, the first
+                                    unlock after the device restarted must be
+                                    by passcode */
+    int32_t biometric_max_uses;  /* 0 (default, off) or 1..1000: after this
+                                    many biometric unlocks in a row, the next
+                                    unlock needs the passcode */
 } idlelock_config;
 
 
@@ -361,10 +386,25 @@ typedef struct idlelock_snapshot {
                                     can change (the idle deadline, the warning,
                                     the end of the grace window while away, the
                                     absence's timeout, a prompt's cap, the end
-                                    of an escalating delay): wake a
+                                    of an escalating delay, the moment a
+                                    passcode policy starts to require the
+                                    passcode (1.2)): wake a
                                     timer then and call idlelock_check. 0 when
                                     due now, IDLELOCK_NEVER when nothing is due.
                                     It may wake a host early, never late. */
+    /* ---- added in 1.2 (a host passing the 1.1 size gets only the above) ---- */
+    int32_t is_passcode_required; /* 1 while a passcode policy refuses the
+                                    biometric shortcut (engaged sessions
+                                    only): show the passcode field only. A
+                                    change is heard by listeners */
+    int32_t reserved2;           /* 0 */
+    int64_t last_auth_ms;        /* clock reading of the last successful
+                                    authentication on this handle (an unlock
+                                    or a re-authentication, by passcode or
+                                    biometrics; not idlelock_set_passcode),
+                                    IDLELOCK_NEVER when there was none (or
+                                    it was forgotten: sign-out, a clock
+                                    step). See idlelock_require_recent_auth */
 } idlelock_snapshot;
 
 /* A listener: called with a snapshot after each change of state, reason, a
@@ -446,7 +486,8 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
  * (IDLELOCK_NEVER and IDLELOCK_SAME_AS_IDLE: idlelock_create() refuses a
  * lock that never times out until one of them is finite), inactive_after_ms
  * 30000, grace_ms 1500, max_attempts 5, lock_on_start 1, the Argon2id
- * limits above, and NULL pointers.
+ * limits above, prompt_cap_ms 120000, every 1.1 and 1.2 option off, and
+ * NULL pointers.
  * Returns IDLELOCK_OK, or IDLELOCK_ERR_INVALID_ARGUMENT when cfg is NULL or
  * size matches no version of the struct (see the size rules at the top) or
  * is larger than 4096.
@@ -730,18 +771,240 @@ int idlelock_disable_biometrics(idlelock *lock);
 /* Unlock with the host's biometric check. The order is: NULL lock
  * (IDLELOCK_ERR_INVALID_ARGUMENT), no passcode (IDLELOCK_ERR_NO_PASSCODE),
  * locked out (IDLELOCK_ERR_LOCKED_OUT), then IDLELOCK_ERR_LOCK_UNAVAILABLE
- * when the shortcut is off or unavailable (the cached is_available), or
- * when load_secret reports a failed or cancelled check (the message says
- * which), or when the secret it returns does not open the wrap (the
- * shortcut is then turned off). Never counts an attempt. Success resets the
- * attempt count and unlocks (REASON_NONE, last activity = the time of the
- * call) unless something locked the session while the check ran
+ * when the shortcut is off or unavailable (the cached is_available), when
+ * a passcode policy requires the passcode (1.2: out->is_passcode_required;
+ * the message names the policy), or when prompt_cap_ms is 0 (a check
+ * would expire at once), all before load_secret is called; then when
+ * load_secret reports a failed or cancelled check (the message says
+ * which), when the check outlived prompt_cap_ms (1.2: it expired), or when
+ * the secret it returns does not open the wrap (the shortcut is then
+ * turned off). Never counts an attempt. Success resets the
+ * attempt count and unlocks (REASON_NONE, last activity = the end of the
+ * check) unless something locked the session while the check ran
  * (IDLELOCK_ERR_SESSION_LOCKED), exactly as idlelock_unlock. With a store,
  * IDLELOCK_ERR_STORAGE when the reset could not be saved (still locked).
  * On an unlocked session it runs the check as a re-authentication.
  * load_secret runs with no internal lock held; other threads keep calling.
+ * It is the two-phase pair below run by the library: begin, load_secret,
+ * finish with its answer; both paths obey the same rules.
  * Thread: any. */
 int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
+
+/* ------------------------------------------------------------------------ */
+/* Biometrics for asynchronous hosts: the two-phase pair (1.2)              */
+/*                                                                          */
+/* Every mobile host runs its biometric check asynchronously: Android's     */
+/* BiometricPrompt answers through a callback on the main thread, iOS's     */
+/* LAContext and a Keychain read with biometryCurrentSet complete later,    */
+/* Flutter's local_auth is a Future, a game cannot block its frame. Such a  */
+/* host drives the shortcut itself with two calls instead of the            */
+/* authenticator's synchronous load_secret / store_secret:                  */
+/*                                                                          */
+/*   idlelock_biometric_begin(lock, purpose, &token, secret, len, out)      */
+/*       checks what idlelock_unlock_with_biometrics (UNLOCK) or            */
+/*       idlelock_enable_biometrics (ENABLE) checks first, opens a prompt   */
+/*       (see idlelock_prompt_begin: it defers the rules within             */
+/*       prompt_cap_ms, a lock makes it inert) and returns a one-time       */
+/*       request token; for ENABLE it also writes the new 32-byte secret    */
+/*       for the host to keep behind its biometric check.                   */
+/*   ... the host runs its check, as long as it likes, on any thread ...    */
+/*   idlelock_biometric_finish(lock, token, result, secret, len, out)       */
+/*       ends the request with the host's outcome (IDLELOCK_AUTH_*; for an  */
+/*       UNLOCK that passed, with the secret the check released).           */
+/*                                                                          */
+/* config.authenticator is optional here: the pair needs no callback. When  */
+/* one is configured, its cached is_available is checked by an UNLOCK begin */
+/* and its delete_secret is called when the library turns the shortcut     */
+/* off; without one is_biometrics_available stays 0 and the host checks     */
+/* availability itself (BiometricManager.canAuthenticate,                   */
+/* LAContext.canEvaluatePolicy) and deletes its own item when the shortcut  */
+/* goes off (idlelock_disable_biometrics, a new passcode, a sign-out, or a  */
+/* finish that reports the shortcut turned off).                            */
+/*                                                                          */
+/* Requests. A token is 64 random bits, never 0, bound to its handle, and   */
+/* finishes once. At most IDLELOCK_BIOMETRIC_REQUESTS_MAX are open on a     */
+/* handle at once (a begin past that is IDLELOCK_ERR_INVALID_ARGUMENT:      */
+/* finish the ones you no longer need, with IDLELOCK_AUTH_CANCELLED).       */
+/* idlelock_disable, a new passcode (idlelock_set_passcode, also one set    */
+/* by another process), idlelock_disable_biometrics and idlelock_destroy    */
+/* void every open request and end its prompt: finishing a voided token is  */
+/* IDLELOCK_ERR_INVALID_ARGUMENT, as is one never issued on this handle or  */
+/* already finished. A request lives prompt_cap_ms from its begin, on the   */
+/* handle's clock: past that it defers nothing any more, and its finish     */
+/* unlocks nothing (IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired"); a clock that */
+/* reads earlier than its begin expires it too. With prompt_cap_ms 0 a      */
+/* begin is refused (IDLELOCK_ERR_LOCK_UNAVAILABLE): the check would have   */
+/* no time.                                                                 */
+/*                                                                          */
+/* Nothing in the pair unlocks a locked session without the released        */
+/* secret opening the shortcut's wrap: an ENABLE request never unlocks, an  */
+/* UNLOCK finish with any result but IDLELOCK_AUTH_OK changes nothing but   */
+/* the prompt's end, and a wrong secret turns the shortcut off.             */
+/*                                                                          */
+/* Sequence on Android (BiometricPrompt with a CryptoObject; an AES-GCM     */
+/* Keystore key made with setUserAuthenticationRequired(true) and           */
+/* setInvalidatedByBiometricEnrollment(true)):                              */
+/*  - enable: idlelock_biometric_begin(ENABLE) writes the secret into your  */
+/*    buffer; Cipher.init(ENCRYPT_MODE, key); authenticate(promptInfo,      */
+/*    CryptoObject(cipher)); in onAuthenticationSucceeded encrypt the       */
+/*    secret with result.cryptoObject.cipher, save ciphertext and IV        */
+/*    (SharedPreferences), wipe the secret (Arrays.fill), then              */
+/*    idlelock_biometric_finish(token, IDLELOCK_AUTH_OK, NULL, 0). On a     */
+/*    non-OK status from that finish, delete what you saved.                */
+/*  - unlock: idlelock_biometric_begin(UNLOCK); Cipher.init(DECRYPT_MODE,   */
+/*    key, GCMParameterSpec(128, iv)) (a KeyPermanentlyInvalidatedException */
+/*    means the enrolment changed: finish with IDLELOCK_AUTH_UNAVAILABLE    */
+/*    and call idlelock_disable_biometrics); authenticate(promptInfo,       */
+/*    CryptoObject(cipher)); in onAuthenticationSucceeded decrypt the       */
+/*    ciphertext into a byte[32], idlelock_biometric_finish(token,          */
+/*    IDLELOCK_AUTH_OK, secret, 32), wipe it.                               */
+/*  - either: onAuthenticationError with ERROR_USER_CANCELED,               */
+/*    ERROR_NEGATIVE_BUTTON or ERROR_CANCELED: finish with                  */
+/*    IDLELOCK_AUTH_CANCELLED; ERROR_LOCKOUT(_PERMANENT): FAILED;           */
+/*    ERROR_HW_UNAVAILABLE, ERROR_NO_BIOMETRICS: UNAVAILABLE. Do not finish */
+/*    in onAuthenticationFailed (a finger not recognised; the prompt stays).*/
+/*    Keep the token in a ViewModel across a configuration change; finish  */
+/*    it with CANCELLED if the prompt will never answer.                    */
+/*                                                                          */
+/* Sequence on iOS (a Keychain item with SecAccessControlCreateWithFlags(   */
+/* kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet)):  */
+/*  - enable: idlelock_biometric_begin(ENABLE); SecItemAdd the secret (no   */
+/*    prompt needed to add), wipe it; finish with IDLELOCK_AUTH_OK, or      */
+/*    FAILED when SecItemAdd failed.                                        */
+/*  - unlock: idlelock_biometric_begin(UNLOCK); on a background queue       */
+/*    SecItemCopyMatching with an LAContext (localizedReason) shows Face    */
+/*    ID; errSecSuccess: finish(token, IDLELOCK_AUTH_OK, bytes, 32), then   */
+/*    wipe the Data; errSecUserCanceled: CANCELLED; errSecAuthFailed:       */
+/*    FAILED; errSecItemNotFound (biometryCurrentSet dropped the item when  */
+/*    the enrolment changed): UNAVAILABLE, then                             */
+/*    idlelock_disable_biometrics. The scene goes inactive while Face ID is */
+/*    up: report it (idlelock_inactive); the open request's prompt keeps    */
+/*    the round trip from counting as an absence.                           */
+/*                                                                          */
+/* Sequence on an event-loop host (a game engine, a Flutter isolate, a      */
+/* Node or asyncio program): call begin from the loop, start the            */
+/* asynchronous check with the token, keep calling idlelock_touch /         */
+/* idlelock_check every frame or on your timer meanwhile (nothing blocks),  */
+/* and call finish from the loop when the check's completion arrives. When  */
+/* the screen that showed the check goes away without an answer, finish     */
+/* with IDLELOCK_AUTH_CANCELLED.                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Purposes of a biometric request. */
+#define IDLELOCK_BIOMETRIC_UNLOCK 1 /* unlock (or re-authenticate) with the shortcut */
+#define IDLELOCK_BIOMETRIC_ENABLE 2 /* turn the shortcut on */
+/* Requests open at once on one handle. */
+#define IDLELOCK_BIOMETRIC_REQUESTS_MAX 8
+
+/* Begin a biometric request. `purpose` is IDLELOCK_BIOMETRIC_UNLOCK or
+ * IDLELOCK_BIOMETRIC_ENABLE; *token receives the request's token (written
+ * only on success). For ENABLE, `secret` must be a buffer of `secret_len`
+ * = IDLELOCK_AUTH_SECRET_BYTES (32) bytes, owned by the caller, which
+ * receives the new random secret on success (wipe it once it is stored
+ * behind the biometric check); for UNLOCK, `secret` must be NULL and
+ * `secret_len` 0. `out` may be NULL; when given it receives the state
+ * after the call.
+ * Judges the deadlines first, then checks, in order: for UNLOCK, no
+ * passcode (IDLELOCK_ERR_NO_PASSCODE), locked out (IDLELOCK_ERR_LOCKED_OUT),
+ * the shortcut off, an authenticator whose is_available said 0, a passcode
+ * policy requiring the passcode, prompt_cap_ms 0 (each
+ * IDLELOCK_ERR_LOCK_UNAVAILABLE, the message says which); for ENABLE, no
+ * passcode (IDLELOCK_ERR_NO_PASSCODE), a locked session
+ * (IDLELOCK_ERR_SESSION_LOCKED), prompt_cap_ms 0
+ * (IDLELOCK_ERR_LOCK_UNAVAILABLE). Also IDLELOCK_ERR_NO_MEMORY,
+ * IDLELOCK_ERR_INTERNAL, and with a store IDLELOCK_ERR_STORAGE (as for
+ * the calls it stands for). IDLELOCK_ERR_INVALID_ARGUMENT, with nothing
+ * changed, for a NULL lock or token, an unknown purpose, a secret buffer
+ * that does not fit the purpose, a bad out->size, or
+ * IDLELOCK_BIOMETRIC_REQUESTS_MAX requests already open; the message
+ * names the argument. On success a prompt is open until the request is
+ * finished or voided. Thread: any. */
+int idlelock_biometric_begin(idlelock *lock, int32_t purpose, uint64_t *token, uint8_t *secret,
+                             size_t secret_len, idlelock_snapshot *out);
+
+/* Finish the request `token` with the host's outcome `result`, an
+ * IDLELOCK_AUTH_* code: for UNLOCK, IDLELOCK_AUTH_OK with `secret` pointing
+ * to the `secret_len` = 32 bytes the check released (only read during the
+ * call; wipe your copy afterwards); for ENABLE, IDLELOCK_AUTH_OK to
+ * confirm the secret is stored behind the check. Every other case passes
+ * `secret_len` 0 (`secret` is then not read and may be NULL).
+ * The request's prompt ends as every prompt ends: the clock is read, a
+ * clock step is checked, the deadlines are judged (the request's prompt
+ * deferred the idle rule at most prompt_cap_ms), the outcome is applied,
+ * and then the end is activity while the session is unlocked. The outcome:
+ *  - a request past prompt_cap_ms: IDLELOCK_ERR_LOCK_UNAVAILABLE ("expired"),
+ *    nothing else changes (for ENABLE the shortcut stays as it was);
+ *  - IDLELOCK_AUTH_FAILED, _CANCELLED, _UNAVAILABLE:
+ *    IDLELOCK_ERR_LOCK_UNAVAILABLE (the message says which), nothing else
+ *    changes;
+ *  - UNLOCK, IDLELOCK_AUTH_OK: as idlelock_unlock_with_biometrics after a
+ *    release: a passcode policy requiring the passcode by now, a shortcut
+ *    changed or turned off since begin (IDLELOCK_ERR_LOCK_UNAVAILABLE); a
+ *    secret that does not open the shortcut's wrap turns the shortcut off
+ *    (IDLELOCK_ERR_LOCK_UNAVAILABLE; delete your item); otherwise the
+ *    attempt count resets (never raised) and the session unlocks
+ *    (REASON_NONE, last activity = now) unless a lock, a lockout or a
+ *    sign-out happened after begin (IDLELOCK_ERR_SESSION_LOCKED), or a
+ *    store write failed (IDLELOCK_ERR_STORAGE, still locked);
+ *  - ENABLE, IDLELOCK_AUTH_OK: the shortcut is on (its wrap saved with the
+ *    store) unless the session was locked or given another passcode after
+ *    begin (IDLELOCK_ERR_SESSION_LOCKED: delete your item).
+ * IDLELOCK_ERR_INVALID_ARGUMENT, with nothing changed (the request stays
+ * open): a NULL lock, a result that is not an IDLELOCK_AUTH_* code, a
+ * secret that does not fit the purpose and result (NULL with a length, a
+ * length other than 32 with UNLOCK and IDLELOCK_AUTH_OK, a length other
+ * than 0 otherwise), a bad out->size, or a token that is not open on this
+ * handle (never issued here, already finished, or voided). Otherwise the
+ * request is finished, whatever the status. `out` may be NULL; when given
+ * it receives the state when the call returns. Thread: any, also from a
+ * listener; any thread may finish a request another thread began. */
+int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, const uint8_t *secret,
+                              size_t secret_len, idlelock_snapshot *out);
+
+/* ------------------------------------------------------------------------ */
+/* Passcode policies and step-up checks (1.2)                               */
+/*                                                                          */
+/* Three config options refuse the biometric shortcut (both the callback    */
+/* path and the pair, IDLELOCK_ERR_LOCK_UNAVAILABLE naming the policy, and  */
+/* snapshot.is_passcode_required = 1) until the passcode is entered again:  */
+/*  - passcode_after_reboot: with a store, after the device restarted (the  */
+/*    store records the boot of the last passcode entry: Linux              */
+/*    /proc/sys/kernel/random/boot_id), as iOS and Android require after a  */
+/*    restart. A memory-only session never outlives its boot.               */
+/*  - passcode_max_age_ms: once the last passcode entry is that old (iOS    */
+/*    asks for the passcode when it was not used for 156 hours), measured   */
+/*    on the handle's clock. An entry from another boot, one the clock now  */
+/*    reads earlier than (a clock step), or none known (a store written by  */
+/*    an earlier version) counts as too old: fail closed.                   */
+/*  - biometric_max_uses: after that many biometric unlocks in a row        */
+/*    (re-authentications included), as KeePassXC's and Keepass2Android's  */
+/*    quick unlock do.                                                      */
+/* A passcode entry is a successful passcode unlock or re-authentication,   */
+/* or idlelock_set_passcode (the person typed it); it resets the count.     */
+/* With a store, the entry's time and boot and the count are kept in the    */
+/* store and shared by every process of the sign-in; each handle applies    */
+/* the policies of its own config to them. The policies never refuse the    */
+/* passcode and never lock a session: they only close the shortcut.         */
+/* ------------------------------------------------------------------------ */
+
+/* The step-up check before a sensitive action (a payment confirmation,
+ * "show recovery phrase"), as Android Keystore's authentication validity
+ * duration, LAContext's touchIDAuthenticationAllowableReuseDuration and
+ * OWASP MASVS-AUTH's step-up authentication describe it: IDLELOCK_OK when
+ * the session is unlocked and its last successful authentication on this
+ * handle (out->last_auth_ms: a passcode or biometric unlock, including a
+ * re-authentication of the unlocked session) is at most `max_age_ms`
+ * (1..IDLELOCK_RECENT_AUTH_MAX_MS) old; IDLELOCK_ERR_REAUTH_REQUIRED when
+ * it is older or there was none on this handle (ask the user: idlelock_unlock,
+ * or the biometric shortcut, on the unlocked session; then check again);
+ * IDLELOCK_ERR_SESSION_LOCKED when the session is locked (or awaits its
+ * first start); IDLELOCK_ERR_NO_PASSCODE when no passcode is set (there is
+ * nothing to authenticate with). A clock that reads earlier than the
+ * authentication (a clock step) is no proof of it: REAUTH_REQUIRED. Judges
+ * the deadlines first and, with a store, looks at it as the gate does.
+ * IDLELOCK_ERR_INVALID_ARGUMENT (nothing changed) for a NULL lock or a
+ * max_age_ms out of range. No allocation. Thread: any. */
+int idlelock_require_recent_auth(idlelock *lock, int64_t max_age_ms);
 
 /* ------------------------------------------------------------------------ */
 /* Sign-out                                                                 */

@@ -122,6 +122,14 @@ struct ConfigurationTests {
             ("reserved0", { $0.reserved0 = 7 }),
             ("clock_ctx", { $0.clock_ctx = UnsafeMutableRawPointer(bitPattern: 8) }),
             ("device_key_len", { $0.device_key_len = 32 }),
+            ("passcode_after_reboot", { $0.passcode_after_reboot = 2 }),
+            ("passcode_after_reboot", { $0.passcode_after_reboot = -1 }),
+            ("passcode_max_age_ms", { $0.passcode_max_age_ms = 3_599_999 }),
+            ("passcode_max_age_ms", { $0.passcode_max_age_ms = 2_592_000_001 }),
+            ("passcode_max_age_ms", { $0.passcode_max_age_ms = -1 }),
+            ("passcode_max_age_ms", { $0.passcode_max_age_ms = Int64.max }),
+            ("biometric_max_uses", { $0.biometric_max_uses = 1_001 }),
+            ("biometric_max_uses", { $0.biometric_max_uses = -1 }),
         ]
         for (field, change) in cases {
             let (rc, message) = create(change)
@@ -138,6 +146,31 @@ struct ConfigurationTests {
         #expect(create { $0.background_after_ms = 0 }.0 == 0)
         #expect(create { $0.idle_after_ms = Int64.max; $0.background_after_ms = 5_000 }.0 == 0)
         #expect(create { $0.kdf_opslimit = 10 }.0 == 0)
+        #expect(create { $0.passcode_max_age_ms = 3_600_000 }.0 == 0)
+        #expect(create { $0.passcode_max_age_ms = 2_592_000_000 }.0 == 0)
+        #expect(create { $0.biometric_max_uses = 1 }.0 == 0)
+        #expect(create { $0.biometric_max_uses = 1_000 }.0 == 0)
+        #expect(create { $0.passcode_after_reboot = 1 }.0 == 0)
+    }
+
+    /// The 1.2 options are off by default, and a host built against the 1.1
+    /// header (its config ends at delay_schedule_len) gets them off.
+    @Test func policiesAreOffByDefaultAndForA11Host() {
+        var cfg = Lock.config()
+        #expect(cfg.passcode_after_reboot == 0 && cfg.passcode_max_age_ms == 0 && cfg.biometric_max_uses == 0)
+        let v11 = MemoryLayout<idlelock_config>.offset(of: \idlelock_config.passcode_max_age_ms)!
+        cfg.size = UInt32(v11)
+        cfg.idle_after_ms = 60_000
+        cfg.passcode_max_age_ms = 1 // past the 1.1 size: never read
+        var h: OpaquePointer? = nil
+        #expect(idlelock_create(&cfg, &h) == 0)
+        idlelock_destroy(h)
+        // A size that ends inside a 1.2 field matches no header.
+        cfg.size = UInt32(v11 + 4)
+        #expect(idlelock_create(&cfg, &h) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_config_init(&cfg, v11 + 4) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(idlelock_config_init(&cfg, v11) == 0)
+        #expect(cfg.size == UInt32(v11))
     }
 
     @Test func theValueAppearsInTheMessage() {
@@ -515,7 +548,9 @@ struct ErrorAndVersionTests {
         #expect(String(cString: idlelock_status_name(3)) == "IDLELOCK_ERR_INVALID_PASSCODE")
         #expect(String(cString: idlelock_status_name(11)) == "IDLELOCK_ERR_INTERNAL")
         #expect(String(cString: idlelock_status_name(12)) == "IDLELOCK_ERR_RETRY_LATER")
-        #expect(String(cString: idlelock_status_name(13)) == "IDLELOCK_ERR_UNKNOWN")
+        #expect(String(cString: idlelock_status_name(13)) == "IDLELOCK_ERR_REAUTH_REQUIRED")
+        #expect(IDLELOCK_ERR_REAUTH_REQUIRED == 13)
+        #expect(String(cString: idlelock_status_name(14)) == "IDLELOCK_ERR_UNKNOWN")
         #expect(String(cString: idlelock_status_name(-1)) == "IDLELOCK_ERR_UNKNOWN")
     }
 
@@ -560,6 +595,9 @@ struct SnapshotLayoutTests {
         #expect(same(\.msUntilWarning, \.ms_until_warning))
         #expect(same(\.msUntilRetry, \.ms_until_retry))
         #expect(same(\.msUntilNextDeadline, \.ms_until_next_deadline))
+        #expect(same(\.isPasscodeRequired, \.is_passcode_required))
+        #expect(same(\.reserved2, \.reserved2))
+        #expect(same(\.lastAuthentication, \.last_auth_ms))
         #expect(MemoryLayout<Snapshot>.size == MemoryLayout<idlelock_snapshot>.size)
     }
 
@@ -569,12 +607,13 @@ struct SnapshotLayoutTests {
         let s = Snapshot(size: 0, state: 1, seq: 2, reason: 3, isEnabled: 4, isBiometricsEnabled: 5,
                          isBiometricsAvailable: 6, isAway: 7, attemptsRemaining: 8, lastActivity: 9,
                          msUntilIdleLock: 10, isWarning: 11, reserved1: 0, msUntilWarning: 12,
-                         msUntilRetry: 13, msUntilNextDeadline: 14)
+                         msUntilRetry: 13, msUntilNextDeadline: 14, isPasscodeRequired: 15, reserved2: 0,
+                         lastAuthentication: 16)
         let c = idlelock_snapshot(s)
         #expect(Int(c.size) == MemoryLayout<idlelock_snapshot>.size)
         #expect([Int64(c.state), Int64(c.seq), Int64(c.reason), Int64(c.is_enabled), Int64(c.is_biometrics_enabled),
                  Int64(c.is_biometrics_available), Int64(c.is_away), Int64(c.attempts_remaining), c.last_activity_ms,
                  c.ms_until_idle_lock, Int64(c.is_warning), c.ms_until_warning, c.ms_until_retry,
-                 c.ms_until_next_deadline] == Array(1...14))
+                 c.ms_until_next_deadline, Int64(c.is_passcode_required), c.last_auth_ms] == Array(1...16))
     }
 }

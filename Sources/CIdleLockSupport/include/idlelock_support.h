@@ -19,9 +19,11 @@ const char *ilk_error_get(void);
 
 /* The v1 sizes of the public structs (struct_sizes.c): the smallest `size`
  * the library accepts from a host. */
-size_t ilk_config_size_v1(void);
 size_t ilk_snapshot_size_v1(void);
 size_t ilk_authenticator_size_v1(void);
+/* 1 when a config of `size` bytes matches a version of the header (the
+ * sizes of every version, with their trailing padding), else 0. */
+int ilk_config_size_matches(size_t size);
 
 /* Zeroes the vector registers (scrub_registers.c): called after a secret
  * was decrypted, so no fragment of it is left where a later register save

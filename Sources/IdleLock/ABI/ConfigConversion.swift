@@ -25,6 +25,9 @@ extension LockConfig {
         c.kdf_memlimit = UInt64(crypto_pwhash_memlimit_interactive())
         c.prompt_cap_ms = 120_000
         c.warn_before_ms = 0
+        c.passcode_max_age_ms = 0
+        c.passcode_after_reboot = 0
+        c.biometric_max_uses = 0
         return c
     }
 
@@ -94,6 +97,16 @@ extension LockConfig {
             || (c.warn_before_ms > 0 && c.warn_before_ms >= c.idle_after_ms) {
             throw .invalid("config.warn_before_ms must be 0 (off) or below idle_after_ms, got ", c.warn_before_ms)
         }
+        if c.passcode_after_reboot != 0 && c.passcode_after_reboot != 1 {
+            throw .invalid("config.passcode_after_reboot must be 0 or 1, got ", Int64(c.passcode_after_reboot))
+        }
+        if c.passcode_max_age_ms != 0
+            && (c.passcode_max_age_ms < ConfigLimits.passcodeMaxAgeMin || c.passcode_max_age_ms > ConfigLimits.passcodeMaxAgeMax) {
+            throw .invalid("config.passcode_max_age_ms must be 0 (off) or 3600000..2592000000 (1 hour .. 30 days), got ", c.passcode_max_age_ms)
+        }
+        if c.biometric_max_uses < 0 || c.biometric_max_uses > ConfigLimits.biometricMaxUsesMax {
+            throw .invalid("config.biometric_max_uses must be 0 (off) or 1..1000, got ", Int64(c.biometric_max_uses))
+        }
         if c.grace_ms < 0 || c.grace_ms > ConfigLimits.graceMax {
             throw .invalid("config.grace_ms must be 0..60000, got ", c.grace_ms)
         }
@@ -141,6 +154,9 @@ extension LockConfig {
         hasDeviceKey = c.device_key != nil
         delaySchedule = try LockConfig.delaySteps(c.delay_schedule, count: c.delay_schedule_len,
                                                   maxAttempts: c.max_attempts)
+        policy = PasscodePolicySettings(afterReboot: c.passcode_after_reboot == 1,
+                                        maxAge: c.passcode_max_age_ms,
+                                        biometricMaxUses: c.biometric_max_uses)
         authenticator = try c.authenticator.map { (a) throws(IdleLockError) in
             try HostAuthenticator(validating: a, unlockReason: c.unlock_reason)
         }

@@ -54,7 +54,6 @@ private func shown(_ n: Int) -> Int64 { Int64(clamping: unsigned(n)) }
 private let snapshotSize = MemoryLayout<idlelock_snapshot>.size
 private let configSize = MemoryLayout<idlelock_config>.size
 private let snapshotSizeV1 = ilk_snapshot_size_v1()
-private let configSizeV1 = ilk_config_size_v1()
 
 /// Checks an optional `out` snapshot before any effect, and returns the
 /// size it was checked with (0 for NULL). `out->size` is read only here:
@@ -178,8 +177,7 @@ private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> U
 @c @implementation
 public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, _ size: Int) -> Int32 {
     guard let cfg else { return fail("idlelock_config_init", .invalid("cfg is NULL")) }
-    if (unsigned(size) != UInt(configSizeV1) && unsigned(size) < UInt(configSize))
-        || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
+    if ilk_config_size_matches(size) == 0 || unsigned(size) > UInt(ConfigLimits.structSizeMax) {
         return fail("idlelock_config_init", .invalid("size is ", shown(size), ", which matches no version of idlelock_config; pass sizeof(idlelock_config)"))
     }
     var defaults = LockConfig.defaults(size: UInt32(size))
@@ -197,9 +195,10 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
     guard let cfg else { return fail("idlelock_create", .invalid("cfg is NULL")) }
     let raw = UnsafeRawPointer(cfg)
     let size = Int(raw.load(as: UInt32.self))
-    // The 1.0 size, or at least this version's: a size inside a field
-    // matches no header and would mix the caller's bytes with defaults.
-    if (size != configSizeV1 && size < configSize) || size > ConfigLimits.structSizeMax {
+    // An earlier version's size, or at least this version's: a size inside
+    // a field matches no header and would mix the caller's bytes with
+    // defaults.
+    if ilk_config_size_matches(size) == 0 || size > ConfigLimits.structSizeMax {
         return fail("idlelock_create", .invalid("cfg->size is ", Int64(size), ", which matches no version of idlelock_config; initialise it with idlelock_config_init(&cfg, sizeof cfg)"))
     }
     var offset = configSize
@@ -370,6 +369,65 @@ public func idlelock_unlock_with_biometrics(_ lock: OpaquePointer?,
     withOut("idlelock_unlock_with_biometrics", lock, out) { $0.unlockWithBiometrics(into: $1) }
 }
 
+// MARK: - The two-phase biometric pair (1.2)
+
+@c @implementation
+public func idlelock_biometric_begin(_ lock: OpaquePointer?, _ purpose: Int32, _ token: UnsafeMutablePointer<UInt64>?,
+                                     _ secret: UnsafeMutablePointer<UInt8>?, _ secretLen: Int,
+                                     _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    let function: StaticString = "idlelock_biometric_begin"
+    guard lock != nil else { return fail(function, nullHandle) }
+    guard let which = BiometricPurpose(rawValue: purpose) else {
+        return fail(function, .invalid("purpose must be IDLELOCK_BIOMETRIC_UNLOCK (1) or IDLELOCK_BIOMETRIC_ENABLE (2), got ", Int64(purpose)))
+    }
+    guard let token else { return fail(function, .invalid("token is NULL")) }
+    switch which {
+    case .unlock:
+        if secret != nil || secretLen != 0 {
+            return fail(function, .invalid("secret must be NULL and secret_len 0 for IDLELOCK_BIOMETRIC_UNLOCK (the check releases the secret at finish), got secret_len ", shown(secretLen)))
+        }
+    case .enable:
+        if secret == nil { return fail(function, .invalid("secret is NULL: IDLELOCK_BIOMETRIC_ENABLE writes the new 32-byte secret there")) }
+        if unsigned(secretLen) != UInt(HostAuthenticator.secretBytes) {
+            return fail(function, .invalid("secret_len must be 32 (IDLELOCK_AUTH_SECRET_BYTES) for IDLELOCK_BIOMETRIC_ENABLE, got ", shown(secretLen)))
+        }
+    }
+    var issued: UInt64 = 0
+    let status = withOut(function, lock, out) { h, target in
+        let (result, fresh) = h.biometricBegin(which, secretOut: secret, into: target)
+        issued = fresh
+        return result
+    }
+    if status == statusOK { token.pointee = issued }
+    return status
+}
+
+@c @implementation
+public func idlelock_biometric_finish(_ lock: OpaquePointer?, _ token: UInt64, _ result: Int32,
+                                      _ secret: UnsafePointer<UInt8>?, _ secretLen: Int,
+                                      _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
+    let function: StaticString = "idlelock_biometric_finish"
+    guard lock != nil else { return fail(function, nullHandle) }
+    let answer: AuthenticatorResult
+    switch result {
+    case 0: answer = .released
+    case 1: answer = .failed
+    case 2: answer = .cancelled
+    case 3: answer = .unavailable
+    default:
+        return fail(function, .invalid("result must be an IDLELOCK_AUTH_* code (0..3), got ", Int64(result)))
+    }
+    if secret == nil && secretLen != 0 {
+        return fail(function, .invalid("secret is NULL but secret_len is ", shown(secretLen)))
+    }
+    if answer == .released ? (secretLen != 0 && unsigned(secretLen) != UInt(HostAuthenticator.secretBytes)) : secretLen != 0 {
+        return fail(function, .invalid("secret_len must be 32 with IDLELOCK_AUTH_OK for an unlock request and 0 otherwise, got ", shown(secretLen)))
+    }
+    return withOut(function, lock, out) { h, target in
+        h.biometricFinish(token, result: answer, secret: secretLen == 0 ? nil : secret, secretLength: secretLen, into: target)
+    }
+}
+
 // MARK: - Sign-out
 
 @c @implementation
@@ -467,6 +525,15 @@ public func idlelock_secret_remove(_ lock: OpaquePointer?, _ name: UnsafePointer
 public func idlelock_require_unlocked(_ lock: OpaquePointer?) -> Int32 {
     guard let lock else { return fail("idlelock_require_unlocked", nullHandle) }
     return plain("idlelock_require_unlocked", borrowing(lock) { $0.requireUnlocked() })
+}
+
+@c @implementation
+public func idlelock_require_recent_auth(_ lock: OpaquePointer?, _ maxAge: Int64) -> Int32 {
+    guard let lock else { return fail("idlelock_require_recent_auth", nullHandle) }
+    if maxAge < 1 || maxAge > ConfigLimits.recentAuthMax {
+        return fail("idlelock_require_recent_auth", .invalid("max_age_ms must be 1..2592000000 (30 days), got ", maxAge))
+    }
+    return plain("idlelock_require_recent_auth", borrowing(lock) { $0.requireRecentAuth(maxAge: maxAge) })
 }
 
 // MARK: - Escalating delays

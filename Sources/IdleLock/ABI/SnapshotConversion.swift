@@ -27,7 +27,9 @@ extension idlelock_snapshot {
                   attempts_remaining: s.attemptsRemaining, last_activity_ms: s.lastActivity,
                   ms_until_idle_lock: s.msUntilIdleLock, is_warning: s.isWarning, reserved1: 0,
                   ms_until_warning: s.msUntilWarning, ms_until_retry: s.msUntilRetry,
-                  ms_until_next_deadline: s.msUntilNextDeadline)
+                  ms_until_next_deadline: s.msUntilNextDeadline,
+                  is_passcode_required: s.isPasscodeRequired, reserved2: 0,
+                  last_auth_ms: s.lastAuthentication)
     }
 }
 

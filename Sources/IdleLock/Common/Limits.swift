@@ -19,4 +19,13 @@ enum ConfigLimits {
     static let delayStepsMax = 32
     /// One day: no "try again in 40 years".
     static let delayMax: Int64 = 86_400_000
+    /// `passcode_max_age_ms`: 1 hour ... 30 days (iOS: 156 hours).
+    static let passcodeMaxAgeMin: Int64 = 3_600_000
+    static let passcodeMaxAgeMax: Int64 = 2_592_000_000
+    /// `biometric_max_uses`: 1...1000 (0 is off).
+    static let biometricMaxUsesMax: Int32 = 1_000
+    /// `idlelock_require_recent_auth`'s `max_age_ms`: 1 ms ... 30 days.
+    static let recentAuthMax: Int64 = 2_592_000_000
+    /// Biometric requests open at once on one handle (the two-phase pair).
+    static let biometricRequestsMax = 8
 }

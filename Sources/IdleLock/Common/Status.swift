@@ -16,6 +16,7 @@ enum Status: Int32 {
     case noMemory = 10
     case `internal` = 11
     case retryLater = 12
+    case reauthRequired = 13
 
     /// The fixed name returned by `idlelock_status_name`.
     var name: StaticString {
@@ -33,6 +34,7 @@ enum Status: Int32 {
         case .noMemory: return "IDLELOCK_ERR_NO_MEMORY"
         case .internal: return "IDLELOCK_ERR_INTERNAL"
         case .retryLater: return "IDLELOCK_ERR_RETRY_LATER"
+        case .reauthRequired: return "IDLELOCK_ERR_REAUTH_REQUIRED"
         }
     }
 }

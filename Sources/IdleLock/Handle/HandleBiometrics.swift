@@ -74,6 +74,7 @@ extension IdleLockHandle {
         let result = transact { now throws(IdleLockError) in
             rules.check(now: now)
             try refreshFromStore()
+            voidBiometricRequests()
             guard bioWrap != nil else { return }
             try saveBiometricWrap(nil)
             bioWrap = nil
@@ -174,7 +175,7 @@ extension IdleLockHandle {
 
     /// Saves the biometric wrap (nil: the shortcut is off) to the store in
     /// one durable step; nothing to do without a store.
-    private func saveBiometricWrap(_ shortcut: KeyWrap?) throws(IdleLockError) {
+    func saveBiometricWrap(_ shortcut: KeyWrap?) throws(IdleLockError) {
         guard let store, rules.engaged else { return }
         let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
             guard store.isOurs(image) else {

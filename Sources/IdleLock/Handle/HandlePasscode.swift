@@ -62,6 +62,7 @@ extension IdleLockHandle {
             wrap = sealed
             shortcutTurnedOff = bioWrap != nil
             bioWrap = nil
+            voidBiometricRequests()
             rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
             savedEpoch = rules.lockEpoch
         }
@@ -273,9 +274,9 @@ extension IdleLockHandle {
     /// save the count reset (and the unlock) before it takes effect here;
     /// an unlock whose reset cannot be saved is refused.
     func finishAttempt(_ ticket: AttemptTicket, checked: PasscodeWrap, right: Bool,
-                               now: Int64) throws(IdleLockError) -> AttemptOutcome {
+                       now: Int64, by credential: Credential = .passcode) throws(IdleLockError) -> AttemptOutcome {
         guard let store, rules.engaged else {
-            return rules.finishAttempt(ticket, right: right, now: now)
+            return rules.finishAttempt(ticket, right: right, now: now, by: credential)
         }
         var trial = rules
         var outcome = AttemptOutcome.void
@@ -288,7 +289,7 @@ extension IdleLockHandle {
                 trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
                                     lockedOut: image.lockedOut)
                 let wasLockedOut = image.lockedOut
-                outcome = trial.finishAttempt(ticket, right: right, now: now)
+                outcome = trial.finishAttempt(ticket, right: right, now: now, by: credential)
                 switch outcome {
                 case .unlocked:
                     image.failedAttempts = 0

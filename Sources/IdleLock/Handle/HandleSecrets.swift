@@ -103,6 +103,22 @@ extension IdleLockHandle {
         }
     }
 
+    /// `require_recent_auth` (1.2): the gate, and the last successful
+    /// authentication at most `maxAge` ms old (validated by the caller).
+    func requireRecentAuth(maxAge: Int64) -> CallResult {
+        transact(checking: {}) { now throws(IdleLockError) in
+            rules.check(now: now)
+            if store != nil { try refreshFromStore() }
+            guard rules.engaged else {
+                throw IdleLockError(.noPasscode, "no passcode is set, so there is nothing to re-authenticate with; set one with idlelock_set_passcode")
+            }
+            try requireOpen()
+            guard rules.authenticated(within: maxAge, now: now) else {
+                throw IdleLockError(.reauthRequired, "the last authentication is older than max_age_ms (or there was none on this handle); ask for the passcode or the biometric check again, then repeat the check")
+            }
+        }
+    }
+
     // MARK: - Sign-out
 
     /// SPEC §6 `disable`: works in every state. Memory first, then the store

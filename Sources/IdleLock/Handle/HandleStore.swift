@@ -56,6 +56,7 @@ extension IdleLockHandle {
     /// Sign-out in memory: secrets, wrap and count forgotten, a fresh
     /// session key, not engaged.
     func forgetSession() {
+        voidBiometricRequests()
         rules.disengage()
         wrap = nil
         bioWrap = nil
@@ -102,6 +103,7 @@ extension IdleLockHandle {
         if wrap?.salt != image.passcode.salt {
             wrap = image.passcode
             rules.passcodeReplacedElsewhere()
+            voidBiometricRequests()
         }
         bioWrap = image.biometricWrap
         vault.records = image.secrets

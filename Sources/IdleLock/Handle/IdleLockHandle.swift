@@ -64,6 +64,9 @@ final class IdleLockHandle {
     private let scratch: UnsafeMutablePointer<Snapshot>
     /// The optional watcher thread (DeadlineWatcher.swift).
     var watcher: DeadlineWatcher? = nil
+    /// The open requests of the two-phase biometric pair
+    /// (BiometricRequests.swift), at most `biometricRequestsMax`.
+    var biometricRequests: [BiometricRequest] = []
 
     private init(config: LockConfig, sessionKey: SecureBytes, deviceKey: SecureBytes?,
                  store: SessionStore?) {
@@ -79,10 +82,11 @@ final class IdleLockHandle {
         withUnsafeMutableBytes(of: &firstToken) { randombytes_buf($0.baseAddress!, $0.count) }
         rules = LockRules(timeouts: config.timeouts, lockOnStart: config.lockOnStart,
                           maxAttempts: config.maxAttempts, now: now, firstPromptToken: firstToken >> 2,
-                          delaySchedule: config.delaySchedule)
+                          delaySchedule: config.delaySchedule, policy: config.policy)
         published = VisibleState(state: .unlocked, reason: .none, isEnabled: false,
                                  isBiometricsEnabled: false, isBiometricsAvailable: false,
-                                 isAway: false, attemptsRemaining: config.maxAttempts, isWarning: false)
+                                 isAway: false, attemptsRemaining: config.maxAttempts, isWarning: false,
+                                 isPasscodeRequired: false)
     }
 
     deinit {
@@ -155,8 +159,12 @@ final class IdleLockHandle {
 
     /// As `transact`, after `precondition` (run under the lock, before the
     /// clock is read): a bad argument that can only be judged under the
-    /// lock (a prompt token) fails with nothing changed.
+    /// lock (a prompt token) fails with nothing changed. Not inlined: the
+    /// calls off the hot path share one copy of the transaction's code (the
+    /// library stays under its size goal, BENCHMARKS.md).
+    @inline(never) @_optimize(size)
     func transact(checking precondition: () throws(IdleLockError) -> Void,
+                  into out: UnsafeMutablePointer<Snapshot>? = nil,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
         do {
@@ -165,7 +173,7 @@ final class IdleLockHandle {
             mutex.unlock()
             return CallResult(error: error)
         }
-        return transactLocked(at: nil, into: nil, ownChangesOnly: false, body)
+        return transactLocked(at: nil, into: out, ownChangesOnly: false, body)
     }
 
     /// The rest of a transaction, entered with the mutex held.
@@ -255,7 +263,7 @@ final class IdleLockHandle {
         VisibleState(state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
                      isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
                      isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
-                     isWarning: rules.isWarning(now: now))
+                     isWarning: rules.isWarning(now: now), isPasscodeRequired: rules.isPasscodeRequired(now: now))
     }
 
     /// Fills `s` field by field (in place: `s` is usually the host's own
@@ -279,6 +287,9 @@ final class IdleLockHandle {
         s.pointee.msUntilWarning = r.msUntilWarning
         s.pointee.msUntilRetry = r.msUntilRetry
         s.pointee.msUntilNextDeadline = r.msUntilNextDeadline
+        s.pointee.isPasscodeRequired = r.isPasscodeRequired ? 1 : 0
+        s.pointee.reserved2 = 0
+        s.pointee.lastAuthentication = r.lastAuthentication
     }
 
     // MARK: - Events

@@ -20,4 +20,6 @@ struct LockConfig {
     var hasDeviceKey: Bool
     var authenticator: HostAuthenticator?
     var delaySchedule: [DelayStep] = []
+    /// The passcode policies (1.2).
+    var policy = PasscodePolicySettings()
 }

@@ -26,6 +26,12 @@ struct Snapshot {
     var msUntilWarning: Int64 = 0
     var msUntilRetry: Int64 = 0
     var msUntilNextDeadline: Int64 = 0
+    /// (1.2) 1 while a passcode policy refuses the biometric shortcut.
+    var isPasscodeRequired: Int32 = 0
+    var reserved2: Int32 = 0
+    /// (1.2) The reading of the last successful authentication, or
+    /// `Millis.never`.
+    var lastAuthentication: Int64 = 0
 }
 
 /// The part of the state whose change produces a new `seq` (not the
@@ -39,6 +45,7 @@ struct VisibleState: Equatable {
     var isAway: Bool
     var attemptsRemaining: Int32
     var isWarning: Bool
+    var isPasscodeRequired: Bool
 
     /// Field by field, inlined: every call compares the state it leaves
     /// with the one last published (the synthesized `==` was an outlined
@@ -49,5 +56,6 @@ struct VisibleState: Equatable {
             && a.isBiometricsEnabled == b.isBiometricsEnabled
             && a.isBiometricsAvailable == b.isBiometricsAvailable && a.isAway == b.isAway
             && a.attemptsRemaining == b.attemptsRemaining && a.isWarning == b.isWarning
+            && a.isPasscodeRequired == b.isPasscodeRequired
     }
 }

@@ -92,6 +92,10 @@ struct RulesReport {
     var msUntilWarning: Int64
     var msUntilRetry: Int64
     var msUntilNextDeadline: Int64
+    /// (1.2) A policy refuses the biometric shortcut now.
+    var isPasscodeRequired: Bool
+    /// (1.2) The last successful authentication, `never` when none.
+    var lastAuthentication: Int64
 }
 
 /// One step of an escalating-delay schedule (`idlelock_delay_step`).
@@ -135,6 +139,14 @@ struct RetryDelay: Equatable {
         let left = Millis.elapsed(from: Millis.elapsed(from: start, to: now), to: period)
         return Swift.max(0, Swift.min(left, period))
     }
+}
+
+/// What an unlock was made with: the policies (PasscodePolicy.swift) count
+/// a biometric unlock, and a passcode entry resets that count.
+enum Credential {
+    case passcode
+    /// The secret the host released after its biometric check.
+    case biometric
 }
 
 /// The outcome of a checked attempt.
@@ -182,18 +194,26 @@ struct LockRules {
     let delaySchedule: [DelayStep]
     /// The delay running after the latest wrong passcode, if any.
     private(set) var retry: RetryDelay? = nil
+    /// The passcode policies and the state they judge (1.2).
+    private(set) var passcodePolicy: PasscodePolicy
+    /// The reading of the last successful authentication on this handle
+    /// (an unlock or a re-authentication, by passcode or biometrics); nil
+    /// when there was none, or it is not on this clock's timeline any more
+    /// (a clock step) or belongs to a session signed out since.
+    private(set) var lastAuthentication: Int64? = nil
     /// The reading the deadlines were last judged at: a check at the same
     /// reading changes nothing (nothing a call does after judging makes a
     /// lock due at that same reading).
     private var judgedAt: Int64? = nil
 
     init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64, firstPromptToken: UInt64 = 1,
-         delaySchedule: [DelayStep] = []) {
+         delaySchedule: [DelayStep] = [], policy: PasscodePolicySettings = PasscodePolicySettings()) {
         self.timeouts = timeouts
         self.lockOnStart = lockOnStart
         self.maxAttempts = maxAttempts
         self.configuredMaxAttempts = maxAttempts
         self.delaySchedule = delaySchedule
+        self.passcodePolicy = PasscodePolicy(policy)
         self.lastActivity = now
         self.shield = PromptShield(cap: timeouts.promptCap, firstToken: firstPromptToken)
     }
@@ -230,7 +250,37 @@ struct LockRules {
                     lastActivity: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
                     isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
                     msUntilRetry: rules.msUntilRetry(now: now),
-                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
+                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now),
+                    isPasscodeRequired: rules.isPasscodeRequired(now: now),
+                    lastAuthentication: rules.lastAuthentication ?? Millis.never)
+    }
+
+    /// A policy refuses the biometric shortcut at `now`: the lock screen
+    /// shows the passcode field only. One comparison (the policy keeps the
+    /// moment it starts): every call asks it.
+    @inline(always)
+    func isPasscodeRequired(now: Int64) -> Bool {
+        engaged && passcodePolicy.requiresPasscode(now: now)
+    }
+
+    /// The policy that refuses the biometric shortcut at `now`, if any.
+    func passcodeDemand(now: Int64) -> PasscodeDemand? {
+        engaged ? passcodePolicy.demand(now: now) : nil
+    }
+
+    /// The step-up check: the last successful authentication is at most
+    /// `maxAge` ms old at `now` (a reading earlier than it is no proof).
+    func authenticated(within maxAge: Int64, now: Int64) -> Bool {
+        guard let at = lastAuthentication, now >= at else { return false }
+        return Millis.elapsed(from: at, to: now) <= maxAge
+    }
+
+    /// A biometric request opened at `openedAt` (a prompt) has expired at
+    /// `now`: `prompt_cap_ms` passed since (it defers nothing any more, and
+    /// its answer unlocks nothing), or the clock reads earlier than its
+    /// opening (a clock step: fail closed).
+    func requestExpired(openedAt: Int64, now: Int64) -> Bool {
+        now < openedAt || Millis.hasPassed(Millis.elapsed(from: openedAt, to: now), timeouts.promptCap)
     }
 
     /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
@@ -264,10 +314,16 @@ struct LockRules {
     func msUntilNextDeadline(now: Int64) -> Int64 {
         let retryLeft = msUntilRetry(now: now)
         let retryEnd: Int64? = retryLeft > 0 ? Millis.add(now, retryLeft) : nil
+        // The moment a policy starts to ask for the passcode (the lock
+        // screen changes then), also while locked.
+        let policyMoment = passcodePolicy.requiredFrom
         guard engaged, state == .unlocked else {
-            // Locked: only the end of an escalating delay is ahead (an end
-            // at or past INT64_MAX never comes: the clock stops there).
-            if let retryEnd, retryEnd != Millis.never { return Millis.elapsed(from: now, to: retryEnd) }
+            // Locked: only the end of an escalating delay and the policy's
+            // moment are ahead (a moment at or past INT64_MAX never comes:
+            // the clock stops there).
+            var soonest = retryEnd ?? Millis.never
+            if engaged && policyMoment > now { soonest = Swift.min(soonest, policyMoment) }
+            if soonest != Millis.never { return Millis.elapsed(from: now, to: soonest) }
             return Millis.never
         }
         if judgedAt != now && pendingLock(now: now) != nil { return 0 }
@@ -285,6 +341,7 @@ struct LockRules {
         }
         consider(shield.capDeadline())
         consider(retryEnd)
+        if policyMoment != Millis.never { consider(policyMoment) }
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
             consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
@@ -312,6 +369,9 @@ struct LockRules {
         }
         let stepped = now < lastActivity || (departure.map { now < $0 } ?? false)
         guard stepped else { return }
+        // Times recorded after `now` are not on this timeline any more.
+        passcodePolicy.clockStepped(to: now)
+        if let at = lastAuthentication, now < at { lastAuthentication = nil }
         if engaged {
             if state == .unlocked { lock(.clock) }
         } else {
@@ -505,6 +565,13 @@ struct LockRules {
         if lockedOut { lockOut() }
     }
 
+    /// The policies' state as the store keeps it (PasscodePolicy.adopt),
+    /// judged against the latest reading of this handle.
+    mutating func adoptPasscodeRecord(enteredAt: Int64, sameBoot: Bool, biometricUses: Int32) {
+        passcodePolicy.adopt(enteredAt: enteredAt, sameBoot: sameBoot, biometricUses: biometricUses,
+                             latest: judgedAt ?? lastActivity)
+    }
+
     /// The passcode was replaced by another process: attempts against the
     /// old one are void.
     mutating func passcodeReplacedElsewhere() {
@@ -523,6 +590,12 @@ struct LockRules {
         shield.contains(token)
     }
 
+    /// Removes a prompt without ending it (its request was voided): not
+    /// activity, and it leaves no grace window behind.
+    mutating func discardPrompt(_ token: UInt64) {
+        shield.discard(token)
+    }
+
     /// Ends an open prompt (the caller checked the token and ran `check`):
     /// it is activity.
     mutating func closePrompt(_ token: UInt64, now: Int64) {
@@ -538,6 +611,9 @@ struct LockRules {
     mutating func passcodeSet(now: Int64, maxAttempts limit: Int32? = nil) {
         if let limit { maxAttempts = limit }
         engaged = true
+        // Typed while unlocked: a passcode entry for the policies (not an
+        // authentication: anyone holding the unlocked session can set one).
+        passcodePolicy.passcodeEntered(now: now)
         failedAttempts = 0
         retry = nil // the delays follow the count
         passcodeGeneration &+= 1
@@ -560,9 +636,11 @@ struct LockRules {
         return .check(AttemptTicket(epoch: lockEpoch, generation: passcodeGeneration))
     }
 
-    /// Finishes a counted attempt. `right` is whether the passcode opened
-    /// the wrap; `now` is the clock reading at the call's entry.
-    mutating func finishAttempt(_ ticket: AttemptTicket, right: Bool, now: Int64) -> AttemptOutcome {
+    /// Finishes a counted attempt. `right` is whether the passcode (or the
+    /// biometric secret, `by`) opened the wrap; `now` is the clock reading
+    /// at the call's entry.
+    mutating func finishAttempt(_ ticket: AttemptTicket, right: Bool, now: Int64,
+                                by credential: Credential = .passcode) -> AttemptOutcome {
         guard engaged, ticket.generation == passcodeGeneration else { return .void }
         if !right {
             if failedAttempts >= maxAttempts {
@@ -579,6 +657,11 @@ struct LockRules {
         state = .unlocked
         reason = .none
         lastActivity = now
+        lastAuthentication = now
+        switch credential {
+        case .passcode: passcodePolicy.passcodeEntered(now: now)
+        case .biometric: passcodePolicy.biometricUsed()
+        }
         if departure != nil {
             // The absence is measured from the unlock: covered only if a
             // live prompt is open now.
@@ -631,6 +714,8 @@ struct LockRules {
     /// `disable`: not engaged, unlocked, count and lockout forgotten. The
     /// departure is presence and stays.
     mutating func disengage() {
+        passcodePolicy.forget()
+        lastAuthentication = nil
         shield.makeInert()
         absenceCovered = false
         retry = nil

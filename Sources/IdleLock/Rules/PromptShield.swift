@@ -104,6 +104,17 @@ struct PromptShield {
         return wasLive
     }
 
+    /// Removes `token` without an end (a voided biometric request): when it
+    /// was the last live prompt, no grace window follows it (an absence it
+    /// covered is judged from the real departure: fail closed).
+    mutating func discard(_ token: UInt64) {
+        guard let i = open.firstIndex(where: { $0.token == token }) else { return }
+        let wasLive = !open[i].inert
+        open.remove(at: i)
+        recomputeEarliestLive()
+        if wasLive && earliestLive == nil { lastEnd = nil }
+    }
+
     /// A clock step before a passcode is set: the bookkeeping restarts at
     /// `now` (SPEC §2), the open prompts' openings and the last end
     /// included, so a cap is never measured from a reading later than the

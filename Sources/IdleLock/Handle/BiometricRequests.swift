@@ -1,0 +1,305 @@
+// The biometric shortcut as requests (SPEC §5, §9; header "the two-phase
+// pair"): one core for both ways a host runs its biometric check. A request
+// is opened (the call's checks, a prompt), the host runs its check with no
+// lock held, and the request is finished with the host's answer as a
+// prompt ends (HostCheck.swift: the clock is read, the step and the
+// deadlines judged, the answer applied, then the end is activity). The
+// callback authenticator (HandleBiometrics.swift) opens a request, calls
+// load_secret or store_secret and finishes it in the same call; a host
+// told the result later holds the request's token between
+// `idlelock_biometric_begin` and `idlelock_biometric_finish`.
+
+import CSystem
+import CIdleLockSupport
+
+/// `IDLELOCK_BIOMETRIC_*`: what a request is for.
+enum BiometricPurpose: Int32 {
+    case unlock = 1
+    case enable = 2
+}
+
+/// An open request: what its begin started from, and what must still hold
+/// when its answer is applied.
+struct BiometricRequest {
+    /// The host's handle on it (64 random bits, never 0); 0 for a request
+    /// the library runs itself within one call (the callback path).
+    let token: UInt64
+    let purpose: BiometricPurpose
+    /// The lock epoch and passcode generation at begin (SPEC §4: a lock
+    /// after begin wins over a success).
+    let ticket: AttemptTicket
+    /// Its prompt.
+    let check: HostCheck
+    let openedAt: Int64
+    /// UNLOCK: the shortcut's wrap and the passcode wrap at begin.
+    let shortcut: KeyWrap?
+    let passcode: PasscodeWrap?
+    /// ENABLE: the session key wrapped under the secret handed out.
+    let made: KeyWrap?
+}
+
+/// The host's answer to a request.
+struct BiometricOutcome {
+    var result: AuthenticatorResult
+    /// UNLOCK, released: the session key the secret opened; nil when it
+    /// does not open the shortcut's wrap.
+    var opened: SecureBytes? = nil
+    /// A step of the library's own that failed (no memory).
+    var failure: IdleLockError? = nil
+}
+
+extension IdleLockHandle {
+    // MARK: - The core (mutex held)
+
+    /// Opens a request at `now`, after judging. UNLOCK checks what SPEC §5
+    /// checks first, then the passcode policies; ENABLE needs an unlocked
+    /// session and writes a new random secret into `secret` (32 bytes),
+    /// whose wrap of the session key the request keeps. Throws, with nothing
+    /// opened, when a check fails.
+    func openBiometricRequest(_ purpose: BiometricPurpose, token: UInt64, now: Int64,
+                              secret: SecureBytes?) throws(IdleLockError) -> BiometricRequest {
+        try refreshFromStore()
+        var shortcut: KeyWrap? = nil
+        var passcode: PasscodeWrap? = nil
+        var made: KeyWrap? = nil
+        switch purpose {
+        case .unlock:
+            guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
+            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
+            guard let enabled = bioWrap else {
+                throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
+            }
+            if config.authenticator != nil && !bioAvailable {
+                throw IdleLockError(.lockUnavailable, "no biometric check is available now (is_available); unlock with the passcode")
+            }
+            try requireNoPasscodeDemand(now: now)
+            try requirePromptTime()
+            shortcut = enabled
+            passcode = current
+        case .enable:
+            guard rules.engaged else { throw IdleLockHandle.noPasscode }
+            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
+            try requirePromptTime()
+            guard let secret else { throw IdleLockError(.internal, "the enable request has no secret buffer") }
+            let keyCopy = try copySessionKey()
+            defer { keyCopy.wipe() }
+            secret.randomize()
+            let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
+            made = try KeyWrap.seal(keyCopy, under: key.base, label: KeyWrap.biometricLabel)
+        }
+        return BiometricRequest(token: token, purpose: purpose,
+                                ticket: AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration),
+                                check: openHostCheck(now: now), openedAt: now,
+                                shortcut: shortcut, passcode: passcode, made: made)
+    }
+
+    /// A passcode policy refusing the shortcut at `now` (LOCK_UNAVAILABLE,
+    /// naming it).
+    private func requireNoPasscodeDemand(now: Int64) throws(IdleLockError) {
+        switch rules.passcodeDemand(now: now) {
+        case nil: return
+        case .afterReboot:
+            throw IdleLockError(.lockUnavailable, "the passcode is required: it has not been entered since the device restarted (passcode_after_reboot); unlock with the passcode")
+        case .tooOld:
+            throw IdleLockError(.lockUnavailable, "the passcode is required: it was last entered longer ago than passcode_max_age_ms (or in another boot, or before a clock step); unlock with the passcode")
+        case .biometricUses:
+            throw IdleLockError(.lockUnavailable, "the passcode is required after biometric_max_uses biometric unlocks in a row; unlock with the passcode")
+        }
+    }
+
+    /// A request lives `prompt_cap_ms`: with 0 it would expire at once.
+    private func requirePromptTime() throws(IdleLockError) {
+        if config.timeouts.promptCap == 0 {
+            throw IdleLockError(.lockUnavailable, "config.prompt_cap_ms is 0, which leaves a biometric check no time (a request expires prompt_cap_ms after it begins); set it, e.g. to the default 120000")
+        }
+    }
+
+    /// With the mutex held, inside `closeHostCheck` at `now` (the check's
+    /// end, already judged): applies the host's answer to `request`.
+    /// `turnedOff` is set when the shortcut was turned off (the caller
+    /// deletes the authenticator's item).
+    func applyBiometricOutcome(_ request: BiometricRequest, _ outcome: BiometricOutcome, now: Int64,
+                               turnedOff: inout Bool) throws(IdleLockError) {
+        if rules.requestExpired(openedAt: request.openedAt, now: now) {
+            throw IdleLockError(.lockUnavailable, "the biometric request expired: it was open longer than prompt_cap_ms (or the clock stepped back); begin a new one")
+        }
+        if let failure = outcome.failure { throw failure }
+        switch outcome.result {
+        case .failed:
+            throw IdleLockError(.lockUnavailable, "the biometric check failed; try again or unlock with the passcode")
+        case .cancelled:
+            throw IdleLockError(.lockUnavailable, "the biometric check was cancelled")
+        case .unavailable:
+            // The cache is refreshed only at create, enable and
+            // foreground (SPEC §5); this answer does not change it.
+            throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available; unlock with the passcode")
+        case .released:
+            break
+        }
+        switch request.purpose {
+        case .unlock:
+            guard let shortcut = request.shortcut, let passcode = request.passcode else {
+                throw IdleLockError(.internal, "the unlock request has no wraps")
+            }
+            try requireNoPasscodeDemand(now: now)
+            guard bioWrap == shortcut else {
+                throw IdleLockError(.lockUnavailable, "the biometric shortcut changed while the check ran; try again")
+            }
+            guard let opened = outcome.opened else {
+                // The released secret no longer opens the wrap: the enrolment
+                // changed. The shortcut goes; the passcode remains.
+                try? saveBiometricWrap(nil)
+                bioWrap = nil
+                turnedOff = true
+                throw IdleLockError(.lockUnavailable, "the secret no longer opens the shortcut (the biometric enrolment changed?); the shortcut is now off: delete the keystore item and unlock with the passcode")
+            }
+            let result = try finishAttempt(request.ticket, checked: passcode, right: true, now: now, by: .biometric)
+            try apply(result, key: opened)
+        case .enable:
+            guard let made = request.made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
+            guard rules.state == .unlocked, request.ticket.epoch == rules.lockEpoch,
+                  request.ticket.generation == rules.passcodeGeneration else {
+                throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; nothing changed")
+            }
+            try saveBiometricWrap(made)
+            bioWrap = made
+        }
+    }
+
+    /// The session key under `shortcut`, opened with the host's secret; nil
+    /// when the secret does not open it. No lock needed.
+    func openShortcut(_ shortcut: KeyWrap, secret: SecureBytes) throws(IdleLockError) -> SecureBytes? {
+        let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
+        let candidate = try SecureBytes.allocate(count: SessionKeyLayout.total)
+        guard shortcut.open(into: candidate, under: key.base, label: KeyWrap.biometricLabel) else { return nil }
+        try SecretVault.deriveIdKey(in: candidate)
+        return candidate
+    }
+
+    /// With the mutex held: every open request of the pair is void (a
+    /// sign-out, a new passcode, the shortcut turned off): its token is no
+    /// longer open and its prompt is gone.
+    func voidBiometricRequests() {
+        for request in biometricRequests { rules.discardPrompt(request.check.prompt) }
+        biometricRequests.removeAll()
+    }
+
+    // MARK: - The pair (idlelock_biometric_begin / _finish)
+
+    /// `biometric_begin`; the arguments are validated. For ENABLE the new
+    /// secret is written into `secretOut` (32 bytes) on success only.
+    func biometricBegin(_ purpose: BiometricPurpose, secretOut: UnsafeMutablePointer<UInt8>?,
+                        into out: UnsafeMutablePointer<Snapshot>?) -> (CallResult, UInt64) {
+        defer { ilk_scrub_vector_registers() } // no fragment of the secret or the key left in them
+        var secret: SecureBytes? = nil
+        if purpose == .enable {
+            do throws(IdleLockError) {
+                secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
+            } catch {
+                return (CallResult(error: error), 0)
+            }
+        }
+        var token: UInt64 = 0
+        let result = transact(checking: { () throws(IdleLockError) in
+            if biometricRequests.count >= ConfigLimits.biometricRequestsMax {
+                throw .invalid("IDLELOCK_BIOMETRIC_REQUESTS_MAX (", Int64(ConfigLimits.biometricRequestsMax), ") requests are already open on this handle: finish the ones no longer needed (IDLELOCK_AUTH_CANCELLED) first")
+            }
+        }, into: out) { now throws(IdleLockError) in
+            rules.check(now: now)
+            let fresh = newRequestToken()
+            biometricRequests.append(try openBiometricRequest(purpose, token: fresh, now: now, secret: secret))
+            token = fresh
+        }
+        if result.error == nil, let secret, let secretOut {
+            secretOut.update(from: secret.base, count: HostAuthenticator.secretBytes)
+        }
+        secret?.wipe()
+        return (result, token)
+    }
+
+    /// A token no request on this handle holds: 64 random bits, never 0.
+    private func newRequestToken() -> UInt64 {
+        var token: UInt64 = 0
+        repeat {
+            withUnsafeMutableBytes(of: &token) { randombytes_buf($0.baseAddress!, $0.count) }
+        } while token == 0 || biometricRequests.contains { $0.token == token }
+        return token
+    }
+
+    /// `biometric_finish`; `result` is an `IDLELOCK_AUTH_*` code and the
+    /// secret's shape (nil, or 32 bytes) is validated against it; what
+    /// depends on the request (its purpose) is checked under the lock,
+    /// before any effect.
+    func biometricFinish(_ token: UInt64, result: AuthenticatorResult, secret: UnsafePointer<UInt8>?,
+                         secretLength: Int, into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
+        defer { ilk_scrub_vector_registers() } // no fragment of the released secret left in them
+        // The host's secret in guarded memory before the lock is taken.
+        var released: SecureBytes? = nil
+        if let secret, secretLength == HostAuthenticator.secretBytes {
+            do throws(IdleLockError) {
+                let copy = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
+                copy.copy(from: secret, count: HostAuthenticator.secretBytes)
+                released = copy
+            } catch {
+                return CallResult(error: error)
+            }
+        }
+        defer { released?.wipe() }
+        var request: BiometricRequest? = nil
+        var turnedOff = false
+        let outcome = transact(checking: { () throws(IdleLockError) in
+            guard let i = biometricRequests.firstIndex(where: { $0.token == token }) else {
+                throw .invalid("token is not an open biometric request on this handle (never issued here, already finished, or voided by idlelock_disable, a new passcode or idlelock_disable_biometrics)")
+            }
+            let found = biometricRequests[i]
+            if found.purpose == .unlock && result == .released && secretLength != HostAuthenticator.secretBytes {
+                throw .invalid("secret_len must be 32 (IDLELOCK_AUTH_SECRET_BYTES) to finish an unlock request with IDLELOCK_AUTH_OK, got ", Int64(secretLength))
+            }
+            if found.purpose == .enable && secretLength != 0 {
+                throw .invalid("secret_len must be 0 to finish an enable request (the secret was handed out at begin), got ", Int64(secretLength))
+            }
+            biometricRequests.remove(at: i)
+            request = found
+        }, into: out) { now throws(IdleLockError) in
+            guard let request else { return }
+            var answer = BiometricOutcome(result: result)
+            if request.purpose == .unlock, result == .released, let shortcut = request.shortcut, let released {
+                do throws(IdleLockError) {
+                    answer.opened = try openShortcut(shortcut, secret: released)
+                } catch {
+                    answer.failure = error
+                }
+            }
+            try closeHostCheck(request.check, now: now) { () throws(IdleLockError) in
+                try applyBiometricOutcome(request, answer, now: now, turnedOff: &turnedOff)
+            }
+        }
+        if turnedOff { config.authenticator?.delete() }
+        return outcome
+    }
+}
+
+// MARK: - Until issue 11's HostCheck.swift lands (branch failclosed)
+
+/// A host check in flight: the prompt it runs under.
+struct HostCheck {
+    let prompt: UInt64
+}
+
+extension IdleLockHandle {
+    /// With the mutex held, once the call's own checks passed at `now`:
+    /// opens the check's prompt (inert on a locked session, SPEC §9).
+    func openHostCheck(now: Int64) -> HostCheck {
+        HostCheck(prompt: rules.openPrompt(now: now))
+    }
+
+    /// With the mutex held, at the reading of the transaction after the
+    /// host returned: the clock step and the deadlines, then `apply`, then
+    /// the prompt's end, which is activity while the session is unlocked.
+    func closeHostCheck(_ check: HostCheck, now: Int64,
+                        _ apply: () throws(IdleLockError) -> Void) throws(IdleLockError) {
+        rules.check(now: now)
+        defer { rules.closePrompt(check.prompt, now: now) }
+        try apply()
+    }
+}

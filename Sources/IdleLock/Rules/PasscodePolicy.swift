@@ -1,0 +1,118 @@
+// The passcode policies (config 1.2): when the biometric shortcut is refused
+// and only the passcode unlocks. After a restart of the device
+// (`passcode_after_reboot`: iOS and Android ask for the passcode after a
+// restart), once the last passcode entry is too old (`passcode_max_age_ms`:
+// iOS asks for it after 156 hours without it), and after a number of
+// biometric unlocks in a row (`biometric_max_uses`: KeePassXC's and
+// Keepass2Android's quick unlock). A value type with no clock, part of
+// LockRules; the handle keeps its state with the store.
+
+/// The configured policies; all off by default.
+struct PasscodePolicySettings: Equatable {
+    /// `passcode_after_reboot`: the first unlock in a boot is by passcode.
+    var afterReboot = false
+    /// `passcode_max_age_ms`: 0 (off) or 1 h ... 30 days.
+    var maxAge: Int64 = 0
+    /// `biometric_max_uses`: 0 (off) or 1...1000.
+    var biometricMaxUses: Int32 = 0
+}
+
+/// Why a policy asks for the passcode now.
+enum PasscodeDemand: Equatable {
+    /// No passcode entry is known in this boot (`passcode_after_reboot`).
+    case afterReboot
+    /// The last passcode entry is `passcode_max_age_ms` old, or its time is
+    /// unknown on this clock (another boot, a clock step, an older store).
+    case tooOld
+    /// `biometric_max_uses` biometric unlocks in a row.
+    case biometricUses
+}
+
+struct PasscodePolicy {
+    let settings: PasscodePolicySettings
+    /// A passcode was entered (an unlock or a new passcode) in this boot.
+    private(set) var enteredThisBoot = false
+    /// When, on this handle's clock; nil when not known on it (another
+    /// boot, a clock step since, a store that does not record it).
+    private(set) var enteredAt: Int64? = nil
+    /// Biometric unlocks since the last passcode entry, saturating at
+    /// `PasscodePolicy.usesMax`.
+    private(set) var biometricUses: Int32 = 0
+    /// The first reading at which a policy asks for the passcode:
+    /// `Int64.min` when one does now, `Int64.max` when none ever will
+    /// (until the next change). Kept up to date by every change, so the
+    /// question every call asks (`requiresPasscode`) is one comparison.
+    private(set) var requiredFrom: Int64
+
+    /// The largest count kept: the largest `biometric_max_uses`.
+    static let usesMax: Int32 = 1_000
+
+    init(_ settings: PasscodePolicySettings = PasscodePolicySettings()) {
+        self.settings = settings
+        requiredFrom = Int64.max
+        requiredFrom = computeRequiredFrom()
+    }
+
+    @inline(always)
+    func requiresPasscode(now: Int64) -> Bool { now >= requiredFrom }
+
+    /// The first policy that asks for the passcode at `now`, if any (for the
+    /// message: reboot first, then the count, then the age).
+    func demand(now: Int64) -> PasscodeDemand? {
+        guard requiresPasscode(now: now) else { return nil }
+        if settings.afterReboot && !enteredThisBoot { return .afterReboot }
+        if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return .biometricUses }
+        return .tooOld
+    }
+
+    /// A successful passcode entry at `now`: an unlock, a re-authentication
+    /// or a new passcode.
+    mutating func passcodeEntered(now: Int64) {
+        enteredThisBoot = true
+        enteredAt = now
+        biometricUses = 0
+        requiredFrom = computeRequiredFrom()
+    }
+
+    /// A successful biometric unlock (or re-authentication).
+    mutating func biometricUsed() {
+        if biometricUses < PasscodePolicy.usesMax { biometricUses += 1 }
+        requiredFrom = computeRequiredFrom()
+    }
+
+    /// The clock read `now`, earlier than a reading already seen: a time
+    /// recorded after `now` is not on this timeline any more (fail closed:
+    /// the entry counts as too old).
+    mutating func clockStepped(to now: Int64) {
+        guard let at = enteredAt, now < at else { return }
+        enteredAt = nil
+        requiredFrom = computeRequiredFrom()
+    }
+
+    /// The state as the store keeps it (shared by every process of the
+    /// sign-in): the last passcode entry, whether it was in this boot, and
+    /// the biometric unlocks since. An entry later than `latest` (the latest
+    /// reading of this handle) is not a time on this clock.
+    mutating func adopt(enteredAt at: Int64, sameBoot: Bool, biometricUses uses: Int32, latest: Int64) {
+        enteredThisBoot = sameBoot
+        enteredAt = sameBoot && at <= latest ? at : nil
+        biometricUses = Swift.min(Swift.max(uses, 0), PasscodePolicy.usesMax)
+        requiredFrom = computeRequiredFrom()
+    }
+
+    /// Sign-out: nothing is known of a passcode that no longer exists.
+    mutating func forget() {
+        enteredThisBoot = false
+        enteredAt = nil
+        biometricUses = 0
+        requiredFrom = computeRequiredFrom()
+    }
+
+    private func computeRequiredFrom() -> Int64 {
+        if settings.afterReboot && !enteredThisBoot { return Int64.min }
+        if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return Int64.min }
+        guard settings.maxAge > 0 else { return Int64.max }
+        guard let at = enteredAt else { return Int64.min }
+        return Millis.add(at, settings.maxAge)
+    }
+}
