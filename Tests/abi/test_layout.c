@@ -21,8 +21,9 @@
  *
  * Also checked: idlelock_config_size() and idlelock_snapshot_size() agree
  * with sizeof, the header's major agrees with the library's and with the
- * baseline, and a host built against the 1.0 header (struct sizes ending at
- * the last 1.0 field) still works.
+ * baseline, and a host built against the 1.0 or the 1.1 header (struct
+ * sizes ending at that version's last field, or at the padding after it)
+ * still works.
  *
  * Prints one line per check and "N passed, N failed".
  */
@@ -81,6 +82,10 @@
     X(idlelock_config, warn_before_ms, 128, 100, 104, 8, 8, 8)                   \
     X(idlelock_config, delay_schedule, 136, 108, 112, 8, 4, 4)                   \
     X(idlelock_config, delay_schedule_len, 144, 112, 116, 8, 4, 4)               \
+    /* 1.2: appended after the 1.1 fields */                                     \
+    X(idlelock_config, passcode_max_age_ms, 152, 116, 120, 8, 8, 8)              \
+    X(idlelock_config, passcode_after_reboot, 160, 124, 128, 4, 4, 4)            \
+    X(idlelock_config, biometric_max_uses, 164, 128, 132, 4, 4, 4)               \
     X(idlelock_snapshot, size, 0, 0, 0, 4, 4, 4)                                 \
     X(idlelock_snapshot, state, 4, 4, 4, 4, 4, 4)                                \
     X(idlelock_snapshot, seq, 8, 8, 8, 8, 8, 8)                                  \
@@ -98,6 +103,10 @@
     X(idlelock_snapshot, ms_until_warning, 64, 64, 64, 8, 8, 8)                  \
     X(idlelock_snapshot, ms_until_retry, 72, 72, 72, 8, 8, 8)                    \
     X(idlelock_snapshot, ms_until_next_deadline, 80, 80, 80, 8, 8, 8)            \
+    /* 1.2 */                                                                    \
+    X(idlelock_snapshot, is_passcode_required, 88, 88, 88, 4, 4, 4)              \
+    X(idlelock_snapshot, reserved2, 92, 92, 92, 4, 4, 4)                         \
+    X(idlelock_snapshot, last_auth_ms, 96, 96, 96, 8, 8, 8)                      \
     /* 1.1 */                                                                    \
     X(idlelock_delay_step, failed_attempts, 0, 0, 0, 4, 4, 4)                    \
     X(idlelock_delay_step, reserved0, 4, 4, 4, 4, 4, 4)                          \
@@ -107,8 +116,8 @@
  * the smallest size a host may pass) */
 #define LAYOUT_SIZES(X)                                      \
     X(idlelock_authenticator, 48, 28, 28, 48, 28, 28)        \
-    X(idlelock_config, 152, 116, 120, 120, 92, 92)           \
-    X(idlelock_snapshot, 88, 88, 88, 56, 56, 56)             \
+    X(idlelock_config, 168, 132, 136, 120, 92, 92)           \
+    X(idlelock_snapshot, 104, 104, 104, 56, 56, 56)          \
     X(idlelock_delay_step, 16, 16, 16, 16, 16, 16)
 
 #ifdef LAYOUT_STATIC
@@ -153,8 +162,9 @@ static int32_t a_load(void *ctx, const char *r, uint8_t *o, size_t c, size_t *n)
 }
 static int32_t a_delete(void *ctx) { (void)ctx; return 0; }
 
-/* A host built against the 1.0 header: it passes the 1.0 sizes. */
-static void old_host(size_t cfg_v1, size_t snap_v1, size_t auth_v1)
+/* A host built against an earlier header: it passes that header's sizes
+ * (`who` names it in the output). */
+static void old_host(const char *who, size_t cfg_v1, size_t snap_v1, size_t auth_v1)
 {
     union {
         idlelock_config cfg;
@@ -171,12 +181,12 @@ static void old_host(size_t cfg_v1, size_t snap_v1, size_t auth_v1)
 
     memset(&c, 0xAB, sizeof c);
     st = idlelock_config_init(&c.cfg, cfg_v1);
-    check(st == IDLELOCK_OK && c.cfg.size == cfg_v1, "%s%s: config_init(%lu) (want size %lu)", "1.0 host", "",
+    check(st == IDLELOCK_OK && c.cfg.size == cfg_v1, "%s%s: config_init(%lu) (want size %lu)", who, "",
           (unsigned long)cfg_v1, (unsigned long)cfg_v1);
     for (i = cfg_v1; i < sizeof c.bytes; i++) {
         if (c.bytes[i] != 0xAB) tail_ok = 0;
     }
-    check(tail_ok, "%s%s: config_init wrote nothing past the %lu bytes it was given (%lu)", "1.0 host", "",
+    check(tail_ok, "%s%s: config_init wrote nothing past the %lu bytes it was given (%lu)", who, "",
           (unsigned long)cfg_v1, (unsigned long)cfg_v1);
     c.cfg.idle_after_ms = 60000;
     c.cfg.clock = fixed_clock;
@@ -187,9 +197,9 @@ static void old_host(size_t cfg_v1, size_t snap_v1, size_t auth_v1)
     auth.load_secret = a_load;
     auth.delete_secret = a_delete;
     c.cfg.authenticator = &auth;
-    /* The bytes past a 1.0 config are garbage in a 1.0 host: never read. */
+    /* The bytes past an older config are garbage in an older host: never read. */
     st = idlelock_create(&c.cfg, &h);
-    check(st == IDLELOCK_OK, "%s%s: create with a %lu-byte config (status %lu)", "1.0 host", "", (unsigned long)cfg_v1,
+    check(st == IDLELOCK_OK, "%s%s: create with a %lu-byte config (status %lu)", who, "", (unsigned long)cfg_v1,
           (unsigned long)st);
     if (h == NULL) return;
     memset(&s, 0xCD, sizeof s);
@@ -200,7 +210,7 @@ static void old_host(size_t cfg_v1, size_t snap_v1, size_t auth_v1)
         if (s.bytes[i] != 0xCD) tail_ok = 0;
     }
     check(st == IDLELOCK_OK && s.s.size == snap_v1 && s.s.state == IDLELOCK_STATE_UNLOCKED && tail_ok,
-          "%s%s: snapshot_get into a %lu-byte snapshot writes only those bytes (status %lu)", "1.0 host", "",
+          "%s%s: snapshot_get into a %lu-byte snapshot writes only those bytes (status %lu)", who, "",
           (unsigned long)snap_v1, (unsigned long)st);
     idlelock_destroy(h);
 }
@@ -237,7 +247,15 @@ int main(void)
           (unsigned long)(idlelock_version_number() / 10000), (unsigned long)LAYOUT_BASELINE_MAJOR);
     check(idlelock_version_number() >= IDLELOCK_VERSION_NUMBER, "%s%s: version %lu >= header's %lu", "library", "",
           (unsigned long)idlelock_version_number(), (unsigned long)IDLELOCK_VERSION_NUMBER);
-    old_host(cfg_v1, snap_v1, auth_v1);
+    old_host("1.0 host", cfg_v1, snap_v1, auth_v1);
+    /* Its sizeof, with the padding that rounds it to the struct's alignment
+     * (8 on armhf: 96, not the 92 its fields end at): where 1.1's first
+     * field starts. */
+    old_host("1.0 host (sizeof)", offsetof(idlelock_config, prompt_cap_ms), snap_v1, auth_v1);
+    old_host("1.1 host", offsetof(idlelock_config, delay_schedule_len) + sizeof(size_t),
+             offsetof(idlelock_snapshot, ms_until_next_deadline) + sizeof(int64_t), auth_v1);
+    old_host("1.1 host (sizeof)", offsetof(idlelock_config, passcode_max_age_ms),
+             offsetof(idlelock_snapshot, is_passcode_required), auth_v1);
 
     printf("%u passed, %u failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -105,6 +105,8 @@ void test_failure_reports(void);
 void test_config_copied(void);
 /* biometrics.c */
 void test_biometrics(void);
+void test_biometric_pair(void);
+void test_recent_auth(void);
 /* secrets.c */
 void test_secrets(void);
 /* last_error.c */

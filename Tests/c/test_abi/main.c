@@ -11,7 +11,8 @@
  * nothing; passcode UTF-8 validation and the attempt count; secret name and
  * value limits, BUFFER_TOO_SMALL; status names; per-thread last_error;
  * versions and struct sizes; listeners (seq order, unsubscribe from inside,
- * re-entry, the limit); the biometric stubs; saturating time arithmetic;
+ * re-entry, the limit); the biometric stubs; the two-phase biometric pair
+ * and the step-up check (1.2); saturating time arithmetic;
  * several threads on one handle (allowed statuses only, secrets never mixed
  * up, listeners in seq order and silent once unsubscribe has returned).
  *
@@ -49,6 +50,8 @@ int main(void)
     test_failure_reports();
     test_config_copied();
     test_biometrics();
+    test_biometric_pair();
+    test_recent_auth();
     test_secrets();
     test_last_error_threads();
     test_listener_basics();

@@ -32,6 +32,9 @@ void test_null_handle(void)
     CHECK_ST(idlelock_secret_get(NULL, "n", buf, &len), INVAL);
     CHECK_ST(idlelock_secret_remove(NULL, "n"), INVAL);
     CHECK_ST(idlelock_require_unlocked(NULL), INVAL);
+    CHECK_ST(idlelock_require_recent_auth(NULL, 1000), INVAL);
+    CHECK_ST(idlelock_biometric_begin(NULL, IDLELOCK_BIOMETRIC_UNLOCK, &token, NULL, 0, &s), INVAL);
+    CHECK_ST(idlelock_biometric_finish(NULL, 1, IDLELOCK_AUTH_CANCELLED, NULL, 0, &s), INVAL);
     idlelock_destroy(NULL);
     passed++; /* destroy(NULL) returned */
 }
@@ -67,6 +70,9 @@ void test_null_pointers(void)
     CHECK_ST(idlelock_secret_get(l, NULL, buf, &len), INVAL);
     CHECK_ST(idlelock_secret_get(l, "n", buf, NULL), INVAL);
     CHECK_ST(idlelock_secret_remove(l, NULL), INVAL);
+    CHECK_ST(idlelock_biometric_begin(l, IDLELOCK_BIOMETRIC_UNLOCK, NULL, NULL, 0, &s), INVAL);
+    CHECK_ST(idlelock_biometric_begin(l, IDLELOCK_BIOMETRIC_ENABLE, &token, NULL, 32, &s), INVAL);
+    CHECK_ST(idlelock_biometric_finish(l, 1, IDLELOCK_AUTH_OK, NULL, 32, &s), INVAL);
     /* out may be NULL in the event calls. */
     CHECK_ST(idlelock_start(l, NULL), OK);
     CHECK_ST(idlelock_touch(l, NULL), OK);

@@ -89,6 +89,25 @@ void test_config_sizes(void)
     CHECK_ST(idlelock_create(&c, &l), INVAL);
     c.size = 4;
     CHECK_ST(idlelock_create(&c, &l), INVAL);
+    /* The 1.1 struct ended at delay_schedule_len (its sizeof: where the
+     * 1.2 fields start): a 1.1 host gets every 1.2 policy off; a size
+     * inside a 1.2 field matches no header. */
+    {
+        size_t v11 = offsetof(idlelock_config, passcode_max_age_ms);
+        memset(&c, 0xA5, sizeof c);
+        CHECK_ST(idlelock_config_init(&c, v11), OK);
+        CHECK(((const uint8_t *)&c)[v11] == 0xA5);
+        c.idle_after_ms = 60000;
+        c.kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
+        c.kdf_memlimit = IDLELOCK_KDF_MEMLIMIT_MIN;
+        CHECK_ST(idlelock_create(&c, &l), OK); /* 0xA5 past v11: never read */
+        idlelock_destroy(l);
+        l = NULL;
+        CHECK_ST(idlelock_config_init(&c, v11 + 4), INVAL);
+        c.size = (uint32_t)(v11 + 4);
+        CHECK_ST(idlelock_create(&c, &l), INVAL);
+        CHECK(l == NULL);
+    }
 }
 
 /* A snapshot followed by room for fields of a newer header. */

@@ -29,9 +29,9 @@ void test_status_names(void)
         "IDLELOCK_ERR_LOCK_UNAVAILABLE", "IDLELOCK_ERR_NO_PASSCODE",
         "IDLELOCK_ERR_STORAGE", "IDLELOCK_ERR_NOT_FOUND",
         "IDLELOCK_ERR_BUFFER_TOO_SMALL", "IDLELOCK_ERR_NO_MEMORY",
-        "IDLELOCK_ERR_INTERNAL", "IDLELOCK_ERR_RETRY_LATER",
+        "IDLELOCK_ERR_INTERNAL", "IDLELOCK_ERR_RETRY_LATER", "IDLELOCK_ERR_REAUTH_REQUIRED",
     };
-    static const int unknown[] = { -1, 13, INT_MAX, INT_MIN };
+    static const int unknown[] = { -1, 14, INT_MAX, INT_MIN };
     size_t i;
     for (i = 0; i < sizeof want / sizeof want[0]; i++) {
         const char *s = idlelock_status_name((int)i);
