@@ -123,6 +123,20 @@ struct PasscodePolicyRulesTests {
         #expect(p.enteredAt == nil && p.requiresPasscode(now: 9_000), "another boot's reading")
     }
 
+    @Test func anEntryAClockStepMadeUnknownStaysUnknownWhenReadBack() {
+        var p = PasscodePolicy(PasscodePolicySettings(maxAge: hour))
+        p.passcodeEntered(now: 20_000)
+        p.clockStepped(to: 5_000)
+        #expect(p.requiresPasscode(now: 25_000))
+        p.adopt(enteredAt: 20_000, sameBoot: true, biometricUses: 0, latest: 25_000)
+        #expect(p.enteredAt == nil && p.requiresPasscode(now: 25_000), "the store's copy is no better")
+        p.adopt(enteredAt: 30_000, sameBoot: true, biometricUses: 0, latest: 31_000)
+        #expect(p.enteredAt == 30_000, "a later entry (another process's) is known")
+        p.passcodeEntered(now: 40_000)
+        p.adopt(enteredAt: 40_000, sameBoot: true, biometricUses: 0, latest: 40_000)
+        #expect(p.enteredAt == 40_000)
+    }
+
     @Test func aSignOutForgetsEverything() {
         var r = rules(maxUses: 1)
         unlock(&r, by: .biometric, now: 1)

@@ -93,6 +93,9 @@ extension IdleLockHandle {
                 image.savedLock = nil
                 image.savedActivity = now
                 image.bootID = stamp
+                image.passcodeEnteredAt = now // typed: an entry for the policies
+                image.passcodeBootID = stamp
+                image.biometricUses = 0
                 return true
             }
             guard let written else {
@@ -105,9 +108,11 @@ extension IdleLockHandle {
         } else {
             var sessionID = [UInt8](repeating: 0, count: StoreFormat.sessionIDBytes)
             sessionID.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
-            let image = StoreImage(maxAttempts: limit, savedActivity: now, bootID: stamp,
+            var image = StoreImage(maxAttempts: limit, savedActivity: now, bootID: stamp,
                                    sessionID: sessionID, passcode: sealed, deviceWrap: deviceWrap,
                                    secrets: vault.records)
+            image.passcodeEnteredAt = now
+            image.passcodeBootID = stamp
             _ = try store.create(image)
         }
     }
@@ -288,6 +293,10 @@ extension IdleLockHandle {
                 if image.passcode.salt != checked.salt { trial.passcodeReplacedElsewhere() }
                 trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
                                     lockedOut: image.lockedOut)
+                // The count of biometric unlocks goes on from the store's
+                // (another process's unlocks count too).
+                trial.adoptPasscodeRecord(enteredAt: image.passcodeEnteredAt, sameBoot: isThisBoot(image.passcodeBootID),
+                                          biometricUses: image.biometricUses)
                 let wasLockedOut = image.lockedOut
                 outcome = trial.finishAttempt(ticket, right: right, now: now, by: credential)
                 switch outcome {
@@ -298,6 +307,14 @@ extension IdleLockHandle {
                     image.savedLock = nil
                     image.savedActivity = now
                     image.bootID = stamp
+                    switch credential {
+                    case .passcode:
+                        image.passcodeEnteredAt = now
+                        image.passcodeBootID = stamp
+                        image.biometricUses = 0
+                    case .biometric:
+                        image.biometricUses = trial.passcodePolicy.biometricUses
+                    }
                     return true
                 case .overtaken:
                     image.failedAttempts = 0

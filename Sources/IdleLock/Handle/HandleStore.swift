@@ -37,8 +37,16 @@ extension IdleLockHandle {
                              now: rules.lastActivity, atCreate: true)
         }
         restart = RestartInfo(savedActivity: image.savedActivity, sameBoot: isThisBoot(image.bootID))
+        adoptPasscodeRecord(image)
         savedEpoch = rules.lockEpoch
         store?.remember(image)
+    }
+
+    /// The passcode policies' state as the store holds it (another process
+    /// may have entered the passcode or used the shortcut).
+    func adoptPasscodeRecord(_ image: StoreImage) {
+        rules.adoptPasscodeRecord(enteredAt: image.passcodeEnteredAt, sameBoot: isThisBoot(image.passcodeBootID),
+                                  biometricUses: image.biometricUses)
     }
 
     /// This process saved `activity` to the store (unlock, set_passcode, a
@@ -108,6 +116,7 @@ extension IdleLockHandle {
         bioWrap = image.biometricWrap
         vault.records = image.secrets
         rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts, lockedOut: image.lockedOut)
+        adoptPasscodeRecord(image)
     }
 
     /// SPEC §7 faults: a lock takes effect in memory first; saving it is

@@ -35,6 +35,9 @@ struct PasscodePolicy {
     /// When, on this handle's clock; nil when not known on it (another
     /// boot, a clock step since, a store that does not record it).
     private(set) var enteredAt: Int64? = nil
+    /// An entry a clock step made unknown: read back from the store it
+    /// stays unknown (a step forgives nothing), until the next entry.
+    private var distrusted: Int64? = nil
     /// Biometric unlocks since the last passcode entry, saturating at
     /// `PasscodePolicy.usesMax`.
     private(set) var biometricUses: Int32 = 0
@@ -70,6 +73,7 @@ struct PasscodePolicy {
     mutating func passcodeEntered(now: Int64) {
         enteredThisBoot = true
         enteredAt = now
+        distrusted = nil
         biometricUses = 0
         requiredFrom = computeRequiredFrom()
     }
@@ -86,16 +90,18 @@ struct PasscodePolicy {
     mutating func clockStepped(to now: Int64) {
         guard let at = enteredAt, now < at else { return }
         enteredAt = nil
+        distrusted = at
         requiredFrom = computeRequiredFrom()
     }
 
     /// The state as the store keeps it (shared by every process of the
     /// sign-in): the last passcode entry, whether it was in this boot, and
     /// the biometric unlocks since. An entry later than `latest` (the latest
-    /// reading of this handle) is not a time on this clock.
+    /// reading of this handle), or one a clock step made unknown here, is
+    /// not a time on this clock.
     mutating func adopt(enteredAt at: Int64, sameBoot: Bool, biometricUses uses: Int32, latest: Int64) {
         enteredThisBoot = sameBoot
-        enteredAt = sameBoot && at <= latest ? at : nil
+        enteredAt = sameBoot && at <= latest && at != distrusted ? at : nil
         biometricUses = Swift.min(Swift.max(uses, 0), PasscodePolicy.usesMax)
         requiredFrom = computeRequiredFrom()
     }
@@ -104,6 +110,7 @@ struct PasscodePolicy {
     mutating func forget() {
         enteredThisBoot = false
         enteredAt = nil
+        distrusted = nil
         biometricUses = 0
         requiredFrom = computeRequiredFrom()
     }

@@ -1,6 +1,8 @@
-// The store file's format, version 1 (docs/STORE_FORMAT.md): encoding,
-// decoding and the integrity check. Everything read is checked before it is
-// used: a damaged, edited, foreign or future-version file is STORAGE.
+// The store file's format, version 2 (docs/STORE_FORMAT.md): encoding,
+// decoding (of version 2, and of version 1, which lacks the passcode
+// policies' state) and the integrity check. Everything read is checked
+// before it is used: a damaged, edited, foreign or future-version file is
+// STORAGE.
 
 import CSystem
 
@@ -35,18 +37,28 @@ struct StoreImage {
     /// an attempt).
     var retryStarted: Int64 = 0
     var retryPeriod: Int64 = 0
+    /// (format 2) The last passcode entry by any process of the sign-in
+    /// (an unlock, a re-authentication or a new passcode): its clock
+    /// reading and the boot it was in (zeros: unknown), and the biometric
+    /// unlocks since (0...1000). The passcode policies judge them.
+    var passcodeEnteredAt: Int64 = 0
+    var passcodeBootID: [UInt8] = [UInt8](repeating: 0, count: BootID.count)
+    var biometricUses: Int32 = 0
 }
 
 enum StoreFormat {
     static let magic: [UInt8] = Array("IDLELOCK".utf8)
-    static let version: UInt32 = 1
+    /// The version written; `decode` also reads version 1.
+    static let version: UInt32 = 2
     static let flagDeviceKey: UInt32 = 1
     /// Offset of the generation counter (the cheap look of SPEC §7).
     static let generationOffset = 16
     static let macBytes = 32
     static let sessionIDBytes = 16
     static let deviceCheckOffset = 120
-    private static let fixedBytes = 412
+    /// The fixed part of each version (before the records and the mac).
+    private static let fixedBytesV1 = 412
+    private static let fixedBytes = 460
     private static let recordFixedBytes = 32 + SodiumSizes.nonce + 4
 
     // MARK: - Encoding
@@ -75,6 +87,9 @@ enum StoreFormat {
         w.wrap(image.biometricWrap)
         w.u64(UInt64(bitPattern: image.retryStarted))
         w.u64(UInt64(bitPattern: image.retryPeriod))
+        w.u64(UInt64(bitPattern: image.passcodeEnteredAt))
+        w.bytes(image.passcodeBootID)
+        w.u32(UInt32(bitPattern: image.biometricUses))
         w.u32(UInt32(image.secrets.count))
         for record in image.secrets {
             w.bytes(record.id)
@@ -106,14 +121,17 @@ enum StoreFormat {
     }
 
     static func decode(_ bytes: [UInt8], keys: StoreKeys) throws(IdleLockError) -> StoreImage {
-        guard bytes.count >= fixedBytes + macBytes, Array(bytes[0..<8]) == magic else {
+        guard bytes.count >= fixedBytesV1 + macBytes, Array(bytes[0..<8]) == magic else {
             throw IdleLockError(.storage, "the store file is not a libidlelock store (bad magic or too short); it was left untouched")
         }
         var r = ByteReader(bytes)
         r.skip(8)
         let fileVersion = r.u32()
-        if fileVersion != version {
-            throw IdleLockError(.storage, "the store file has format version ", Int64(fileVersion), "; this libidlelock reads version 1 (a newer library wrote it?); it was left untouched")
+        if fileVersion != version && fileVersion != 1 {
+            throw IdleLockError(.storage, "the store file has format version ", Int64(fileVersion), "; this libidlelock reads versions 1 and 2 (a newer library wrote it?); it was left untouched")
+        }
+        if fileVersion == version && bytes.count < fixedBytes + macBytes {
+            throw IdleLockError(.storage, "the store file is not a libidlelock store (too short); it was left untouched")
         }
         let flags = r.u32()
         if flags & ~flagDeviceKey != 0 {
@@ -186,6 +204,20 @@ enum StoreFormat {
         image.retryPeriod = Int64(bitPattern: r.u64())
         if image.retryPeriod < 0 || image.retryPeriod > ConfigLimits.delayMax {
             throw IdleLockError(.storage, "the store file holds an escalating delay out of range; it was left untouched")
+        }
+        if fileVersion == 1 {
+            // Version 1 records no passcode entry: read as one in another
+            // boot followed by the most biometric unlocks, so every passcode
+            // policy that is on asks for the passcode once (fail closed).
+            image.biometricUses = PasscodePolicy.usesMax
+        } else {
+            image.passcodeEnteredAt = Int64(bitPattern: r.u64())
+            image.passcodeBootID = r.bytes(BootID.count)
+            let uses = r.u32()
+            if uses > UInt32(PasscodePolicy.usesMax) {
+                throw IdleLockError(.storage, "the store file holds a biometric unlock count out of range; it was left untouched")
+            }
+            image.biometricUses = Int32(uses)
         }
         let count = Int(r.u32())
         if count > SecretLimits.count {
