@@ -142,7 +142,7 @@ struct PasscodePolicyRulesTests {
         unlock(&r, by: .biometric, now: 1)
         #expect(r.isPasscodeRequired(now: 1) && r.lastAuthentication == 1)
         r.disengage()
-        #expect(!r.isPasscodeRequired(now: 1) && r.lastAuthentication == nil)
+        #expect(!r.isPasscodeRequired(now: 1) && r.lastAuthentication == Int64.max)
         r.passcodeSet(now: 2)
         #expect(!r.isPasscodeRequired(now: 2) && r.passcodePolicy.biometricUses == 0)
     }
@@ -152,7 +152,7 @@ struct PasscodePolicyRulesTests {
 struct StepUpRulesTests {
     @Test func aNewPasscodeIsNoAuthentication() {
         let r = rules()
-        #expect(r.lastAuthentication == nil)
+        #expect(r.lastAuthentication == Int64.max)
         #expect(!r.authenticated(within: 1, now: 0))
     }
 
@@ -180,14 +180,14 @@ struct StepUpRulesTests {
         r.passcodeSet(now: 31)
         r.lockNow(now: 32)
         #expect(r.finishAttempt(overtaken, right: true, now: 33) == .void)
-        #expect(r.lastAuthentication == nil)
+        #expect(r.lastAuthentication == Int64.max)
     }
 
     @Test func aClockStepForgetsIt() {
         var r = rules()
         unlock(&r, by: .passcode, now: 1_000)
         r.check(now: 900)
-        #expect(r.lastAuthentication == nil)
+        #expect(r.lastAuthentication == Int64.max)
         #expect(!r.authenticated(within: 2_592_000_000, now: 2_000))
     }
 }

@@ -35,27 +35,28 @@ struct Snapshot {
 }
 
 /// The part of the state whose change produces a new `seq` (not the
-/// times, which move on every touch).
+/// times, which move on every touch), packed into one word: every call
+/// compares the state it leaves with the one last published, and one
+/// comparison of one word (built with no branch) costs less than a field
+/// by field one, whose loads and spills grew with every flag the snapshot
+/// gained (BENCHMARKS.md, the instruction counts of the hot calls).
 struct VisibleState: Equatable {
-    var state: LockState
-    var reason: LockReason
-    var isEnabled: Bool
-    var isBiometricsEnabled: Bool
-    var isBiometricsAvailable: Bool
-    var isAway: Bool
-    var attemptsRemaining: Int32
-    var isWarning: Bool
-    var isPasscodeRequired: Bool
+    /// attempts_remaining (bits 0-31), state (32-33), reason (34-36), then
+    /// one bit per flag.
+    let word: UInt64
 
-    /// Field by field, inlined: every call compares the state it leaves
-    /// with the one last published (the synthesized `==` was an outlined
-    /// call that packed both into registers first).
-    @inline(always)
-    static func == (a: VisibleState, b: VisibleState) -> Bool {
-        a.state == b.state && a.reason == b.reason && a.isEnabled == b.isEnabled
-            && a.isBiometricsEnabled == b.isBiometricsEnabled
-            && a.isBiometricsAvailable == b.isBiometricsAvailable && a.isAway == b.isAway
-            && a.attemptsRemaining == b.attemptsRemaining && a.isWarning == b.isWarning
-            && a.isPasscodeRequired == b.isPasscodeRequired
+    @inline(__always)
+    init(state: LockState, reason: LockReason, isEnabled: Bool, isBiometricsEnabled: Bool,
+         isBiometricsAvailable: Bool, isAway: Bool, attemptsRemaining: Int32, isWarning: Bool,
+         isPasscodeRequired: Bool) {
+        @inline(__always) func bit(_ flag: Bool, _ at: UInt64) -> UInt64 { UInt64(flag ? 1 : 0) << at }
+        word = UInt64(UInt32(bitPattern: attemptsRemaining))
+            | UInt64(UInt32(bitPattern: state.rawValue) & 3) << 32
+            | UInt64(UInt32(bitPattern: reason.rawValue) & 7) << 34
+            | bit(isEnabled, 37) | bit(isBiometricsEnabled, 38) | bit(isBiometricsAvailable, 39)
+            | bit(isAway, 40) | bit(isWarning, 41) | bit(isPasscodeRequired, 42)
     }
+
+    @inline(always)
+    static func == (a: VisibleState, b: VisibleState) -> Bool { a.word == b.word }
 }

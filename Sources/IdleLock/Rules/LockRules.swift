@@ -92,10 +92,6 @@ struct RulesReport {
     var msUntilWarning: Int64
     var msUntilRetry: Int64
     var msUntilNextDeadline: Int64
-    /// (1.2) A policy refuses the biometric shortcut now.
-    var isPasscodeRequired: Bool
-    /// (1.2) The last successful authentication, `never` when none.
-    var lastAuthentication: Int64
 }
 
 /// One step of an escalating-delay schedule (`idlelock_delay_step`).
@@ -197,10 +193,10 @@ struct LockRules {
     /// The passcode policies and the state they judge (1.2).
     private(set) var passcodePolicy: PasscodePolicy
     /// The reading of the last successful authentication on this handle
-    /// (an unlock or a re-authentication, by passcode or biometrics); nil
-    /// when there was none, or it is not on this clock's timeline any more
-    /// (a clock step) or belongs to a session signed out since.
-    private(set) var lastAuthentication: Int64? = nil
+    /// (an unlock or a re-authentication, by passcode or biometrics);
+    /// `never` when there was none, or it is not on this clock's timeline
+    /// any more (a clock step) or belongs to a session signed out since.
+    private(set) var lastAuthentication: Int64 = Millis.never
     /// The reading the deadlines were last judged at: a check at the same
     /// reading changes nothing (nothing a call does after judging makes a
     /// lock due at that same reading).
@@ -250,9 +246,7 @@ struct LockRules {
                     lastActivity: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
                     isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
                     msUntilRetry: rules.msUntilRetry(now: now),
-                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now),
-                    isPasscodeRequired: rules.isPasscodeRequired(now: now),
-                    lastAuthentication: rules.lastAuthentication ?? Millis.never)
+                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
     }
 
     /// A policy refuses the biometric shortcut at `now`: the lock screen
@@ -271,7 +265,8 @@ struct LockRules {
     /// The step-up check: the last successful authentication is at most
     /// `maxAge` ms old at `now` (a reading earlier than it is no proof).
     func authenticated(within maxAge: Int64, now: Int64) -> Bool {
-        guard let at = lastAuthentication, now >= at else { return false }
+        let at = lastAuthentication
+        guard at != Millis.never, now >= at else { return false }
         return Millis.elapsed(from: at, to: now) <= maxAge
     }
 
@@ -314,14 +309,13 @@ struct LockRules {
     func msUntilNextDeadline(now: Int64) -> Int64 {
         let retryLeft = msUntilRetry(now: now)
         let retryEnd: Int64? = retryLeft > 0 ? Millis.add(now, retryLeft) : nil
-        // The moment a policy starts to ask for the passcode (the lock
-        // screen changes then), also while locked.
-        let policyMoment = passcodePolicy.requiredFrom
         guard engaged, state == .unlocked else {
-            // Locked: only the end of an escalating delay and the policy's
-            // moment are ahead (a moment at or past INT64_MAX never comes:
-            // the clock stops there).
+            // Locked: only the end of an escalating delay and the moment a
+            // passcode policy starts to ask for the passcode (the lock
+            // screen changes then) are ahead (a moment at or past INT64_MAX
+            // never comes: the clock stops there).
             var soonest = retryEnd ?? Millis.never
+            let policyMoment = passcodePolicy.requiredFrom
             if engaged && policyMoment > now { soonest = Swift.min(soonest, policyMoment) }
             if soonest != Millis.never { return Millis.elapsed(from: now, to: soonest) }
             return Millis.never
@@ -341,7 +335,7 @@ struct LockRules {
         }
         consider(shield.capDeadline())
         consider(retryEnd)
-        if policyMoment != Millis.never { consider(policyMoment) }
+        consider(passcodePolicy.requiredFrom) // Int64.max (never) changes nothing
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
             consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
@@ -371,7 +365,7 @@ struct LockRules {
         guard stepped else { return }
         // Times recorded after `now` are not on this timeline any more.
         passcodePolicy.clockStepped(to: now)
-        if let at = lastAuthentication, now < at { lastAuthentication = nil }
+        if now < lastAuthentication { lastAuthentication = Millis.never }
         if engaged {
             if state == .unlocked { lock(.clock) }
         } else {
@@ -715,7 +709,7 @@ struct LockRules {
     /// departure is presence and stays.
     mutating func disengage() {
         passcodePolicy.forget()
-        lastAuthentication = nil
+        lastAuthentication = Millis.never
         shield.makeInert()
         absenceCovered = false
         retry = nil
