@@ -96,7 +96,7 @@ extension IdleLockHandle {
     }
 
     func requireUnlocked() -> CallResult {
-        transact { now throws(IdleLockError) in
+        transactHot { now throws(IdleLockError) in
             rules.check(now: now)
             if store != nil { try refreshFromStore() }
             try requireOpen()
@@ -106,7 +106,7 @@ extension IdleLockHandle {
     /// `require_recent_auth` (1.2): the gate, and the last successful
     /// authentication at most `maxAge` ms old (validated by the caller).
     func requireRecentAuth(maxAge: Int64) -> CallResult {
-        transact(checking: {}) { now throws(IdleLockError) in
+        transact { now throws(IdleLockError) in
             rules.check(now: now)
             if store != nil { try refreshFromStore() }
             guard rules.engaged else {

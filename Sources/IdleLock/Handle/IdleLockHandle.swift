@@ -144,28 +144,36 @@ final class IdleLockHandle {
     /// second half of a call that already read it), then seals the session
     /// if it is locked, publishes a change, writes the snapshot into `out`
     /// (when given), and delivers queued snapshots with the mutex released.
-    @inline(__always)
     /// `ownChangesOnly` delivers only the changes up to this call's own
     /// (the first half of an unlock, which holds the attempt turn: it must
     /// not stay on to deliver other threads' changes for as long as they
     /// keep coming; those are delivered by their own calls or its second
-    /// half).
+    /// half). Every call off the hot path shares one copy of the
+    /// transaction's code (`transactOutlined`): the library stays under its
+    /// size goal (BENCHMARKS.md).
+    @inline(__always)
     func transact(at fixedNow: Int64? = nil, into out: UnsafeMutablePointer<Snapshot>? = nil,
                   ownChangesOnly: Bool = false,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
-        mutex.lock()
-        return transactLocked(at: fixedNow, into: out, ownChangesOnly: ownChangesOnly, body)
+        transactOutlined(checking: {}, at: fixedNow, into: out, ownChangesOnly: ownChangesOnly, body)
     }
 
     /// As `transact`, after `precondition` (run under the lock, before the
     /// clock is read): a bad argument that can only be judged under the
-    /// lock (a prompt token) fails with nothing changed. Not inlined: the
-    /// calls off the hot path share one copy of the transaction's code (the
-    /// library stays under its size goal, BENCHMARKS.md).
-    @inline(never) @_optimize(size)
+    /// lock (a prompt token) fails with nothing changed.
+    @inline(__always)
     func transact(checking precondition: () throws(IdleLockError) -> Void,
                   into out: UnsafeMutablePointer<Snapshot>? = nil,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
+        transactOutlined(checking: precondition, at: nil, into: out, ownChangesOnly: false, body)
+    }
+
+    /// The one shared copy of a transaction (not inlined, and not
+    /// specialized for each call's closures).
+    @inline(never) @_optimize(size)
+    private func transactOutlined(checking precondition: () throws(IdleLockError) -> Void, at fixedNow: Int64?,
+                                  into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool,
+                                  _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
         do {
             try precondition()
@@ -173,6 +181,16 @@ final class IdleLockHandle {
             mutex.unlock()
             return CallResult(error: error)
         }
+        return transactLocked(at: fixedNow, into: out, ownChangesOnly: ownChangesOnly, body)
+    }
+
+    /// `transact` inlined into the call: for the hot calls of BENCHMARKS.md
+    /// only (touch, check, snapshot_get, background, foreground and the
+    /// gate), which must not pay for a closure call.
+    @inline(__always)
+    func transactHot(into out: UnsafeMutablePointer<Snapshot>? = nil,
+                     _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
+        mutex.lock()
         return transactLocked(at: nil, into: out, ownChangesOnly: false, body)
     }
 
@@ -305,25 +323,25 @@ final class IdleLockHandle {
         transact(into: out) { now in rules.start(now: now, restart: restart) }
     }
     func touch(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transact(into: out) { now in rules.touch(now: now) }
+        transactHot(into: out) { now in rules.touch(now: now) }
     }
     func inactive(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         transact(into: out) { now in rules.depart(now: now, toBackground: false) }
     }
     func background(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transact(into: out) { now in rules.depart(now: now, toBackground: true) }
+        transactHot(into: out) { now in rules.depart(now: now, toBackground: true) }
     }
     /// `foreground` also refreshes the cached `is_available` (asked before
     /// the internal lock is taken).
     func foreground(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         let available = config.authenticator?.isAvailable()
-        return transact(into: out) { now in
+        return transactHot(into: out) { now in
             if let available { bioAvailable = available }
             rules.foreground(now: now)
         }
     }
     func check(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transact(into: out) { now in rules.check(now: now) }
+        transactHot(into: out) { now in rules.check(now: now) }
     }
 
     /// A platform's lifecycle state, mapped by `LifecycleNames`; a name with
@@ -435,7 +453,7 @@ final class IdleLockHandle {
     }
 
     func snapshot(into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
-        transact(into: out) { now in rules.check(now: now) }
+        transactHot(into: out) { now in rules.check(now: now) }
     }
 
     // MARK: - Listeners
