@@ -524,3 +524,75 @@ struct PairNothingElseUnlocksTests {
         }
     }
 }
+
+@Suite("Callback authenticator on the pair's core")
+struct CallbackCoreTests {
+    private func lock(_ keystore: FakeKeystore, promptCap: Int64 = 120_000, maxUses: Int32 = 0,
+                      maxAge: Int64 = 0) -> PairLock {
+        PairLock(promptCap: promptCap, maxAge: maxAge, maxUses: maxUses, authenticator: keystore.authenticator)
+    }
+
+    @Test func aPolicyRefusesTheCheckBeforeLoadSecretRuns() {
+        let keystore = FakeKeystore()
+        let l = lock(keystore, maxUses: 1)
+        l.setPasscode()
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        l.lock()
+        #expect(idlelock_unlock_with_biometrics(l.handle, nil) == 0)
+        l.lock()
+        #expect(idlelock_unlock_with_biometrics(l.handle, nil) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("biometric_max_uses"))
+        #expect(keystore.loads == 1, "no sheet is shown for a refused check")
+        // The pair and the callback share the count.
+        #expect(l.unlock() == 0)
+        l.lock()
+        l.kept = keystore.secret
+        #expect(l.pairUnlock() == 0)
+        l.lock()
+        #expect(idlelock_unlock_with_biometrics(l.handle, nil) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+    }
+
+    @Test func aCheckThatOutlivesPromptCapUnlocksNothing() {
+        let keystore = FakeKeystore()
+        let l = lock(keystore, promptCap: 30_000)
+        l.setPasscode()
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        l.lock()
+        let clock = Shared(l.clock)
+        keystore.duringLoad = { clock.value.advance(30_000) } // the sheet stays up
+        #expect(idlelock_unlock_with_biometrics(l.handle, nil) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("expired"))
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED && l.snapshot().is_biometrics_enabled == 1)
+        keystore.duringLoad = { clock.value.advance(29_999) }
+        #expect(idlelock_unlock_with_biometrics(l.handle, nil) == 0)
+    }
+
+    @Test func aPromptCapOfZeroRefusesTheCallbacksToo() {
+        let keystore = FakeKeystore()
+        let l = lock(keystore, promptCap: 0)
+        l.setPasscode()
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("prompt_cap_ms"))
+        #expect(keystore.secret == nil, "nothing was stored")
+    }
+
+    @Test func anEnableThatFailsAfterStoringTurnsTheEarlierShortcutOff() {
+        // store_secret replaced the host's item, which is deleted again: the
+        // earlier shortcut's secret is gone, so its wrap goes too.
+        let keystore = FakeKeystore()
+        let l = lock(keystore, promptCap: 30_000)
+        l.setPasscode()
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        let clock = Shared(l.clock)
+        keystore.duringStore = { clock.value.advance(30_000) } // the check outlives the cap
+        let deletes = keystore.deletes
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("expired"))
+        #expect(l.snapshot().is_biometrics_enabled == 0, "the earlier shortcut went with the replaced item")
+        #expect(keystore.deletes == deletes + 1 && keystore.secret == nil)
+        keystore.duringStore = nil
+        #expect(idlelock_enable_biometrics(l.handle) == 0, "enabled again")
+        l.lock()
+        #expect(idlelock_unlock_with_biometrics(l.handle, nil) == 0)
+    }
+}

@@ -22,6 +22,8 @@ final class FakeKeystore: @unchecked Sendable {
     private var _reentries = 0
     /// Runs inside load_secret (with no library lock held).
     var duringLoad: (@Sendable () -> Void)? = nil
+    /// Runs inside store_secret, before the secret is kept.
+    var duringStore: (@Sendable () -> Void)? = nil
     /// When set, every callback calls into the library on this handle.
     var reenter: OpaquePointer? = nil
 
@@ -58,6 +60,7 @@ final class FakeKeystore: @unchecked Sendable {
             let k = FakeKeystore.from(ctx)
             k.callBackIn()
             let copy = Array(UnsafeBufferPointer(start: bytes, count: len))
+            k.duringStore?()
             return k.locked {
                 if k._storeResult == 0 { k._secret = copy }
                 return k._storeResult

@@ -49,15 +49,18 @@ struct BiometricOutcome {
 }
 
 extension IdleLockHandle {
+    static let noAuthenticator = IdleLockError(.lockUnavailable, "no authenticator is configured (config.authenticator is NULL); unlock with the passcode, or drive the check with idlelock_biometric_begin / _finish")
+
     // MARK: - The core (mutex held)
 
     /// Opens a request at `now`, after judging. UNLOCK checks what SPEC §5
     /// checks first, then the passcode policies; ENABLE needs an unlocked
     /// session and writes a new random secret into `secret` (32 bytes),
-    /// whose wrap of the session key the request keeps. Throws, with nothing
-    /// opened, when a check fails.
-    func openBiometricRequest(_ purpose: BiometricPurpose, token: UInt64, now: Int64,
-                              secret: SecureBytes?) throws(IdleLockError) -> BiometricRequest {
+    /// whose wrap of the session key the request keeps. `viaAuthenticator`:
+    /// the library runs the check through `config.authenticator`, which must
+    /// then be configured. Throws, with nothing opened, when a check fails.
+    func openBiometricRequest(_ purpose: BiometricPurpose, token: UInt64, now: Int64, secret: SecureBytes?,
+                              viaAuthenticator: Bool = false) throws(IdleLockError) -> BiometricRequest {
         try refreshFromStore()
         var shortcut: KeyWrap? = nil
         var passcode: PasscodeWrap? = nil
@@ -66,6 +69,7 @@ extension IdleLockHandle {
         case .unlock:
             guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
             guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
+            if viaAuthenticator && config.authenticator == nil { throw IdleLockHandle.noAuthenticator }
             guard let enabled = bioWrap else {
                 throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
             }
@@ -79,6 +83,7 @@ extension IdleLockHandle {
         case .enable:
             guard rules.engaged else { throw IdleLockHandle.noPasscode }
             guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
+            if viaAuthenticator && config.authenticator == nil { throw IdleLockHandle.noAuthenticator }
             try requirePromptTime()
             guard let secret else { throw IdleLockError(.internal, "the enable request has no secret buffer") }
             let keyCopy = try copySessionKey()

@@ -1,70 +1,62 @@
-// The biometric shortcut on the handle (SPEC §5). Each call is split around
-// the host's callbacks, which run with no internal lock held: what the call
-// started from (the lock epoch, the passcode generation, the wrap) is
-// re-checked when the host's answer is applied.
+// The biometric shortcut through the callback authenticator (SPEC §5): the
+// library runs the host's check itself, on the core the two-phase pair uses
+// (BiometricRequests.swift), so both obey one set of rules. A call opens a
+// request, runs the host's callbacks with no internal lock held, and
+// finishes the request with their answer: what the call started from (the
+// lock epoch, the passcode generation, the wrap) is re-checked then.
 
 import CIdleLockSupport
 
 extension IdleLockHandle {
-    private static let noAuthenticator = IdleLockError(.lockUnavailable, "no authenticator is configured (config.authenticator is NULL); unlock with the passcode")
-
-    /// SPEC §5 `enable_biometrics`.
+    /// SPEC §5 `enable_biometrics`: an ENABLE request whose check is
+    /// `is_available` and `store_secret`.
     func enableBiometrics() -> CallResult {
-        var entryNow: Int64 = 0
-        var ticket: AttemptTicket? = nil
-        var keyCopy: SecureBytes? = nil
+        let secret: SecureBytes
+        do throws(IdleLockError) {
+            secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
+        } catch {
+            return CallResult(error: error)
+        }
+        defer { secret.wipe() }
+        var request: BiometricRequest? = nil
         let first = transact { now throws(IdleLockError) in
-            entryNow = now
             rules.check(now: now)
-            try refreshFromStore()
-            guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
-            guard config.authenticator != nil else { throw IdleLockHandle.noAuthenticator }
-            keyCopy = try copySessionKey()
-            ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
+            request = try openBiometricRequest(.enable, token: 0, now: now, secret: secret, viaAuthenticator: true)
         }
-        guard first.error == nil, let ticket, let keyCopy, let authenticator = config.authenticator else {
-            return first
-        }
+        guard first.error == nil, let request, let authenticator = config.authenticator else { return first }
 
         // The host's part, with no lock held: is a check available, and keep
         // the new secret behind it.
         let available = authenticator.isAvailable()
-        var made: KeyWrap? = nil
-        var hostFailure: IdleLockError? = nil
-        var stored = false
-        if !available {
-            hostFailure = IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available (is_available returned 0)")
-        } else {
-            do throws(IdleLockError) {
-                let secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
-                secret.randomize()
-                let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
-                made = try KeyWrap.seal(keyCopy, under: key.base, label: KeyWrap.biometricLabel)
-                stored = authenticator.store(secret)
-                if !stored {
-                    hostFailure = IdleLockError(.lockUnavailable, "the authenticator could not store the secret (store_secret failed); the shortcut stays off")
-                }
-            } catch {
-                hostFailure = error
-            }
-        }
-        keyCopy.wipe()
+        let stored = available && authenticator.store(secret)
+        secret.wipe()
 
-        var keepSecret = false
-        let result = transact(at: entryNow) { now throws(IdleLockError) in
-            bioAvailable = available
-            if let hostFailure { throw hostFailure }
-            guard let made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
-            guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
-                  ticket.generation == rules.passcodeGeneration else {
-                throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; nothing changed")
+        var turnedOff = false
+        var kept = false
+        let result = transact { now throws(IdleLockError) in
+            try closeHostCheck(request.check, now: now) { () throws(IdleLockError) in
+                bioAvailable = available
+                if !available {
+                    throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available (is_available returned 0)")
+                }
+                if !stored {
+                    throw IdleLockError(.lockUnavailable, "the authenticator could not store the secret (store_secret failed); the shortcut stays off")
+                }
+                do throws(IdleLockError) {
+                    try applyBiometricOutcome(request, BiometricOutcome(result: .released), now: now, turnedOff: &turnedOff)
+                    kept = true
+                } catch {
+                    // store_secret replaced the host's item, which is deleted
+                    // again: a shortcut enabled before cannot open any more.
+                    if bioWrap != nil {
+                        try? saveBiometricWrap(nil)
+                        bioWrap = nil
+                    }
+                    throw error
+                }
             }
-            try saveBiometricWrap(made)
-            bioWrap = made
-            keepSecret = true
         }
-        if stored && !keepSecret { authenticator.delete() }
+        if stored && !kept { authenticator.delete() }
         return result
     }
 
@@ -84,90 +76,35 @@ extension IdleLockHandle {
         return result
     }
 
-    /// SPEC §5 `unlock_with_biometrics`. The snapshot goes into `out`
-    /// (written by each transaction: the last one's is the call's).
+    /// SPEC §5 `unlock_with_biometrics`: an UNLOCK request whose check is
+    /// `load_secret`. The snapshot goes into `out` (written by each
+    /// transaction: the last one's is the call's).
     func unlockWithBiometrics(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         defer { ilk_scrub_vector_registers() } // no fragment of the released secret left in them
-        var entryNow: Int64 = 0
-        var ticket: AttemptTicket? = nil
-        var shortcut: KeyWrap? = nil
-        var passcode: PasscodeWrap? = nil
-        var prompt: UInt64 = 0
+        var request: BiometricRequest? = nil
         let first = transact(into: out) { now throws(IdleLockError) in
-            entryNow = now
             rules.check(now: now)
-            try refreshFromStore()
-            guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
-            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
-            guard config.authenticator != nil else { throw IdleLockHandle.noAuthenticator }
-            guard let enabled = bioWrap else {
-                throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
-            }
-            guard bioAvailable else {
-                throw IdleLockError(.lockUnavailable, "no biometric check is available now (is_available); unlock with the passcode")
-            }
-            ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
-            shortcut = enabled
-            passcode = current
-            // The host's biometric sheet is a prompt (SPEC §9): an absence
-            // it causes is presence.
-            prompt = rules.openPrompt(now: now)
+            request = try openBiometricRequest(.unlock, token: 0, now: now, secret: nil, viaAuthenticator: true)
         }
-        guard first.error == nil, let ticket, let shortcut, let passcode,
-              let authenticator = config.authenticator else {
-            return first
-        }
+        guard first.error == nil, let request, let authenticator = config.authenticator,
+              let shortcut = request.shortcut else { return first }
 
         // The check, with no lock held: it may take seconds.
-        var released = AuthenticatorResult.failed
-        var opened: SecureBytes? = nil
-        var checkFailure: IdleLockError? = nil
+        var answer = BiometricOutcome(result: .failed)
         do throws(IdleLockError) {
             let secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
-            released = authenticator.load(into: secret)
-            if released == .released {
-                let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
-                let candidate = try SecureBytes.allocate(count: SessionKeyLayout.total)
-                if shortcut.open(into: candidate, under: key.base, label: KeyWrap.biometricLabel) {
-                    try SecretVault.deriveIdKey(in: candidate)
-                    opened = candidate
-                }
-            }
+            answer.result = authenticator.load(into: secret)
+            if answer.result == .released { answer.opened = try openShortcut(shortcut, secret: secret) }
+            secret.wipe()
         } catch {
-            checkFailure = error
+            answer.failure = error
         }
 
         var turnedOff = false
-        // The clock is read again here for the prompt's end (when the sheet
-        // went away); the unlock itself is judged at the call's entry.
         let result = transact(into: out) { now throws(IdleLockError) in
-            rules.closePrompt(prompt, now: now)
-            if let checkFailure { throw checkFailure }
-            switch released {
-            case .failed:
-                throw IdleLockError(.lockUnavailable, "the biometric check failed; try again or unlock with the passcode")
-            case .cancelled:
-                throw IdleLockError(.lockUnavailable, "the biometric check was cancelled")
-            case .unavailable:
-                // The cache is refreshed only at create, enable and
-                // foreground (SPEC §5); this answer does not change it.
-                throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available; unlock with the passcode")
-            case .released:
-                break
+            try closeHostCheck(request.check, now: now) { () throws(IdleLockError) in
+                try applyBiometricOutcome(request, answer, now: now, turnedOff: &turnedOff)
             }
-            guard bioWrap == shortcut else {
-                throw IdleLockError(.lockUnavailable, "the biometric shortcut changed while the check ran; try again")
-            }
-            guard let opened else {
-                // The released secret no longer opens the wrap: the enrolment
-                // changed. The shortcut goes; the passcode remains.
-                try? saveBiometricWrap(nil)
-                bioWrap = nil
-                turnedOff = true
-                throw IdleLockError(.lockUnavailable, "the authenticator's secret no longer opens the shortcut (the biometric enrolment changed?); the shortcut is now off, unlock with the passcode")
-            }
-            let outcome = try finishAttempt(ticket, checked: passcode, right: true, now: entryNow)
-            try apply(outcome, key: opened)
         }
         if turnedOff { authenticator.delete() }
         return result
