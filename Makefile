@@ -68,7 +68,7 @@ $(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB
 	$(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
 
 $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+	$(CC) $(CWARN) -Iinclude $< $(CLINK) -lsodium -o $@
 
 demo: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace

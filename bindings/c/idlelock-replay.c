@@ -25,8 +25,10 @@
  *       At most once, before the first event. Keys: idle, background,
  *       inactive, grace (ms, or the word `never`; background also takes
  *       `same` = IDLELOCK_SAME_AS_IDLE), attempts, lock_on_start (integers),
- *       warn (warn_before_ms, ms), store (1: keep the session in a store
- *       file in a fresh temporary
+ *       warn (warn_before_ms, ms), prompt_cap (prompt_cap_ms, ms),
+ *       max_age (passcode_max_age_ms, ms), after_reboot
+ *       (passcode_after_reboot, 0/1), max_uses (biometric_max_uses), store
+ *       (1: keep the session in a store file in a fresh temporary
  *       folder, removed at the end of the trace), device_key (1: a fixed
  *       32-byte test device key) and biometrics (1: the fake keystore of
  *       fake_keystore.h as config.authenticator, with an unlock_reason;
@@ -69,6 +71,35 @@
  *                              biometrics=1). The library caches it: it
  *                              sees the change at its next create,
  *                              enable_biometrics or foreground.
+ *         bio-begin unlock|enable [NAME]
+ *                              idlelock_biometric_begin (1.2, the
+ *                              two-phase pair); the token is kept under
+ *                              NAME (default `req`); for enable, with the
+ *                              secret handed out. Works with or without
+ *                              config biometrics=1 (the fake keystore is
+ *                              the host's either way).
+ *         bio-finish NAME ok|fail|cancel|unavailable|wrong
+ *                              idlelock_biometric_finish of NAME's token:
+ *                              for an unlock, ok releases the keystore's
+ *                              item (it must hold one) and wrong releases
+ *                              it with a flipped bit (a secret that does
+ *                              not open the wrap); for an enable, ok first
+ *                              keeps the secret in the fake keystore
+ *                              (store_secret's rules; when that fails the
+ *                              host finishes with fail instead), and a
+ *                              finish that is not OK makes the host delete
+ *                              the item it kept. Without config
+ *                              biometrics=1 the host also deletes its item
+ *                              whenever is_biometrics_enabled goes from 1
+ *                              to 0 (the library cannot).
+ *         recent-auth <ms>     idlelock_require_recent_auth(lock, ms)
+ *         reboot               as restart, after the device restarted: the
+ *                              store's boot ids (its saved activity's and
+ *                              its last passcode entry's) are rewritten
+ *                              with another boot's, as a restart of the
+ *                              device changes /proc/sys/kernel/random/
+ *                              boot_id (the tool recomputes the store's
+ *                              integrity check; needs config store=1)
  *       Calls that take no snapshot argument (and the host-only events) are
  *       followed by idlelock_snapshot_get() at the same clock reading.
  *
@@ -80,18 +111,21 @@
  *       enabled (0/1), until_idle (ms or `never`), and extensions:
  *       activity (last_activity_ms), value (what the previous `get`
  *       returned), bio (is_biometrics_enabled, 0/1), bio_available
- *       (is_biometrics_available, 0/1) and bio_item (0/1: the fake keystore
- *       holds an item, so the library has not had it deleted). A mismatch
+ *       (is_biometrics_available, 0/1), bio_item (0/1: the fake keystore
+ *       holds an item, so the library has not had it deleted), and (1.2)
+ *       passcode_required (is_passcode_required, 0/1) and last_auth
+ *       (last_auth_ms, ms or `never`). A mismatch
  *       prints `FILE:LINE: expected X=..., got ...`.
  *
  * A malformed line prints `FILE:LINE: <what is wrong>` on stderr and the
  * tool exits 2. Lines of any length are read (getline); a line holding a
  * NUL byte or more than MAX_TOKENS items is rejected.
  *
- * Build (from the repository root):
+ * Build (from the repository root; libsodium only for `reboot`, which
+ * recomputes the store's BLAKE2b integrity check):
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
  *      -Iinclude bindings/c/idlelock-replay.c -Lbuild -lidlelock \
- *      -Wl,-rpath,$PWD/build -o build/idlelock-replay
+ *      -Wl,-rpath,$PWD/build -lsodium -o build/idlelock-replay
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -102,12 +136,26 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "idlelock.h"
 #include "fake_keystore.h"
 
 #define EXIT_MISMATCH 1
 #define EXIT_MALFORMED 2
 #define MAX_TOKENS 32
+/* Named requests of the two-phase pair a trace keeps at once. */
+#define MAX_REQUESTS 16
+#define REQUEST_NAME_MAX 15
+
+/* A request of the two-phase pair (bio-begin), by its trace name. */
+typedef struct named_request {
+    char name[REQUEST_NAME_MAX + 1];
+    int32_t purpose;  /* IDLELOCK_BIOMETRIC_UNLOCK or _ENABLE */
+    uint64_t token;   /* what begin wrote; 0 when begin failed */
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES]; /* an enable's, until finish */
+    int has_secret;   /* begin(ENABLE) handed one out and no finish used it */
+} named_request;
 
 /* One trace being replayed. */
 typedef struct replay {
@@ -134,6 +182,10 @@ typedef struct replay {
     idlelock_authenticator auth; /* its callbacks, copied at each create */
     char store_dir[64];          /* mkdtemp folder, "" until created */
     char store_path[96];
+    int wide;                    /* config uses a 1.2 key: wider event column */
+    named_request requests[MAX_REQUESTS]; /* bio-begin's tokens by name */
+    int n_requests;
+    unsigned reboots;            /* `reboot` events so far (each a new boot id) */
 } replay;
 
 /* The fixed device key of config device_key=1 (a test key, not a secret). */
@@ -160,6 +212,7 @@ static const char *const status_names[] = {
     "OK", "INVALID_ARGUMENT", "SESSION_LOCKED", "INVALID_PASSCODE",
     "LOCKED_OUT", "LOCK_UNAVAILABLE", "NO_PASSCODE", "STORAGE",
     "NOT_FOUND", "BUFFER_TOO_SMALL", "NO_MEMORY", "INTERNAL", "RETRY_LATER",
+    "REAUTH_REQUIRED",
 };
 static const char *const state_names[] = { "UNLOCKED", "LOCKED", "LOCKED_OUT" };
 static const char *const reason_names[] = {
@@ -333,7 +386,7 @@ static void print_ms(int64_t v)
  * the trace uses them (config biometrics=1), else the original width. */
 static int event_width(const replay *r)
 {
-    return r->use_biometrics ? 18 : 10;
+    return r->use_biometrics || r->wide ? 18 : 10;
 }
 
 static void print_header(replay *r)
@@ -357,6 +410,14 @@ static void print_header(replay *r)
            c->max_attempts, c->lock_on_start, r->use_biometrics ? " biometrics=1" : "");
     if (c->warn_before_ms > 0)
         printf(" warn=%" PRId64, c->warn_before_ms);
+    if (c->prompt_cap_ms != 120000)
+        printf(" prompt_cap=%" PRId64, c->prompt_cap_ms);
+    if (c->passcode_max_age_ms > 0)
+        printf(" max_age=%" PRId64, c->passcode_max_age_ms);
+    if (c->passcode_after_reboot)
+        fputs(" after_reboot=1", stdout);
+    if (c->biometric_max_uses > 0)
+        printf(" max_uses=%" PRId32, c->biometric_max_uses);
     putchar('\n');
     printf("%8s  %-*s  %-16s  %-10s  %-12s  %4s  %4s  ", "time", event_width(r),
            "event", "status", "state", "reason", "left", "away");
@@ -375,6 +436,24 @@ static int parse_flag(const char *s, int *out)
     if (strcmp(s, "0") != 0 && strcmp(s, "1") != 0)
         return 0;
     *out = s[0] == '1';
+    return 1;
+}
+
+/* The 1.2 keys: prompt_cap, max_age, after_reboot, max_uses. Returns 1
+ * when `key` is one of them (with *ok whether its value parsed). */
+static int config_key_1_2(replay *r, const char *key, const char *val, int *ok)
+{
+    idlelock_config *c = &r->cfg;
+    if (strcmp(key, "prompt_cap") == 0)
+        *ok = parse_ms(val, &c->prompt_cap_ms);
+    else if (strcmp(key, "max_age") == 0)
+        *ok = parse_ms(val, &c->passcode_max_age_ms);
+    else if (strcmp(key, "after_reboot") == 0)
+        *ok = parse_i32(val, &c->passcode_after_reboot);
+    else if (strcmp(key, "max_uses") == 0)
+        *ok = parse_i32(val, &c->biometric_max_uses);
+    else
+        return 0;
     return 1;
 }
 
@@ -407,6 +486,8 @@ static int config_key(replay *r, const char *key, const char *val)
         ok = parse_flag(val, &r->use_device_key);
     else if (strcmp(key, "biometrics") == 0)
         ok = parse_flag(val, &r->use_biometrics);
+    else if (config_key_1_2(r, key, val, &ok))
+        r->wide = 1;
     else
         return malformed(r, "unknown config key '%s'", show(key));
     if (!ok)
@@ -430,7 +511,8 @@ static int do_config(replay *r, char **tok, int n)
 {
     static const char *const keys[] = {
         "idle", "background", "inactive", "grace", "attempts", "lock_on_start",
-        "store", "device_key", "warn", "biometrics",
+        "store", "device_key", "warn", "biometrics", "prompt_cap", "max_age",
+        "after_reboot", "max_uses",
     };
     int seen[COUNT(keys)] = { 0 };
     int i;
@@ -564,6 +646,10 @@ static int expect_key(replay *r, const char *key, const char *val)
         return expect_flag(r, key, val, s->is_biometrics_available);
     if (strcmp(key, "bio_item") == 0)
         return expect_flag(r, key, val, r->keystore.has_secret);
+    if (strcmp(key, "passcode_required") == 0)
+        return expect_flag(r, key, val, s->is_passcode_required);
+    if (strcmp(key, "last_auth") == 0)
+        return expect_number(r, key, val, 1, s->last_auth_ms);
     return malformed(r, "unknown expect key '%s'", show(key));
 }
 
@@ -658,7 +744,9 @@ static const struct {
     { "gate", 0, 0 },              { "restart", 0, 0 },
     { "enable-biometrics", 0, 0 }, { "disable-biometrics", 0, 0 },
     { "unlock-biometrics", 0, 1 }, { "enrolment-change", 0, 0 },
-    { "bio-available", 1, 1 },
+    { "bio-available", 1, 1 },     { "bio-begin", 1, 2 },
+    { "bio-finish", 2, 2 },        { "recent-auth", 1, 1 },
+    { "reboot", 0, 0 },
 };
 
 /* The answers of `unlock-biometrics [answer]`, as IDLELOCK_AUTH_* codes. */
@@ -667,6 +755,171 @@ static const int32_t answer_codes[] = {
     IDLELOCK_AUTH_OK, IDLELOCK_AUTH_FAILED, IDLELOCK_AUTH_CANCELLED,
     IDLELOCK_AUTH_UNAVAILABLE,
 };
+
+/* ---------------------------------------------------------------------- */
+/* The two-phase pair, the step-up check and reboots (1.2)                */
+/* ---------------------------------------------------------------------- */
+
+/* The results of `bio-finish NAME result`: IDLELOCK_AUTH_* codes, and
+ * `wrong` (OK with a secret that does not open the wrap). */
+static const char *const finish_names[] = { "ok", "fail", "cancel", "unavailable", "wrong" };
+static const int32_t finish_codes[] = {
+    IDLELOCK_AUTH_OK, IDLELOCK_AUTH_FAILED, IDLELOCK_AUTH_CANCELLED,
+    IDLELOCK_AUTH_UNAVAILABLE, IDLELOCK_AUTH_OK,
+};
+#define FINISH_WRONG 4
+
+/* The index of the request named `name`, or -1. */
+static int find_request(const replay *r, const char *name)
+{
+    int i;
+    for (i = 0; i < r->n_requests; i++)
+        if (strcmp(r->requests[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int check_pair_args(const replay *r, const char *ev, char **arg, int nargs)
+{
+    int64_t ms;
+    if (strcmp(ev, "bio-begin") == 0) {
+        if (strcmp(arg[0], "unlock") != 0 && strcmp(arg[0], "enable") != 0)
+            return malformed(r, "bio-begin takes unlock or enable, not '%s'", show(arg[0]));
+        if (nargs == 2 && strlen(arg[1]) > REQUEST_NAME_MAX)
+            return malformed(r, "a request name has at most %d characters", REQUEST_NAME_MAX);
+        if (find_request(r, nargs == 2 ? arg[1] : "req") < 0 && r->n_requests == MAX_REQUESTS)
+            return malformed(r, "more than %d request names in one trace", MAX_REQUESTS);
+    }
+    if (strcmp(ev, "bio-finish") == 0) {
+        int i = find_request(r, arg[0]);
+        int k = name_index(finish_names, COUNT(finish_names), arg[1]);
+        const named_request *q = i < 0 ? NULL : &r->requests[i];
+        if (q == NULL)
+            return malformed(r, "bio-finish of '%s', which no bio-begin named", show(arg[0]));
+        if (k < 0)
+            return malformed(r, "unknown result '%s' for bio-finish "
+                             "(ok, fail, cancel, unavailable or wrong)", show(arg[1]));
+        if (q->purpose == IDLELOCK_BIOMETRIC_ENABLE && k == FINISH_WRONG)
+            return malformed(r, "bio-finish ... wrong is for an unlock request");
+        if (q->purpose == IDLELOCK_BIOMETRIC_UNLOCK && finish_codes[k] == IDLELOCK_AUTH_OK &&
+            !r->keystore.has_secret)
+            return malformed(r, "bio-finish %s: the fake keystore holds no item to release",
+                             show(arg[1]));
+    }
+    if (strcmp(ev, "recent-auth") == 0 && !parse_i64(arg[0], &ms))
+        return malformed(r, "recent-auth takes ms, not '%s'", show(arg[0]));
+    if (strcmp(ev, "reboot") == 0 && !r->use_store)
+        return malformed(r, "reboot needs config store=1");
+    return 0;
+}
+
+/* `bio-begin unlock|enable [NAME]`. */
+static int run_bio_begin(replay *r, char **arg, int nargs)
+{
+    const char *name = nargs == 2 ? arg[1] : "req";
+    int i = find_request(r, name);
+    named_request *q;
+    int enable = strcmp(arg[0], "enable") == 0, st;
+    if (i < 0) { /* room checked by check_pair_args */
+        i = r->n_requests++;
+        snprintf(r->requests[i].name, sizeof r->requests[i].name, "%s", name);
+    }
+    q = &r->requests[i];
+    q->purpose = enable ? IDLELOCK_BIOMETRIC_ENABLE : IDLELOCK_BIOMETRIC_UNLOCK;
+    q->token = 0;
+    sodium_memzero(q->secret, sizeof q->secret);
+    st = idlelock_biometric_begin(r->lock, q->purpose, &q->token, enable ? q->secret : NULL,
+                                  enable ? sizeof q->secret : 0, &r->snap);
+    q->has_secret = enable && st == IDLELOCK_OK;
+    return st;
+}
+
+/* `bio-finish NAME result` (checked by check_pair_args). */
+static int run_bio_finish(replay *r, char **arg)
+{
+    int i = find_request(r, arg[0]);
+    named_request *q = i < 0 ? NULL : &r->requests[i];
+    int k = name_index(finish_names, COUNT(finish_names), arg[1]), st, kept = 0;
+    int32_t result;
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
+    const uint8_t *release = NULL;
+    size_t len = 0;
+    if (q == NULL || k < 0)
+        return -1;
+    result = finish_codes[k];
+    memset(secret, 0, sizeof secret);
+    if (q->purpose == IDLELOCK_BIOMETRIC_UNLOCK && result == IDLELOCK_AUTH_OK) {
+        memcpy(secret, r->keystore.secret, sizeof secret);
+        if (k == FINISH_WRONG)
+            secret[0] ^= 1;
+        release = secret;
+        len = sizeof secret;
+    }
+    if (q->purpose == IDLELOCK_BIOMETRIC_ENABLE && result == IDLELOCK_AUTH_OK && q->has_secret) {
+        /* The check passed: the host keeps the secret behind it (or fails
+         * to, and says so), then wipes its copy. */
+        kept = fake_keystore_store_secret(&r->keystore, q->secret, sizeof q->secret) == 0;
+        if (!kept)
+            result = IDLELOCK_AUTH_FAILED;
+    }
+    sodium_memzero(q->secret, sizeof q->secret);
+    q->has_secret = 0;
+    st = idlelock_biometric_finish(r->lock, q->token, result, release, len, &r->snap);
+    sodium_memzero(secret, sizeof secret);
+    /* An enable the library did not take: the host deletes what it kept. */
+    if (kept && st != IDLELOCK_OK)
+        fake_keystore_wipe(&r->keystore);
+    return st;
+}
+
+/* Rewrite the store file's two boot ids (its saved activity's at offset
+ * 64, its last passcode entry's at 416) with another boot's, and recompute
+ * its integrity check: BLAKE2b-256 of every byte before it, keyed with
+ * device subkey 1 under config device_key=1 (docs/STORE_FORMAT.md).
+ * Returns 0, or -1 when the file is no version-2 store or cannot be read
+ * or written. */
+static int stamp_other_boot(replay *r)
+{
+    static const size_t boot_offsets[] = { 64, 416 };
+    static uint8_t buf[1 << 20];
+    uint8_t subkey[32];
+    char boot[37];
+    FILE *f = fopen(r->store_path, "r+b");
+    size_t n, i;
+    int rc = -1;
+    if (f == NULL)
+        return -1;
+    n = fread(buf, 1, sizeof buf, f);
+    memset(subkey, 0, sizeof subkey);
+    if (n >= 460 + 32 && n < sizeof buf && buf[8] == 2) {
+        snprintf(boot, sizeof boot, "replay-reboot-%04u-0000-000000000000", r->reboots % 10000);
+        for (i = 0; i < COUNT(boot_offsets); i++)
+            memcpy(buf + boot_offsets[i], boot, 36);
+        if (r->use_device_key) {
+            crypto_kdf_derive_from_key(subkey, sizeof subkey, 1, "idlkstor", test_device_key);
+            crypto_generichash(buf + n - 32, 32, buf, n - 32, subkey, sizeof subkey);
+        } else {
+            crypto_generichash(buf + n - 32, 32, buf, n - 32, NULL, 0);
+        }
+        if (fseek(f, 0, SEEK_SET) == 0 && fwrite(buf, 1, n, f) == n && fflush(f) == 0)
+            rc = 0;
+    }
+    sodium_memzero(subkey, sizeof subkey);
+    fclose(f);
+    return rc;
+}
+
+/* `reboot`: the process ends, the device restarts, a new process creates
+ * the lock on the same store. Returns 0 or EXIT_MALFORMED. */
+static int run_reboot(replay *r)
+{
+    idlelock_destroy(r->lock);
+    r->lock = NULL;
+    r->reboots++;
+    if (access(r->store_path, F_OK) == 0 && stamp_other_boot(r) != 0)
+        return malformed(r, "reboot: the store is no version-2 store, or cannot be rewritten");
+    return ensure_handle(r);
+}
 
 /* Check the arguments of the events whose arguments are words, before
  * anything runs. Returns 0 or EXIT_MALFORMED. */
@@ -682,7 +935,7 @@ static int check_args(const replay *r, const char *ev, char **arg, int nargs)
     if ((strcmp(ev, "enrolment-change") == 0 || strcmp(ev, "bio-available") == 0) &&
         !r->use_biometrics)
         return malformed(r, "%s needs config biometrics=1", ev);
-    return 0;
+    return check_pair_args(r, ev, arg, nargs);
 }
 
 /* `restart`: the process ends and a new one creates the lock on the same
@@ -760,6 +1013,11 @@ static int run_other(replay *r, const char *ev, char **arg)
         r->keystore.available = arg[0][0] == '1';
         return IDLELOCK_OK;
     }
+    if (strcmp(ev, "recent-auth") == 0) {
+        int64_t ms = 0;
+        parse_i64(arg[0], &ms);
+        return idlelock_require_recent_auth(r->lock, ms);
+    }
     return idlelock_require_unlocked(r->lock); /* gate */
 }
 
@@ -785,6 +1043,8 @@ static void print_event(const replay *r, const char *ev, char **arg, int nargs)
     fputs(until, stdout);
     if (r->cfg.warn_before_ms > 0)
         printf("%s", s->is_warning ? "  WARNING" : "");
+    if (s->is_passcode_required)
+        fputs("  PASSCODE-ONLY", stdout);
     if (nargs > 0 && strcmp(ev, "passcode") != 0 && strcmp(ev, "unlock") != 0) {
         fputs("  ", stdout);
         print_escaped((const uint8_t *)arg[0], strlen(arg[0]));
@@ -801,7 +1061,7 @@ static void print_event(const replay *r, const char *ev, char **arg, int nargs)
 static int run_event(replay *r, int64_t t, const char *ev, char **arg, int nargs)
 {
     size_t i;
-    int st, rc, has_snap = 0;
+    int st, rc, has_snap = 0, bio_before = r->snap.is_biometrics_enabled;
     r->now = t;
     r->event_seen = 1;
     rc = ensure_handle(r);
@@ -818,11 +1078,17 @@ static int run_event(replay *r, int64_t t, const char *ev, char **arg, int nargs
             has_snap = 1;
             break;
         }
-    if (!has_snap && strcmp(ev, "restart") == 0) {
-        rc = run_restart(r);
+    if (!has_snap && (strcmp(ev, "restart") == 0 || strcmp(ev, "reboot") == 0)) {
+        rc = strcmp(ev, "restart") == 0 ? run_restart(r) : run_reboot(r);
         if (rc != 0)
             return rc;
         st = IDLELOCK_OK;
+    } else if (!has_snap && strcmp(ev, "bio-begin") == 0) {
+        st = run_bio_begin(r, arg, nargs);
+        has_snap = 1;
+    } else if (!has_snap && strcmp(ev, "bio-finish") == 0) {
+        st = run_bio_finish(r, arg);
+        has_snap = 1;
     } else if (!has_snap && strcmp(ev, "unlock-biometrics") == 0) {
         st = run_unlock_biometrics(r, arg, nargs);
         has_snap = 1;
@@ -839,6 +1105,11 @@ static int run_event(replay *r, int64_t t, const char *ev, char **arg, int nargs
                    library_status_name(sst));
         }
     }
+    /* Without an authenticator the library cannot delete the host's item:
+     * the host does, once the shortcut went off (header, the two-phase
+     * pair). */
+    if (!r->use_biometrics && bio_before && !r->snap.is_biometrics_enabled)
+        fake_keystore_wipe(&r->keystore);
     print_event(r, ev, arg, nargs);
     return 0;
 }
