@@ -54,9 +54,22 @@ $(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Test
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iinclude \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-$(FUZZ_DIR)/fuzz_%: Tests/fuzz/fuzz_%.c Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_store_seed.h $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
-	. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS $< \
+# The harnesses' sources: fuzz_api is a folder (one file per area of the
+# API), fuzz_store one file; both share the headers of Tests/fuzz/.
+FUZZ_API_SOURCES   := $(sort $(wildcard Tests/fuzz/fuzz_api/*.c))
+FUZZ_API_HEADERS   := $(sort $(wildcard Tests/fuzz/fuzz_api/*.h))
+FUZZ_STORE_SOURCES := Tests/fuzz/fuzz_store.c
+FUZZ_HEADERS       := Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_store_seed.h
+
+# Compiles and links every .c among the prerequisites.
+FUZZ_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS -ITests/fuzz $(filter %.c,$^) \
 	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@
+
+$(FUZZ_DIR)/fuzz_api: $(FUZZ_API_SOURCES) $(FUZZ_API_HEADERS) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(FUZZ_LINK)
+
+$(FUZZ_DIR)/fuzz_store: $(FUZZ_STORE_SOURCES) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(FUZZ_LINK)
 
 fuzz-build: lib $(FUZZERS)
 
