@@ -25,8 +25,10 @@ BENCH_RUN = $(BENCH_BIN) --lib $(LIB) --stripped $(BENCH_STRIPPED) --probe $(BEN
 .PHONY: bench bench-smoke
 
 # The benchmark program: its sections and the allocation counter.
-BENCH_SOURCES  := bench/main.c bench/malloc_count.c
-BENCH_HEADERS  := bench/malloc_count.h
+BENCH_SOURCES  := bench/main.c bench/harness.c bench/baseline.c bench/hot_calls.c bench/unlock.c \
+                  bench/allocations.c bench/footprint.c bench/python.c bench/report.c \
+                  bench/malloc_count.c
+BENCH_HEADERS  := bench/bench.h bench/malloc_count.h
 
 # -rdynamic: the allocation counter's malloc family must be visible to the
 # shared objects (ELF interposition).
