@@ -3,8 +3,8 @@
 #   make coverage    prints llvm-cov's report per file and the total
 #
 # The C and Python suites exercise the same code through the shipped
-# Embedded library, which is not instrumented; README.md states the figure
-# and the reasons for the lines no test reaches.
+# Embedded library, which is not instrumented; docs/TESTING.md states the
+# figure and the reasons for the lines no test reaches.
 
 COVERAGE_BUILD := .build/coverage
 COVERAGE_DIR    = $(COVERAGE_BUILD)/x86_64-unknown-linux-gnu/debug
