@@ -55,6 +55,8 @@ bench: lib $(BENCH_DEPS)
 	$(BENCH_RUN) --json $(BENCH_JSON) $(BENCH_ARGS)
 
 bench-smoke: lib $(BENCH_DEPS)
-	$(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
+	@$(STEPS_BEGIN)
+	$(STEP) $(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
+	@$(STEPS_END)
 
-EXTRA_TESTS += bench-smoke
+TEST_SUITES += bench-smoke
