@@ -235,6 +235,42 @@ __attribute__((noinline)) static void b_deliver(base_t *b)
     pthread_mutex_unlock(&b->mu);
 }
 
+/* The start of every call, once its arguments are checked: lock, read the
+ * clock, judge. Returns the clock reading. */
+static inline int64_t b_enter(base_t *b)
+{
+    int64_t now;
+    pthread_mutex_lock(&b->mu);
+    now = b->clock(b->clock_ctx);
+    b_begin(b, now);
+    return now;
+}
+
+/* The end of every call: settle (filling `out` if given), unlock, deliver. */
+static inline void b_leave(base_t *b, int64_t now, idlelock_snapshot *out)
+{
+    int deliver;
+    b_settle(b, now, out);
+    deliver = b->queued > 0;
+    pthread_mutex_unlock(&b->mu);
+    if (deliver) {
+        b_deliver(b);
+    }
+}
+
+/* The gate of the calls that need the session unlocked, after b_enter:
+ * look at the store, then SESSION_LOCKED, INTERNAL (no key) or OK. */
+static inline int b_gate(base_t *b)
+{
+    if (b->store != NULL) {
+        b_store_step(b); /* look at the store's generation */
+    }
+    if (b->state != IDLELOCK_STATE_UNLOCKED) {
+        return IDLELOCK_ERR_SESSION_LOCKED;
+    }
+    return b->key_loaded ? IDLELOCK_OK : IDLELOCK_ERR_INTERNAL;
+}
+
 static int b_out_ok(const idlelock_snapshot *out)
 {
     return out == NULL || (out->size >= sizeof *out && out->size <= 4096);
@@ -246,13 +282,10 @@ enum { OP_TOUCH, OP_CHECK, OP_BACKGROUND, OP_FOREGROUND };
 static inline int b_event(base_t *b, idlelock_snapshot *out, int op)
 {
     int64_t now;
-    int deliver;
     if (b == NULL || !b_out_ok(out)) {
         return IDLELOCK_ERR_INVALID_ARGUMENT;
     }
-    pthread_mutex_lock(&b->mu);
-    now = b->clock(b->clock_ctx);
-    b_begin(b, now);
+    now = b_enter(b);
     switch (op) {
     case OP_TOUCH:
         if (b->state == IDLELOCK_STATE_UNLOCKED) {
@@ -306,12 +339,7 @@ static inline int b_event(base_t *b, idlelock_snapshot *out, int op)
     default:
         break;
     }
-    b_settle(b, now, out);
-    deliver = b->queued > 0;
-    pthread_mutex_unlock(&b->mu);
-    if (deliver) {
-        b_deliver(b);
-    }
+    b_leave(b, now, out);
     return IDLELOCK_OK;
 }
 
@@ -346,27 +374,13 @@ __attribute__((noinline)) int base_foreground(base_t *b, idlelock_snapshot *out)
 __attribute__((noinline)) int base_require_unlocked(base_t *b)
 {
     int64_t now;
-    int status = IDLELOCK_OK, deliver;
+    int status;
     if (b == NULL) {
         return IDLELOCK_ERR_INVALID_ARGUMENT;
     }
-    pthread_mutex_lock(&b->mu);
-    now = b->clock(b->clock_ctx);
-    b_begin(b, now);
-    if (b->store != NULL) {
-        b_store_step(b); /* look at the store's generation */
-    }
-    if (b->state != IDLELOCK_STATE_UNLOCKED) {
-        status = IDLELOCK_ERR_SESSION_LOCKED;
-    } else if (!b->key_loaded) {
-        status = IDLELOCK_ERR_INTERNAL;
-    }
-    b_settle(b, now, NULL);
-    deliver = b->queued > 0;
-    pthread_mutex_unlock(&b->mu);
-    if (deliver) {
-        b_deliver(b);
-    }
+    now = b_enter(b);
+    status = b_gate(b);
+    b_leave(b, now, NULL);
     return status;
 }
 
@@ -413,7 +427,7 @@ __attribute__((noinline)) int base_secret_get(base_t *b, const char *name, uint8
     unsigned long long opened = 0;
     size_t n, cap, i;
     int64_t now;
-    int status = IDLELOCK_OK, deliver;
+    int status;
     if (b == NULL || name == NULL || len == NULL) {
         return IDLELOCK_ERR_INVALID_ARGUMENT;
     }
@@ -425,17 +439,9 @@ __attribute__((noinline)) int base_secret_get(base_t *b, const char *name, uint8
         return IDLELOCK_ERR_INVALID_ARGUMENT;
     }
     cap = *len > 65536 ? 65536 : *len;
-    pthread_mutex_lock(&b->mu);
-    now = b->clock(b->clock_ctx);
-    b_begin(b, now);
-    if (b->store != NULL) {
-        b_store_step(b); /* look at the store's generation */
-    }
-    if (b->state != IDLELOCK_STATE_UNLOCKED) {
-        status = IDLELOCK_ERR_SESSION_LOCKED;
-    } else if (!b->key_loaded) {
-        status = IDLELOCK_ERR_INTERNAL;
-    } else {
+    now = b_enter(b);
+    status = b_gate(b);
+    if (status == IDLELOCK_OK) {
         const base_record *r = NULL;
         crypto_generichash(id, sizeof id, (const unsigned char *)name, n, b->key + 32, 32);
         for (i = 0; i < b->n_records; i++) {
@@ -457,12 +463,7 @@ __attribute__((noinline)) int base_secret_get(base_t *b, const char *name, uint8
             *len = (size_t)opened;
         }
     }
-    b_settle(b, now, NULL);
-    deliver = b->queued > 0;
-    pthread_mutex_unlock(&b->mu);
-    if (deliver) {
-        b_deliver(b);
-    }
+    b_leave(b, now, NULL);
     return status;
 }
 

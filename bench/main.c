@@ -76,6 +76,60 @@ static const char *arg_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
+/* The options that take a value, and where it goes. */
+enum value_kind { AS_INT, AS_LONG, AS_DOUBLE, AS_TEXT };
+static const struct {
+    const char *name;
+    enum value_kind kind;
+    void *dest;
+} VALUE_OPTIONS[] = {
+    {"--iters", AS_LONG, &opt.iters},
+    {"--rounds", AS_INT, &opt.rounds},
+    {"--target-ms", AS_DOUBLE, &opt.target_ms},
+    {"--unlock-rounds", AS_INT, &opt.unlock_rounds},
+    {"--dl-rounds", AS_INT, &opt.dl_rounds},
+    {"--alloc-calls", AS_LONG, &opt.alloc_calls},
+    {"--py-iters", AS_LONG, &opt.py_iters},
+    {"--py-rounds", AS_INT, &opt.py_rounds},
+    {"--lib", AS_TEXT, &opt.lib},
+    {"--stripped", AS_TEXT, &opt.stripped},
+    {"--probe", AS_TEXT, &opt.probe},
+    {"--python", AS_TEXT, &opt.python},
+    {"--tmpdir", AS_TEXT, &opt.tmpdir},
+    {"--json", AS_TEXT, &opt.json},
+    {"--only", AS_TEXT, &opt.only},
+};
+
+/* argv[*i] is an option that takes a value: store it (moving *i past it)
+ * and return 1; else return 0. */
+static int value_option(int argc, char **argv, int *i)
+{
+    size_t k;
+    for (k = 0; k < sizeof VALUE_OPTIONS / sizeof VALUE_OPTIONS[0]; k++) {
+        const char *v;
+        if (strcmp(argv[*i], VALUE_OPTIONS[k].name) != 0) {
+            continue;
+        }
+        v = arg_value(argc, argv, i);
+        switch (VALUE_OPTIONS[k].kind) {
+        case AS_INT:
+            *(int *)VALUE_OPTIONS[k].dest = atoi(v);
+            break;
+        case AS_LONG:
+            *(long *)VALUE_OPTIONS[k].dest = atol(v);
+            break;
+        case AS_DOUBLE:
+            *(double *)VALUE_OPTIONS[k].dest = atof(v);
+            break;
+        case AS_TEXT:
+            *(const char **)VALUE_OPTIONS[k].dest = v;
+            break;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int i;
@@ -90,36 +144,8 @@ int main(int argc, char **argv)
             opt.alloc_calls = 20;
             opt.py_iters = 50;
             opt.py_rounds = 1;
-        } else if (strcmp(a, "--iters") == 0) {
-            opt.iters = atol(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--rounds") == 0) {
-            opt.rounds = atoi(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--target-ms") == 0) {
-            opt.target_ms = atof(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--unlock-rounds") == 0) {
-            opt.unlock_rounds = atoi(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--dl-rounds") == 0) {
-            opt.dl_rounds = atoi(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--alloc-calls") == 0) {
-            opt.alloc_calls = atol(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--py-iters") == 0) {
-            opt.py_iters = atol(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--py-rounds") == 0) {
-            opt.py_rounds = atoi(arg_value(argc, argv, &i));
-        } else if (strcmp(a, "--lib") == 0) {
-            opt.lib = arg_value(argc, argv, &i);
-        } else if (strcmp(a, "--stripped") == 0) {
-            opt.stripped = arg_value(argc, argv, &i);
-        } else if (strcmp(a, "--probe") == 0) {
-            opt.probe = arg_value(argc, argv, &i);
-        } else if (strcmp(a, "--python") == 0) {
-            opt.python = arg_value(argc, argv, &i);
-        } else if (strcmp(a, "--tmpdir") == 0) {
-            opt.tmpdir = arg_value(argc, argv, &i);
-        } else if (strcmp(a, "--json") == 0) {
-            opt.json = arg_value(argc, argv, &i);
-        } else if (strcmp(a, "--only") == 0) {
-            opt.only = arg_value(argc, argv, &i);
+        } else if (value_option(argc, argv, &i)) {
+            continue;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage();
             return 0;

@@ -60,6 +60,18 @@ int32_t auth_delete_secret(void *ctx)
     return 0;
 }
 
+/* The fake authenticator: the four callbacks above, steered by `fauth`. */
+void fake_authenticator(idlelock_authenticator *auth)
+{
+    memset(auth, 0, sizeof *auth);
+    auth->size = sizeof *auth;
+    auth->ctx = &fauth;
+    auth->is_available = auth_is_available;
+    auth->store_secret = auth_store_secret;
+    auth->load_secret = auth_load_secret;
+    auth->delete_secret = auth_delete_secret;
+}
+
 void listener(void *ctx, const idlelock_snapshot *s)
 {
     int slot = (int)(intptr_t)ctx;

@@ -79,6 +79,8 @@ int32_t auth_is_available(void *ctx);
 int32_t auth_store_secret(void *ctx, const uint8_t *secret, size_t len);
 int32_t auth_load_secret(void *ctx, const char *reason, uint8_t *out, size_t cap, size_t *out_len);
 int32_t auth_delete_secret(void *ctx);
+/* An authenticator of the four auth_* callbacks, steered by `fauth`. */
+void fake_authenticator(idlelock_authenticator *auth);
 void listener(void *ctx, const idlelock_snapshot *s);
 void listener_other(void *ctx, const idlelock_snapshot *s);
 

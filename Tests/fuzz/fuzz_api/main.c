@@ -119,13 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cfg.device_key_len = sizeof device_key;
     }
     if (use_auth) {
-        memset(&auth, 0, sizeof auth);
-        auth.size = sizeof auth;
-        auth.ctx = &fauth;
-        auth.is_available = auth_is_available;
-        auth.store_secret = auth_store_secret;
-        auth.load_secret = auth_load_secret;
-        auth.delete_secret = auth_delete_secret;
+        fake_authenticator(&auth);
         cfg.authenticator = &auth;
         cfg.unlock_reason = unlock_reason_text;
     }

@@ -118,13 +118,7 @@ void second_handle(reader *r)
         }
     }
     if (sel & 32) {
-        memset(&auth, 0, sizeof auth);
-        auth.size = sizeof auth;
-        auth.ctx = &fauth;
-        auth.is_available = auth_is_available;
-        auth.store_secret = auth_store_secret;
-        auth.load_secret = auth_load_secret;
-        auth.delete_secret = auth_delete_secret;
+        fake_authenticator(&auth);
         switch (rd_u8(r) % 5) {
         case 0: auth.size = rd_u8(r) % sizeof auth; known_bad = 1; break;
         case 1: auth.load_secret = NULL; known_bad = 1; break;

@@ -212,26 +212,36 @@ def _make_authenticator(auth: "Authenticator", tls: _ThreadState) -> Any:
             _record_auth_error(tls, exc, False)
             return 0
 
-    def store_secret(ctx: Any, secret_p: Any, length: int) -> int:
+    def returns_none(method: str, call: Callable[[], object], secret_bearing: bool) -> int:
+        """Run ``call``, an Authenticator method that must return ``None``:
+        0, or 1 when it raised or returned something else (kept for the
+        binding call on this thread, like every callback error)."""
         try:
-            if not secret_p:
-                return 1
-            secret = ctypes.string_at(secret_p, length)
-            try:
-                result = auth.store_secret(secret)
-            finally:
-                del secret
+            result = call()
             if result is not None:
                 raise TypeError(
-                    "Authenticator.store_secret must return None (raise to fail), "
+                    f"Authenticator.{method} must return None (raise to fail), "
                     f"not {type(result).__name__}"
                 )
             return 0
         except AuthenticationError:
             return 1
         except BaseException as exc:  # noqa: BLE001 - re-raised after the call
-            _record_auth_error(tls, exc, True)
+            _record_auth_error(tls, exc, secret_bearing)
             return 1
+
+    def store_secret(ctx: Any, secret_p: Any, length: int) -> int:
+        if not secret_p:  # a ctypes pointer's truth value cannot raise
+            return 1
+
+        def call() -> object:
+            secret = ctypes.string_at(secret_p, length)
+            try:
+                return auth.store_secret(secret)
+            finally:
+                del secret
+
+        return returns_none("store_secret", call, True)
 
     def load_secret(ctx: Any, reason_b: Optional[bytes], out: Optional[int], cap: int, out_len: Any) -> int:
         try:
@@ -256,19 +266,7 @@ def _make_authenticator(auth: "Authenticator", tls: _ThreadState) -> Any:
             return _ffi.AUTH_FAILED
 
     def delete_secret(ctx: Any) -> int:
-        try:
-            result = auth.delete_secret()
-            if result is not None:
-                raise TypeError(
-                    "Authenticator.delete_secret must return None (raise to fail), "
-                    f"not {type(result).__name__}"
-                )
-            return 0
-        except AuthenticationError:
-            return 1
-        except BaseException as exc:  # noqa: BLE001 - re-raised after the call
-            _record_auth_error(tls, exc, False)
-            return 1
+        return returns_none("delete_secret", auth.delete_secret, False)
 
     struct = _ffi.AuthenticatorStruct()
     struct.size = ctypes.sizeof(struct)
