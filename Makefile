@@ -7,7 +7,7 @@
 # Both demo and test first install what is missing (scripts/install-deps.sh).
 #
 # Test suites. `make test` builds the library, then runs each target named
-# in TEST_SUITES as `make <suite>` (scripts/run-suites.sh), in order, also
+# in TEST_SUITES as `make <suite>` (scripts/make-test.sh), in order, also
 # after one failed; it ends with one table of every suite's last
 # "N passed, N failed" line (logs in build/results/) and fails when a suite
 # exited non-zero, printed no such line, or counted a failure. A suite is a
@@ -104,7 +104,7 @@ STEP        = @sh scripts/suite-step.sh $(RESULTS)/$@.steps
 STEPS_END   = sh scripts/suite-step.sh --end $(RESULTS)/$@.steps
 
 test: test-deps lib
-	@MAKE="$(MAKE)" sh scripts/run-suites.sh $(RESULTS) $(TEST_SUITES)
+	@MAKE="$(MAKE)" sh scripts/make-test.sh $(RESULTS) $(TEST_SUITES)
 
 # The tests use Swift Testing only: scripts/swift-test.sh passes
 # --disable-xctest and keeps swift test's full output in build/swift-test/.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-suites.sh RESULTS SUITE...: what `make test` runs after the build.
+# make-test.sh RESULTS SUITE...: what `make test` runs after the build.
 #
 # Runs `$MAKE SUITE` for each suite in turn, also when an earlier one
 # failed, showing its output and keeping it in RESULTS/SUITE.log; then
