@@ -38,7 +38,7 @@ CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
 .PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
-        test-traces test-python check-library clean
+        test-traces test-python check-library check-layers clean
 
 all: lib
 
@@ -92,7 +92,7 @@ demo: lib $(BUILD)/idlelock-replay
 # machinery, benchmarks, bindings). EXTRA_TESTS is the older name of
 # TEST_SUITES, still honoured.
 RESULTS     := $(BUILD)/results
-TEST_SUITES := test-swift test-swift-tsan test-swift-asan test-c test-traces test-python
+TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces test-python
 EXTRA_TESTS :=
 -include $(sort $(wildcard mk/*.mk))
 TEST_SUITES += $(EXTRA_TESTS)
@@ -155,6 +155,11 @@ test-traces: lib $(BUILD)/idlelock-replay
 test-python: lib
 	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
 	    $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
+
+# The dependency rule of docs/ARCHITECTURE.md: each layer of
+# Sources/IdleLock imports only what its row allows.
+check-layers:
+	sh scripts/check-layers.sh
 
 # The shipped library: exports exactly the header's functions, no Swift
 # runtime, the right soname.
