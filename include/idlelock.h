@@ -2,10 +2,12 @@
  * idlelock.h: the C interface of libidlelock, an idle lock for signed-in
  * sessions.
  *
- * This header is the specification of the library: everything a host needs
- * to use it is written here. It restates the project's behaviour contract
- * (kept with the project's planning documents, not in this repository);
- * where a rule has an outside source, its block names it.
+ * This header is the specification of the library and its behaviour
+ * contract: everything a host needs to use it, and every rule the library
+ * decides by, is written here. The pages of docs/ explain the same rules at
+ * more length and add none (docs/STORE_FORMAT.md adds the store file's byte
+ * layout, which no host needs); where a rule has an outside source (OWASP,
+ * a platform's behaviour), its block names it.
  *
  * Conventions that hold for every function below unless its block says
  * otherwise:
@@ -615,7 +617,7 @@ int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
 
 /* Lifecycle adapters: a platform's own state names, mapped by the library
  * so no host maps them the wrong way round (the table and its sources are
- * in the README). `platform` is one of: */
+ * in docs/LIFECYCLE.md). `platform` is one of: */
 #define IDLELOCK_PLATFORM_IOS_SCENE_PHASE 1          /* SwiftUI ScenePhase */
 #define IDLELOCK_PLATFORM_IOS_APPLICATION_STATE 2    /* UIApplication.State */
 #define IDLELOCK_PLATFORM_ANDROID_LIFECYCLE_EVENT 3  /* androidx Lifecycle.Event */

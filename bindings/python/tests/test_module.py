@@ -186,14 +186,14 @@ def test_one_exception_class_per_status():
     assert len(set(EXCEPTIONS.values())) == len(EXCEPTIONS)
     for code, cls in EXCEPTIONS.items():
         assert issubclass(cls, idlelock.IdleLockError)
-        err = idlelock._error_for(code, "msg", None)
+        err = idlelock.errors._error_for(code, "msg", None)
         assert type(err) is cls
         assert err.status == code and err.message == "msg"
         assert NAMES[code] in str(err)
     assert issubclass(idlelock.InvalidArgumentError, ValueError)
     assert issubclass(idlelock.NotFoundError, KeyError)
     assert issubclass(idlelock.NoMemoryError, MemoryError)
-    unknown = idlelock._error_for(42, "future", None)
+    unknown = idlelock.errors._error_for(42, "future", None)
     assert type(unknown) is idlelock.IdleLockError
     assert unknown.status == 42
 
