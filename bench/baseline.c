@@ -138,13 +138,20 @@ static int64_t b_until_retry(const base_t *b, int64_t now)
 static int64_t b_next_deadline(const base_t *b, int64_t now, int64_t until_retry)
 {
     int64_t next = INT64_MAX, m;
-    if (!b->engaged || b->state != IDLELOCK_STATE_UNLOCKED) {
-        return until_retry > 0 ? until_retry : IDLELOCK_NEVER;
-    }
 #define CONSIDER(moment) do { m = (moment); if (m > now && m < next) next = m; } while (0)
+    if (!b->engaged || b->state != IDLELOCK_STATE_UNLOCKED) {
+        if (until_retry > 0) {
+            CONSIDER(sat_add(now, until_retry));
+        }
+        if (b->engaged) {
+            CONSIDER(b->passcode_required_from); /* 1.2 */
+        }
+        return next == INT64_MAX ? IDLELOCK_NEVER : next - now;
+    }
     if (until_retry > 0) {
         CONSIDER(sat_add(now, until_retry));
     }
+    CONSIDER(b->passcode_required_from); /* 1.2: INT64_MAX changes nothing */
     if (b->idle != IDLELOCK_NEVER) {
         int64_t idle_deadline = sat_add(b->last_activity, b->idle);
         CONSIDER(idle_deadline);
@@ -196,10 +203,12 @@ static void b_settle(base_t *b, int64_t now, idlelock_snapshot *out)
     v.attempts = b->engaged ? b->max_attempts - b->failed : b->max_attempts;
     until_idle = b_until_idle(b, now);
     v.is_warning = b_is_warning(b, until_idle);
+    v.is_passcode_required = b->engaged && now >= b->passcode_required_from;
     if (v.state != b->published.state || v.reason != b->published.reason ||
         v.is_enabled != b->published.is_enabled || v.is_bio_enabled != b->published.is_bio_enabled ||
         v.is_bio_available != b->published.is_bio_available || v.is_away != b->published.is_away ||
-        v.attempts != b->published.attempts || v.is_warning != b->published.is_warning) {
+        v.attempts != b->published.attempts || v.is_warning != b->published.is_warning ||
+        v.is_passcode_required != b->published.is_passcode_required) {
         b->published = v;
         b->seq++;
         if (b->n_listeners > 0) {
@@ -223,6 +232,11 @@ static void b_settle(base_t *b, int64_t now, idlelock_snapshot *out)
         out->ms_until_warning = b_until_warning(b, until_idle);
         out->ms_until_retry = b_until_retry(b, now);
         out->ms_until_next_deadline = b_next_deadline(b, now, out->ms_until_retry);
+#endif
+#if IDLELOCK_VERSION_NUMBER >= 10200
+        out->is_passcode_required = v.is_passcode_required;
+        out->reserved2 = 0;
+        out->last_auth_ms = b->last_auth;
 #endif
     }
 }
@@ -485,6 +499,8 @@ void base_init(base_t *b, const uint8_t *secret)
     b->key_loaded = 1;
     b->max_attempts = MAX_ATTEMPTS;
     b->prompt_cap = 120000;
+    b->passcode_required_from = INT64_MAX; /* every passcode policy off */
+    b->last_auth = IDLELOCK_NEVER;         /* engaged by a new passcode: no authentication */
     b->last_activity = bench_clock(NULL);
     b_settle(b, b->last_activity, NULL);
     randombytes_buf(b->key, 32);

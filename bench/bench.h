@@ -114,6 +114,7 @@ int run_child(const char *cmd, void (*line)(const char *key, const char *value))
 typedef struct {
     int32_t state, reason, is_enabled, is_bio_enabled, is_bio_available, is_away, attempts;
     int32_t is_warning; /* 1.1 */
+    int32_t is_passcode_required; /* 1.2 */
 } visible_t;
 
 typedef struct {
@@ -142,6 +143,8 @@ typedef struct {
     int64_t warn_before; /* 1.1: 0 (off, the default) or the warning window */
     int32_t retry_running; /* 1.1: an escalating delay after wrong passcodes */
     int64_t retry_started, retry_period;
+    int64_t passcode_required_from; /* 1.2: a passcode policy asks from then (INT64_MAX: never) */
+    int64_t last_auth; /* 1.2: the last successful authentication (IDLELOCK_NEVER: none) */
     int32_t n_listeners, queued; /* listeners hear changes after the call */
     void *store; /* NULL: memory only (a store is re-read and saved to) */
     unsigned char key[64]; /* the AEAD key, then the name-id subkey */

@@ -219,6 +219,10 @@ static void compare_snapshots(hot_case *c, tctx *t)
            abs_diff(lib.ms_until_warning, base.ms_until_warning) <= 5 &&
            abs_diff(lib.ms_until_next_deadline, base.ms_until_next_deadline) <= 5;
 #endif
+#if IDLELOCK_VERSION_NUMBER >= 10200
+    same = same && lib.is_passcode_required == base.is_passcode_required &&
+           lib.last_auth_ms == base.last_auth_ms;
+#endif
     if (!same) {
         c->mismatch = 1;
         baseline_mismatches++;

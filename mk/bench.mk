@@ -5,6 +5,10 @@
 #   make bench-smoke  the same, once, with tiny counts (part of `make test`):
 #                     it only proves the bench still builds and runs; it
 #                     checks no timing
+#   make bench-instructions OLD_LIB=path/to/libidlelock.so.1
+#                     instructions per hot call (valgrind's callgrind, exact
+#                     whatever else loads the machine) of OLD_LIB and of
+#                     the library built here, side by side
 #
 # BENCH_ARGS adds options, e.g. `make bench BENCH_ARGS="--rounds 21"`.
 
@@ -22,7 +26,7 @@ BENCH_PYTHON = IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath bindings/
 BENCH_RUN = $(BENCH_BIN) --lib $(LIB) --stripped $(BENCH_STRIPPED) --probe $(BENCH_PROBE) \
     --python '$(BENCH_PYTHON)' --tmpdir $(BENCH_DIR)
 
-.PHONY: bench bench-smoke
+.PHONY: bench bench-smoke bench-instructions
 
 # The benchmark program: its sections and the allocation counter.
 BENCH_SOURCES  := bench/main.c bench/harness.c bench/baseline.c bench/hot_calls.c bench/unlock.c \
@@ -58,5 +62,9 @@ bench-smoke: lib $(BENCH_DEPS)
 	@$(STEPS_BEGIN)
 	$(STEP) $(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
 	@$(STEPS_END)
+
+bench-instructions: lib
+	@test -n "$(OLD_LIB)" || { echo "bench-instructions: set OLD_LIB to the library to compare with"; exit 2; }
+	sh scripts/callgrind-hot.sh $(OLD_LIB) $(LIB)
 
 TEST_SUITES += bench-smoke
