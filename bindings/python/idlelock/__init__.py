@@ -65,6 +65,7 @@ from __future__ import annotations
 # This file only re-exports the public names.
 from ._ffi import LibraryNotFoundError
 from .authenticator import Authenticator
+from .biometric import AuthResult, BiometricPurpose, BiometricRequest
 from .errors import (
     AuthenticationCancelled,
     AuthenticationError,
@@ -82,12 +83,14 @@ from .errors import (
     NoMemoryError,
     NoPasscodeError,
     NotFoundError,
+    ReauthRequiredError,
     RetryLaterError,
     SessionLockedError,
     StorageError,
 )
 from .library import (
     AUTH_SECRET_BYTES,
+    BIOMETRIC_REQUESTS_MAX,
     DELAY_MAX_MS,
     DELAY_SCHEDULE_MAX_STEPS,
     NEVER,
@@ -130,6 +133,7 @@ __all__ = [
     "NoMemoryError",
     "InternalError",
     "RetryLaterError",
+    "ReauthRequiredError",
     "ClosedError",
     "ListenerError",
     "LibraryNotFoundError",
@@ -139,6 +143,10 @@ __all__ = [
     "AuthenticationCancelled",
     "AuthenticatorUnavailable",
     "AUTH_SECRET_BYTES",
+    "AuthResult",
+    "BiometricPurpose",
+    "BiometricRequest",
+    "BIOMETRIC_REQUESTS_MAX",
     "Platform",
     "Prompt",
     "PROMPT_CAP_MAX_MS",
@@ -147,4 +155,4 @@ __all__ = [
     "ios_delay_schedule",
 ]
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"

@@ -1,4 +1,4 @@
-"""ctypes declarations for libidlelock (``include/idlelock.h`` 1.1, ABI v1).
+"""ctypes declarations for libidlelock (``include/idlelock.h`` 1.2, ABI v1).
 
 This module is private: use :mod:`idlelock`. It finds and loads the shared
 library, declares ``argtypes``/``restype``/``errcheck`` for every function of
@@ -70,10 +70,10 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 HEADER_VERSION_MAJOR = 1
-HEADER_VERSION_MINOR = 1
+HEADER_VERSION_MINOR = 2
 HEADER_VERSION_PATCH = 0
-HEADER_VERSION_STRING = "1.1.0"
-HEADER_VERSION_NUMBER = 10100
+HEADER_VERSION_STRING = "1.2.0"
+HEADER_VERSION_NUMBER = 10200
 
 OK = 0
 ERR_INVALID_ARGUMENT = 1
@@ -88,6 +88,7 @@ ERR_BUFFER_TOO_SMALL = 9
 ERR_NO_MEMORY = 10
 ERR_INTERNAL = 11
 ERR_RETRY_LATER = 12  # 1.1: an escalating delay is running (snapshot.ms_until_retry)
+ERR_REAUTH_REQUIRED = 13  # 1.2: idlelock_require_recent_auth: authenticate again
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
@@ -148,6 +149,16 @@ AUTH_CANCELLED = 2  # the user or the system cancelled the prompt
 AUTH_UNAVAILABLE = 3  # no item, no enrolment, no hardware
 # The biometric shortcut's bytes: the secret the host keeps in its keystore.
 AUTH_SECRET_BYTES = 32
+# 1.2: the two-phase pair's purposes (IDLELOCK_BIOMETRIC_*), and how many
+# requests may be open on one handle.
+BIOMETRIC_UNLOCK = 1
+BIOMETRIC_ENABLE = 2
+BIOMETRIC_REQUESTS_MAX = 8
+# 1.2: the passcode policies' bounds and require_recent_auth's.
+PASSCODE_MAX_AGE_MIN_MS = 3_600_000
+PASSCODE_MAX_AGE_MAX_MS = 2_592_000_000
+BIOMETRIC_MAX_USES_MAX = 1000
+RECENT_AUTH_MAX_MS = 2_592_000_000
 # The header's names, for code that greps for them.
 IDLELOCK_AUTH_OK = AUTH_OK
 IDLELOCK_AUTH_FAILED = AUTH_FAILED
@@ -215,9 +226,11 @@ class DelayStep(Structure):
 
 
 class Config(Structure):
-    """Mirror of ``idlelock_config`` (field order and types as in the 1.1
-    header: the 1.0 fields, then ``prompt_cap_ms``, ``warn_before_ms``,
-    ``delay_schedule`` and ``delay_schedule_len``)."""
+    """Mirror of ``idlelock_config`` (field order and types as in the 1.2
+    header: the 1.0 fields, then 1.1's ``prompt_cap_ms``, ``warn_before_ms``,
+    ``delay_schedule`` and ``delay_schedule_len``, then 1.2's
+    ``passcode_max_age_ms``, ``passcode_after_reboot`` and
+    ``biometric_max_uses``)."""
 
     _fields_ = [
         ("size", c_uint32),
@@ -243,13 +256,18 @@ class Config(Structure):
         ("warn_before_ms", c_int64),
         ("delay_schedule", POINTER(DelayStep)),
         ("delay_schedule_len", c_size_t),
+        # ---- added in 1.2: the passcode policies ----
+        ("passcode_max_age_ms", c_int64),
+        ("passcode_after_reboot", c_int32),
+        ("biometric_max_uses", c_int32),
     ]
 
 
 class SnapshotStruct(Structure):
-    """Mirror of ``idlelock_snapshot`` (1.1: the 1.0 fields, then
+    """Mirror of ``idlelock_snapshot`` (1.2: the 1.0 fields, then 1.1's
     ``is_warning``, ``reserved1``, ``ms_until_warning``, ``ms_until_retry``
-    and ``ms_until_next_deadline``)."""
+    and ``ms_until_next_deadline``, then 1.2's ``is_passcode_required``,
+    ``reserved2`` and ``last_auth_ms``)."""
 
     _fields_ = [
         ("size", c_uint32),
@@ -269,6 +287,10 @@ class SnapshotStruct(Structure):
         ("ms_until_warning", c_int64),
         ("ms_until_retry", c_int64),
         ("ms_until_next_deadline", c_int64),
+        # ---- added in 1.2 ----
+        ("is_passcode_required", c_int32),
+        ("reserved2", c_int32),
+        ("last_auth_ms", c_int64),
     ]
 
 
@@ -508,6 +530,20 @@ _declare(
 )
 _declare("idlelock_secret_remove", c_int, [HandleP, c_char_p], _check_status)
 _declare("idlelock_require_unlocked", c_int, [HandleP], _check_status)
+# 1.2: the step-up check and the two-phase biometric pair
+_declare("idlelock_require_recent_auth", c_int, [HandleP, c_int64], _check_status)
+_declare(
+    "idlelock_biometric_begin",
+    c_int,
+    [HandleP, c_int32, POINTER(c_uint64), POINTER(c_uint8), c_size_t, _S],
+    _check_status,
+)
+_declare(
+    "idlelock_biometric_finish",
+    c_int,
+    [HandleP, c_uint64, c_int32, POINTER(c_uint8), c_size_t, _S],
+    _check_status,
+)
 # Errors and versions
 _declare("idlelock_status_name", c_char_p, [c_int], _decode_static)
 _declare("idlelock_version", c_char_p, [], _decode_static)
@@ -600,6 +636,9 @@ def _check_abi() -> None:
         ("warn_before_ms", cfg.warn_before_ms == 0),
         ("delay_schedule", not cfg.delay_schedule),
         ("delay_schedule_len", cfg.delay_schedule_len == 0),
+        ("passcode_max_age_ms", cfg.passcode_max_age_ms == 0),
+        ("passcode_after_reboot", cfg.passcode_after_reboot == 0),
+        ("biometric_max_uses", cfg.biometric_max_uses == 0),
     ]
     bad = [name for name, good in checks if not good]
     if bad:

@@ -175,6 +175,34 @@ def _prompt_cap(value: Any) -> int:
     return v
 
 
+def _passcode_max_age(value: Any) -> int:
+    """``passcode_max_age_ms`` (1.2): 0 (off), or 1 hour .. 30 days in ms."""
+    v = _duration("passcode_max_age_ms", value, never_ok=False)
+    if v != 0 and not _ffi.PASSCODE_MAX_AGE_MIN_MS <= v <= _ffi.PASSCODE_MAX_AGE_MAX_MS:
+        raise _bad(
+            "passcode_max_age_ms",
+            f"{v} ms: use 0 (off) or {_ffi.PASSCODE_MAX_AGE_MIN_MS}..{_ffi.PASSCODE_MAX_AGE_MAX_MS}"
+            " (1 hour .. 30 days)",
+        )
+    return v
+
+
+def _biometric_max_uses(value: Any) -> int:
+    """``biometric_max_uses`` (1.2): 0 (off) or 1..1000."""
+    v = _ranged("biometric_max_uses", value, 0, _ffi.INT32_MAX, "uses")
+    if v > _ffi.BIOMETRIC_MAX_USES_MAX:
+        raise _bad("biometric_max_uses", f"{v}: use 0 (off) or 1..{_ffi.BIOMETRIC_MAX_USES_MAX}")
+    return v
+
+
+def _recent_auth_max_age(value: Any) -> int:
+    """``require_recent_auth``'s ``max_age_ms`` (1.2): 1 ms .. 30 days."""
+    v = _duration("max_age_ms", value, never_ok=False)
+    if not 1 <= v <= _ffi.RECENT_AUTH_MAX_MS:
+        raise _bad("max_age_ms", f"{v} ms: use 1..{_ffi.RECENT_AUTH_MAX_MS} (30 days)")
+    return v
+
+
 def _delay_schedule(value: Any, max_attempts: int) -> "List[tuple[int, int]]":
     """``delay_schedule``: ``"ios"`` (the library's preset) or an iterable of
     ``(failed_attempts, delay_ms)`` pairs, checked against the header's

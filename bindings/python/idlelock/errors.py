@@ -172,6 +172,16 @@ class RetryLaterError(IdleLockError):
         return None if self.snapshot is None else self.snapshot.ms_until_retry
 
 
+class ReauthRequiredError(IdleLockError):
+    """``IDLELOCK_ERR_REAUTH_REQUIRED`` (1.2), from
+    :meth:`IdleLock.require_recent_auth`: the session is unlocked, but its
+    last successful authentication is older than the caller allows (or
+    there was none on this lock). Ask the user again (:meth:`IdleLock.unlock`
+    or the biometric shortcut on the unlocked session), then check again."""
+
+    STATUS = _ffi.ERR_REAUTH_REQUIRED
+
+
 class ClosedError(InvalidArgumentError):
     """The :class:`IdleLock` was closed; the handle no longer exists (the C
     library would see a NULL handle: ``INVALID_ARGUMENT``)."""
@@ -243,6 +253,7 @@ _ERRORS: Dict[int, Type[IdleLockError]] = {
         NoMemoryError,
         InternalError,
         RetryLaterError,
+        ReauthRequiredError,
     )
 }
 

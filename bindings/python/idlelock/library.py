@@ -27,6 +27,10 @@ DELAY_MAX_MS: int = _ffi.DELAY_MAX_MS
 #: The most steps a ``delay_schedule`` may have (32).
 DELAY_SCHEDULE_MAX_STEPS: int = _ffi.DELAY_SCHEDULE_MAX_STEPS
 
+#: (1.2) How many biometric requests (:meth:`IdleLock.begin_biometric_unlock`,
+#: :meth:`IdleLock.begin_biometric_enable`) may be open on one lock (8).
+BIOMETRIC_REQUESTS_MAX: int = _ffi.BIOMETRIC_REQUESTS_MAX
+
 #: Path (or soname) of the loaded shared library.
 library_path: str = _ffi.library_path
 

@@ -10,6 +10,7 @@ import os
 import threading
 from typing import (
     Any,
+    Awaitable,
     Callable,
     Dict,
     Iterable,
@@ -23,6 +24,7 @@ from typing import (
 )
 
 from . import _ffi
+from . import biometric as _biometric
 from ._callbacks import (
     _Listener,
     _make_authenticator,
@@ -34,14 +36,17 @@ from ._options import (
     DEFAULT,
     SAME_AS_IDLE,
     _bad,
+    _biometric_max_uses,
     _bytes_copy,
     _check_device_key,
     _delay_schedule,
     _Duration,
     _duration,
+    _passcode_max_age,
     _platform,
     _prompt_cap,
     _ranged,
+    _recent_auth_max_age,
     _secret_name,
     _Sentinel,
     _state_name,
@@ -51,6 +56,7 @@ from ._options import (
     _wipe,
 )
 from .authenticator import Authenticator
+from .biometric import AuthResult, BiometricPurpose, BiometricRequest
 from .errors import (
     BufferTooSmallError,
     ClosedError,
@@ -243,6 +249,23 @@ class IdleLock:
         and restarted in full (never forgiven) at each creation or clock
         step; ``max_attempts`` still ends in a lockout, and a right
         passcode or a biometric unlock resets the count.
+    :param passcode_after_reboot: ``bool`` (1.2; library default False):
+        with a ``store_path``, the first unlock after the device restarted
+        must be by passcode (the biometric shortcut raises
+        :class:`LockUnavailableError` until then), as iOS and Android
+        require. The store knows the boot of the last passcode entry.
+    :param passcode_max_age_ms: 0 (1.2; the library default: off) or 1 hour
+        .. 30 days in ms: the biometric shortcut is refused once the last
+        passcode entry is this old, measured on the lock's clock (an entry
+        from another boot, or one a clock step made unknown, counts as too
+        old).
+    :param biometric_max_uses: 0 (1.2; the library default: off) or
+        1..1000: after that many biometric unlocks in a row
+        (re-authentications included), the next unlock needs the passcode.
+        With a store, the policies' state (the last passcode entry, the
+        count) is shared by every process; each lock applies its own
+        options. :attr:`Snapshot.is_passcode_required` says when a policy
+        refuses the shortcut (listeners hear it change).
     :param unlock_reason: ``None`` (default) or a ``str`` of at most 512
         UTF-8 bytes (no NUL) that the library passes to
         :meth:`Authenticator.load_secret` for the prompt.
@@ -299,6 +322,9 @@ class IdleLock:
         prompt_cap_ms: Union[int, _Sentinel] = DEFAULT,
         warn_before_ms: Union[int, _Sentinel] = DEFAULT,
         delay_schedule: Union[None, str, Iterable[Sequence[int]]] = None,
+        passcode_after_reboot: Union[bool, _Sentinel] = DEFAULT,
+        passcode_max_age_ms: Union[int, _Sentinel] = DEFAULT,
+        biometric_max_uses: Union[int, _Sentinel] = DEFAULT,
     ) -> None:
         # The handle, twice: as a ctypes pointer (the slow path, with the
         # errcheck'd declarations) and as a plain address (touch()'s fast
@@ -380,6 +406,15 @@ class IdleLock:
                     f"lock_on_start must be bool, not {type(lock_on_start).__name__}"
                 )
             cfg.lock_on_start = int(lock_on_start)
+        if passcode_after_reboot is not DEFAULT:
+            if not isinstance(passcode_after_reboot, bool):
+                raise TypeError(
+                    "passcode_after_reboot must be bool, not "
+                    f"{type(passcode_after_reboot).__name__}"
+                )
+            cfg.passcode_after_reboot = int(passcode_after_reboot)
+        opt("passcode_max_age_ms", passcode_max_age_ms, _passcode_max_age)
+        opt("biometric_max_uses", biometric_max_uses, _biometric_max_uses)
         if cfg.warn_before_ms > 0 and 0 < cfg.idle_after_ms <= cfg.warn_before_ms:
             raise _bad(
                 "warn_before_ms",
@@ -1155,3 +1190,131 @@ class IdleLock:
         when the session is unlocked (or not engaged) after judging the
         deadlines; raises :class:`SessionLockedError` otherwise."""
         self._simple_call(_ffi.lib.idlelock_require_unlocked)
+
+    def require_recent_auth(self, max_age_ms: int) -> None:
+        """The step-up check before a sensitive action (1.2,
+        ``idlelock_require_recent_auth``): returns when the session is
+        unlocked and its last successful authentication on this lock
+        (:attr:`Snapshot.last_auth_ms`: a passcode or biometric unlock, or a
+        re-authentication of the unlocked session) is at most ``max_age_ms``
+        (1 ms .. 30 days) old.
+
+        Raises :class:`ReauthRequiredError` when it is older or there was
+        none (ask again: :meth:`unlock`, or the biometric shortcut, on the
+        unlocked session; then check again), :class:`SessionLockedError`
+        when locked, :class:`NoPasscodeError` when no passcode is set,
+        :class:`InvalidArgumentError` for a ``max_age_ms`` out of range,
+        :class:`TypeError`. Android Keystore's authentication validity
+        duration and ``LAContext``'s reuse duration work this way."""
+        self._simple_call(_ffi.lib.idlelock_require_recent_auth, _recent_auth_max_age(max_age_ms))
+
+    # -- biometrics for asynchronous hosts (1.2) ---------------------------
+
+    def begin_biometric_unlock(self) -> BiometricRequest:
+        """Begin a biometric unlock whose result comes later
+        (``idlelock_biometric_begin``, ``IDLELOCK_BIOMETRIC_UNLOCK``): show
+        the platform's check, then call :meth:`BiometricRequest.finish` with
+        the secret it released (or another :class:`AuthResult`). Checks
+        what :meth:`unlock_with_biometrics` checks first; no
+        :class:`Authenticator` is needed (when one is configured, its
+        cached ``is_available`` must be true).
+
+        Raises :class:`NoPasscodeError`, :class:`LockedOutError`,
+        :class:`LockUnavailableError` (the shortcut is off, unavailable,
+        refused by a passcode policy, or ``prompt_cap_ms`` is 0),
+        :class:`InvalidArgumentError` (already 8 requests open),
+        :class:`StorageError`. When it raises, no request is left open."""
+        return self._biometric_begin(BiometricPurpose.UNLOCK)
+
+    def begin_biometric_enable(self) -> BiometricRequest:
+        """Begin turning the biometric shortcut on
+        (``idlelock_biometric_begin``, ``IDLELOCK_BIOMETRIC_ENABLE``): the
+        request's :attr:`~BiometricRequest.secret` holds a new random
+        32-byte secret; keep it behind the platform's biometric check, then
+        call :meth:`BiometricRequest.finish` (the shortcut is on only then).
+        Needs an unlocked session with a passcode.
+
+        Raises :class:`NoPasscodeError`, :class:`SessionLockedError`,
+        :class:`LockUnavailableError` (``prompt_cap_ms`` is 0),
+        :class:`InvalidArgumentError` (already 8 requests open),
+        :class:`NoMemoryError`. When it raises, no request is left open."""
+        return self._biometric_begin(BiometricPurpose.ENABLE)
+
+    def _biometric_begin(self, purpose: BiometricPurpose) -> BiometricRequest:
+        snap = _ffi.SnapshotStruct()
+        snap.size = ctypes.sizeof(snap)
+        token = ctypes.c_uint64(0)
+        enable = purpose == BiometricPurpose.ENABLE
+        buf: Any = (ctypes.c_uint8 * _ffi.AUTH_SECRET_BYTES)() if enable else None
+        try:
+            outcome = self._call(
+                _ffi.lib.idlelock_biometric_begin, int(purpose), ctypes.byref(token), buf,
+                _ffi.AUTH_SECRET_BYTES if enable else 0, ctypes.byref(snap),
+            )
+            secret = bytearray(buf) if enable and outcome.status == _ffi.OK else None
+        finally:
+            if buf is not None:
+                _wipe(buf)
+        request = BiometricRequest(self, purpose, int(token.value), secret, Snapshot._from_struct(snap))
+        try:
+            self._finish(outcome, snap)
+        except BaseException:
+            if int(outcome.status) == _ffi.OK:
+                # The caller never gets the request: do not leave it open
+                # (its prompt would defer the rules up to prompt_cap_ms).
+                try:
+                    request.cancel()
+                except BaseException:  # noqa: BLE001 - the first error wins
+                    pass
+            raise
+        return request
+
+    def _biometric_finish(self, request: BiometricRequest, result: int, buf: Any, n: int) -> Snapshot:
+        """``idlelock_biometric_finish`` for :meth:`BiometricRequest.finish`."""
+        if request._lock is not self:  # pragma: no cover - BiometricRequest keeps its lock
+            raise InvalidArgumentError("token: the request belongs to another IdleLock")
+        snap = _ffi.SnapshotStruct()
+        snap.size = ctypes.sizeof(snap)
+        outcome = self._call(
+            _ffi.lib.idlelock_biometric_finish, request.token, result, buf, n, ctypes.byref(snap)
+        )
+        if int(outcome.status) != _ffi.ERR_INVALID_ARGUMENT:
+            request._done()
+        self._finish(outcome, snap)
+        return Snapshot._from_struct(snap)
+
+    async def unlock_with_biometrics_async(
+        self, check: Callable[[BiometricRequest], Awaitable[Union[bytes, bytearray, memoryview]]]
+    ) -> Snapshot:
+        """Unlock with a biometric check an asyncio host awaits: begins a
+        request (:meth:`begin_biometric_unlock`), awaits ``check(request)``
+        (a coroutine function that runs the platform's check and returns
+        the 32-byte secret it released, or raises
+        :class:`AuthenticationFailed`, :class:`AuthenticationCancelled` or
+        :class:`AuthenticatorUnavailable`), and finishes the request with
+        the outcome. The event loop keeps running meanwhile (the lock's
+        other calls, its timers); the request's prompt defers the rules
+        within ``prompt_cap_ms``.
+
+        Returns the state after the finish. Raises what the begin and
+        :meth:`BiometricRequest.finish` raise (an outcome other than a
+        release is :class:`LockUnavailableError`). If ``check`` raises
+        anything else, or the task is cancelled, the request is finished
+        as failed (cancelled) and that exception propagates: no request is
+        ever left open."""
+        return await _biometric.unlock_with_biometrics_async(self, check)
+
+    async def enable_biometrics_async(
+        self,
+        store: Callable[[bytearray], Awaitable[None]],
+        delete: Optional[Callable[[], Awaitable[None]]] = None,
+    ) -> Snapshot:
+        """Turn the biometric shortcut on with a keystore an asyncio host
+        awaits: begins a request (:meth:`begin_biometric_enable`), awaits
+        ``store(secret)`` (keep the 32 bytes behind the biometric check;
+        the ``bytearray`` is wiped afterwards), and finishes the request.
+        If the library then refuses (a lock after the begin:
+        :class:`SessionLockedError`), ``delete()`` is awaited, when given,
+        before the error propagates, so no item is left behind. Errors and
+        cancellation as :meth:`unlock_with_biometrics_async`."""
+        return await _biometric.enable_biometrics_async(self, store, delete)

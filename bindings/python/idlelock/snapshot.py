@@ -123,7 +123,19 @@ class Snapshot:
     delay): wake a timer then and call :meth:`IdleLock.check`. 0 when due
     now, ``None`` (``IDLELOCK_NEVER``) when nothing is due. It may wake a
     host early, never late. (:meth:`IdleLock.watch_start` does this for
-    you.)
+    you.) Since 1.2 it also counts the moment a passcode policy starts to
+    require the passcode.
+
+    Added in 1.2:
+
+    ``is_passcode_required``: a passcode policy (``passcode_after_reboot``,
+    ``passcode_max_age_ms``, ``biometric_max_uses``) refuses the biometric
+    shortcut now: show the passcode field only. Listeners hear it change.
+    ``last_auth_ms``: clock reading (ms) of the last successful
+    authentication on this lock (an unlock or a re-authentication, by
+    passcode or biometrics; not :meth:`IdleLock.set_passcode`), ``None``
+    when there was none (or it was forgotten: a sign-out, a clock step).
+    :meth:`IdleLock.require_recent_auth` judges it.
     """
 
     state: State
@@ -140,6 +152,8 @@ class Snapshot:
     ms_until_warning: Optional[int]
     ms_until_retry: int
     ms_until_next_deadline: Optional[int]
+    is_passcode_required: bool = False
+    last_auth_ms: Optional[int] = None
 
     @property
     def is_locked(self) -> bool:
@@ -167,4 +181,6 @@ class Snapshot:
             ms_until_warning=None if warning == never else warning,
             ms_until_retry=int(s.ms_until_retry),
             ms_until_next_deadline=None if deadline == never else deadline,
+            is_passcode_required=bool(s.is_passcode_required),
+            last_auth_ms=None if s.last_auth_ms == never else int(s.last_auth_ms),
         )

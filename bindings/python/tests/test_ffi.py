@@ -215,14 +215,23 @@ CONFIG_SIZE_V1_0 = _ffi.Config.prompt_cap_ms.offset  # end of device_key_len
 SNAPSHOT_SIZE_V1_0 = _ffi.SnapshotStruct.is_warning.offset  # end of ms_until_idle_lock
 
 
-def test_structs_are_the_1_1_layout():
+CONFIG_SIZE_V1_1 = _ffi.Config.passcode_max_age_ms.offset  # end of delay_schedule_len
+SNAPSHOT_SIZE_V1_1 = _ffi.SnapshotStruct.is_passcode_required.offset  # end of ms_until_next_deadline
+
+
+def test_structs_are_the_1_2_layout():
     assert CONFIG_SIZE_V1_0 == _ffi.Config.device_key_len.offset + ctypes.sizeof(ctypes.c_size_t)
     # int64 prompt_cap_ms, int64 warn_before_ms, a pointer delay_schedule
-    # and a size_t delay_schedule_len, appended.
+    # and a size_t delay_schedule_len, appended in 1.1.
     assert _ffi.Config.warn_before_ms.offset == CONFIG_SIZE_V1_0 + 8
     assert _ffi.Config.delay_schedule.offset == CONFIG_SIZE_V1_0 + 16
     assert _ffi.Config.delay_schedule_len.offset == CONFIG_SIZE_V1_0 + 16 + ctypes.sizeof(ctypes.c_void_p)
-    assert ctypes.sizeof(_ffi.Config) == CONFIG_SIZE_V1_0 + 16 + 2 * ctypes.sizeof(ctypes.c_void_p)
+    assert CONFIG_SIZE_V1_1 == CONFIG_SIZE_V1_0 + 16 + 2 * ctypes.sizeof(ctypes.c_void_p)
+    # 1.2: int64 passcode_max_age_ms, int32 passcode_after_reboot, int32
+    # biometric_max_uses.
+    assert _ffi.Config.passcode_after_reboot.offset == CONFIG_SIZE_V1_1 + 8
+    assert _ffi.Config.biometric_max_uses.offset == CONFIG_SIZE_V1_1 + 12
+    assert ctypes.sizeof(_ffi.Config) == CONFIG_SIZE_V1_1 + 16
     # int32 is_warning, int32 reserved1, then int64 ms_until_warning,
     # ms_until_retry (before) ms_until_next_deadline.
     assert SNAPSHOT_SIZE_V1_0 == _ffi.SnapshotStruct.ms_until_idle_lock.offset + 8
@@ -230,7 +239,11 @@ def test_structs_are_the_1_1_layout():
     assert _ffi.SnapshotStruct.ms_until_warning.offset == SNAPSHOT_SIZE_V1_0 + 8
     assert _ffi.SnapshotStruct.ms_until_retry.offset == SNAPSHOT_SIZE_V1_0 + 16
     assert _ffi.SnapshotStruct.ms_until_next_deadline.offset == SNAPSHOT_SIZE_V1_0 + 24
-    assert ctypes.sizeof(_ffi.SnapshotStruct) == SNAPSHOT_SIZE_V1_0 + 32
+    assert SNAPSHOT_SIZE_V1_1 == SNAPSHOT_SIZE_V1_0 + 32
+    # 1.2: int32 is_passcode_required, int32 reserved2, int64 last_auth_ms.
+    assert _ffi.SnapshotStruct.reserved2.offset == SNAPSHOT_SIZE_V1_1 + 4
+    assert _ffi.SnapshotStruct.last_auth_ms.offset == SNAPSHOT_SIZE_V1_1 + 8
+    assert ctypes.sizeof(_ffi.SnapshotStruct) == SNAPSHOT_SIZE_V1_1 + 16
     # idlelock_delay_step: int32, int32, int64.
     assert [(n, getattr(_ffi.DelayStep, n).offset) for n, _ in _ffi.DelayStep._fields_] == [
         ("failed_attempts", 0), ("reserved0", 4), ("delay_ms", 8)]
@@ -240,6 +253,8 @@ def test_structs_are_the_1_1_layout():
     assert cfg.prompt_cap_ms == 120_000  # the header's defaults
     assert cfg.warn_before_ms == 0
     assert not cfg.delay_schedule and cfg.delay_schedule_len == 0
+    assert cfg.passcode_max_age_ms == 0 and cfg.passcode_after_reboot == 0
+    assert cfg.biometric_max_uses == 0
 
 
 def test_a_1_0_sized_snapshot_is_still_accepted(handle):

@@ -79,7 +79,7 @@ def test_binding_is_at_the_header_version():
     assert _ffi.HEADER_VERSION_MINOR == int(defines["IDLELOCK_VERSION_MINOR"])
     assert _ffi.HEADER_VERSION_PATCH == int(defines["IDLELOCK_VERSION_PATCH"])
     assert _ffi.HEADER_VERSION_STRING == defines["IDLELOCK_VERSION_STRING"].strip('"')
-    assert (_ffi.HEADER_VERSION_MAJOR, _ffi.HEADER_VERSION_MINOR) == (1, 1)
+    assert (_ffi.HEADER_VERSION_MAJOR, _ffi.HEADER_VERSION_MINOR) == (1, 2)
     assert idlelock.__version__ == _ffi.HEADER_VERSION_STRING
 
 
@@ -113,14 +113,15 @@ SNAP = ctypes.sizeof(_ffi.SnapshotStruct)
 @pytest.mark.parametrize(
     "number, config, snap, ok",
     [
-        (10100, CFG, SNAP, True),  # same minor: exactly ours
-        (10105, CFG, SNAP, True),  # a later patch
-        (10100, CFG + 8, SNAP, False),  # same minor, other sizes: a broken mirror
-        (10100, CFG, SNAP + 8, False),
-        (10100, CFG - 8, SNAP, False),
-        (10200, CFG + 8, SNAP + 16, True),  # newer minor: grown structs are fine
-        (10200, CFG, SNAP, True),
-        (10200, CFG - 8, SNAP, False),  # newer minor, smaller: impossible
+        (10200, CFG, SNAP, True),  # same minor: exactly ours
+        (10205, CFG, SNAP, True),  # a later patch
+        (10200, CFG + 8, SNAP, False),  # same minor, other sizes: a broken mirror
+        (10200, CFG, SNAP + 8, False),
+        (10200, CFG - 8, SNAP, False),
+        (10300, CFG + 8, SNAP + 16, True),  # newer minor: grown structs are fine
+        (10300, CFG, SNAP, True),
+        (10300, CFG - 8, SNAP, False),  # newer minor, smaller: impossible
+        (10100, CFG - 16, SNAP - 16, False),  # 1.1 lacks the 1.2 functions
         (10000, CFG - 8, SNAP, False),  # 1.0 lacks the 1.1 functions
         (20100, CFG, SNAP, False),  # another ABI major
     ],
@@ -132,7 +133,7 @@ def test_load_time_abi_check(monkeypatch, number, config, snap, ok):
     else:
         with pytest.raises(ImportError) as e:
             _ffi._check_abi()
-        assert "1.1.0" in str(e.value)  # names the binding's header version
+        assert "1.2.0" in str(e.value)  # names the binding's header version
 
 
 # -- status names and exceptions ------------------------------------------
@@ -152,13 +153,14 @@ NAMES = {
     10: "IDLELOCK_ERR_NO_MEMORY",
     11: "IDLELOCK_ERR_INTERNAL",
     12: "IDLELOCK_ERR_RETRY_LATER",
+    13: "IDLELOCK_ERR_REAUTH_REQUIRED",
 }
 
 
 def test_status_names():
     for code, name in NAMES.items():
         assert idlelock.status_name(code) == name
-    generic = idlelock.status_name(13)
+    generic = idlelock.status_name(14)
     assert generic and generic not in NAMES.values()
     for code in (-1, 999, 2**31 - 1, -(2**31), 2**40, -(2**70)):
         assert idlelock.status_name(code) == generic
@@ -179,6 +181,7 @@ EXCEPTIONS = {
     10: idlelock.NoMemoryError,
     11: idlelock.InternalError,
     12: idlelock.RetryLaterError,
+    13: idlelock.ReauthRequiredError,
 }
 
 

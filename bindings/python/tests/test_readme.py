@@ -51,7 +51,7 @@ def run_example(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 def test_readme_has_the_examples_this_file_checks():
-    assert len(readme_examples()) == 6
+    assert len(readme_examples()) == 7
     text = README.read_text()
     assert "/work/" not in text  # commands are relative to the repository root
     assert "kdf_opslimit=2, kdf_memlimit=19 * 1024 * 1024" in text
@@ -95,15 +95,26 @@ def test_readme_authenticator_example_runs(tmp_path):
     assert not list(tmp_path.iterdir())  # memory only: no files
 
 
-def test_readme_prompt_example_runs(tmp_path):
+def test_readme_asyncio_example_runs(tmp_path):
+    # The two-phase pair through a fake asynchronous keystore: the event
+    # loop kept running during the check, a cancelled check, the policy
+    # after biometric_max_uses, a step-up refused, the passcode.
     result = run_example(readme_examples()[4], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "UNLOCKED True True", "cancelled: LOCKED", "UNLOCKED True", "ask again", "False"]
+    assert not list(tmp_path.iterdir())  # memory only: no files
+
+
+def test_readme_prompt_example_runs(tmp_path):
+    result = run_example(readme_examples()[5], tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["UNLOCKED", "LOCKED BACKGROUNDED"]
     assert not list(tmp_path.iterdir())  # memory only: no files
 
 
 def test_readme_warning_and_delay_example_runs(tmp_path):
-    result = run_example(readme_examples()[5], tmp_path)
+    result = run_example(readme_examples()[6], tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "True 30000", "False", "try again in 60000 ms", "UNLOCKED"]

@@ -1,0 +1,280 @@
+"""Biometrics for hosts told the result of their check later (1.2): the
+two-phase pair ``idlelock_biometric_begin`` / ``idlelock_biometric_finish``
+as a :class:`BiometricRequest` object, and coroutines for asyncio hosts.
+
+An Android ``BiometricPrompt`` answers through a callback, an iOS Keychain
+read with ``biometryCurrentSet`` completes on another queue, a web or
+Flutter check is a future: no synchronous :class:`Authenticator` fits.
+Such a host begins a request (:meth:`IdleLock.begin_biometric_unlock`,
+:meth:`IdleLock.begin_biometric_enable`), runs its check however it likes,
+and finishes the request with the outcome (:meth:`BiometricRequest.finish`).
+No :class:`Authenticator` is needed for it."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
+
+from . import _ffi
+from ._options import _wipe
+from .errors import (
+    AuthenticationCancelled,
+    AuthenticationError,
+    AuthenticationFailed,
+    AuthenticatorUnavailable,
+    InvalidArgumentError,
+    LockUnavailableError,
+)
+from .snapshot import Snapshot, _NamedIntEnum
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lock import IdleLock
+
+__all__ = [
+    "AuthResult",
+    "BiometricPurpose",
+    "BiometricRequest",
+]
+
+
+class AuthResult(_NamedIntEnum):
+    """The outcome a host reports with :meth:`BiometricRequest.finish`
+    (``IDLELOCK_AUTH_*``). ``str()`` is the name."""
+
+    OK = _ffi.AUTH_OK
+    """The check passed (an unlock gives the released secret; an enable
+    confirms the secret is stored behind the check)."""
+    FAILED = _ffi.AUTH_FAILED
+    """The check failed (a locked-out sensor, too many wrong fingers)."""
+    CANCELLED = _ffi.AUTH_CANCELLED
+    """The user or the system cancelled the prompt."""
+    UNAVAILABLE = _ffi.AUTH_UNAVAILABLE
+    """No item, no enrolment, no hardware (an enrolment change that
+    invalidated the key: call :meth:`IdleLock.disable_biometrics` too)."""
+
+
+class BiometricPurpose(_NamedIntEnum):
+    """What a request is for (``IDLELOCK_BIOMETRIC_*``)."""
+
+    UNLOCK = _ffi.BIOMETRIC_UNLOCK
+    ENABLE = _ffi.BIOMETRIC_ENABLE
+
+
+SecretLike = Union[bytes, bytearray, memoryview]
+
+
+class BiometricRequest:
+    """An open biometric request: the one-time token the library handed out
+    at begin, bound to its :class:`IdleLock`.
+
+    While it is open, its prompt defers the rules as :meth:`IdleLock.prompt`
+    does (within ``prompt_cap_ms``; a lock makes it inert). It lives
+    ``prompt_cap_ms`` from the begin: a finish after that unlocks nothing
+    (:class:`LockUnavailableError`, "expired"). A sign-out
+    (:meth:`IdleLock.disable`), a new passcode and
+    :meth:`IdleLock.disable_biometrics` void every open request; finishing
+    a voided, already finished or foreign token raises
+    :class:`InvalidArgumentError` and changes nothing. At most
+    :data:`BIOMETRIC_REQUESTS_MAX` (8) are open on a lock at once.
+
+    Use it as a context manager to make sure it is finished: a request
+    still open when the ``with`` block ends is finished as cancelled.
+
+    :attr:`secret` (enable requests only) is the new random secret to keep
+    behind the biometric check: a ``bytearray`` of 32 bytes that the binding
+    wipes when the request finishes (keep your own copy only in the
+    keystore). Thread: any; a request may be finished on another thread
+    than the one that began it."""
+
+    def __init__(self, lock: "IdleLock", purpose: BiometricPurpose, token: int,
+                 secret: Optional[bytearray], snapshot: Snapshot) -> None:
+        self._lock = lock
+        self._purpose = purpose
+        self._token = token
+        self._secret = secret
+        self._snapshot = snapshot
+        self._finished = False
+
+    @property
+    def purpose(self) -> BiometricPurpose:
+        return self._purpose
+
+    @property
+    def token(self) -> int:
+        """The library's token (64 random bits, never 0)."""
+        return self._token
+
+    @property
+    def secret(self) -> Optional[bytearray]:
+        """Enable requests: the secret to keep behind the biometric check
+        (wiped at finish); ``None`` for unlock requests."""
+        return self._secret
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The state after the begin."""
+        return self._snapshot
+
+    @property
+    def finished(self) -> bool:
+        """``True`` once :meth:`finish` reached the library (whatever it
+        answered, except a bad argument: the request then stays open)."""
+        return self._finished
+
+    def finish(self, secret: Optional[SecretLike] = None, *,
+               result: AuthResult = AuthResult.OK) -> Snapshot:
+        """End the request with the host's outcome
+        (``idlelock_biometric_finish``) and return the state after it.
+
+        For an unlock request that passed, give the ``secret`` the check
+        released (32 bytes-like; copied into a buffer the binding wipes
+        after the call: wipe your own copy, e.g. pass a ``bytearray`` and
+        clear it). For an enable request, ``finish()`` confirms the secret
+        is stored. Any other ``result`` takes no secret.
+
+        The request's prompt ends as every prompt ends (the deadlines are
+        judged first, then the end is activity while unlocked). Raises
+        :class:`LockUnavailableError` (the check failed, was cancelled, is
+        unavailable, the request expired, a passcode policy requires the
+        passcode, or the secret does not open the shortcut: the shortcut is
+        then off; the message says which), :class:`SessionLockedError` (a
+        lock after the begin wins over a success; for an enable: delete
+        what you stored), :class:`StorageError`,
+        :class:`InvalidArgumentError` (a secret of the wrong length, a
+        result that is not an :class:`AuthResult`, a token no longer open:
+        nothing changed), :class:`TypeError`. Errors carry ``.snapshot``.
+        """
+        if isinstance(result, bool) or not isinstance(result, int):
+            raise TypeError(f"result must be an AuthResult, not {type(result).__name__}")
+        if int(result) not in (r.value for r in AuthResult):
+            raise InvalidArgumentError(f"result: {int(result)} is not an AuthResult (IDLELOCK_AUTH_*)")
+        buf: Any = None
+        n = 0
+        if secret is not None:
+            if isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
+                raise TypeError(f"secret must be bytes-like, not {type(secret).__name__}")
+            view = memoryview(secret)
+            n = view.nbytes
+            if n != _ffi.AUTH_SECRET_BYTES:
+                raise InvalidArgumentError(
+                    f"secret: {n} bytes; the biometric secret is {_ffi.AUTH_SECRET_BYTES} bytes"
+                )
+            buf = (ctypes.c_uint8 * n).from_buffer_copy(view.tobytes() if not view.c_contiguous else view)
+        try:
+            snapshot = self._lock._biometric_finish(self, int(result), buf, n)
+        finally:
+            if buf is not None:
+                _wipe(buf)
+        return snapshot
+
+    def cancel(self) -> Optional[Snapshot]:
+        """Finish the request as cancelled, if it is still open: for a
+        screen that goes away without an answer. The library's
+        ``LOCK_UNAVAILABLE`` ("cancelled") is the expected answer and is not
+        raised; other errors are. Returns the state after it, or ``None``
+        when there was nothing to finish."""
+        if self._finished:
+            return None
+        try:
+            return self.finish(result=AuthResult.CANCELLED)
+        except LockUnavailableError as error:
+            return error.snapshot
+
+    def _done(self) -> None:
+        self._finished = True
+        if self._secret is not None:
+            self._secret[:] = bytes(len(self._secret))
+
+    def __enter__(self) -> "BiometricRequest":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if not self._finished and not self._lock.closed:
+            self.cancel()
+
+    def __repr__(self) -> str:
+        state = "finished" if self._finished else "open"
+        return f"<idlelock.BiometricRequest {self._purpose} {state}>"
+
+
+# --------------------------------------------------------------------------
+# asyncio
+# --------------------------------------------------------------------------
+
+_OUTCOMES = (
+    (AuthenticationCancelled, AuthResult.CANCELLED),
+    (AuthenticatorUnavailable, AuthResult.UNAVAILABLE),
+    (AuthenticationFailed, AuthResult.FAILED),
+    (AuthenticationError, AuthResult.FAILED),
+)
+
+
+def _outcome_of(error: AuthenticationError) -> AuthResult:
+    for kind, result in _OUTCOMES:
+        if isinstance(error, kind):
+            return result
+    return AuthResult.FAILED  # pragma: no cover - AuthenticationError is last
+
+
+def _finish_quietly(request: BiometricRequest, result: AuthResult) -> None:
+    """Finish with a failure outcome whose LOCK_UNAVAILABLE is expected:
+    the caller re-raises its own exception instead."""
+    if request.finished:
+        return
+    try:
+        request.finish(result=result)
+    except LockUnavailableError:
+        pass
+
+
+async def unlock_with_biometrics_async(
+    lock: "IdleLock", check: Callable[[BiometricRequest], Awaitable[SecretLike]]
+) -> Snapshot:
+    """See :meth:`IdleLock.unlock_with_biometrics_async`."""
+    request = lock.begin_biometric_unlock()
+    try:
+        secret = await check(request)
+    except AuthenticationError as error:
+        # An outcome: finish with it; the library's LockUnavailableError
+        # (the message says which) is what the caller sees.
+        return request.finish(result=_outcome_of(error))
+    except asyncio.CancelledError:
+        _finish_quietly(request, AuthResult.CANCELLED)
+        raise
+    except BaseException:
+        _finish_quietly(request, AuthResult.FAILED)
+        raise
+    if secret is None or isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
+        _finish_quietly(request, AuthResult.FAILED)
+        raise TypeError(f"check must return the released secret as bytes, not {type(secret).__name__}")
+    return request.finish(secret)
+
+
+async def enable_biometrics_async(
+    lock: "IdleLock",
+    store: Callable[[bytearray], Awaitable[None]],
+    delete: Optional[Callable[[], Awaitable[None]]] = None,
+) -> Snapshot:
+    """See :meth:`IdleLock.enable_biometrics_async`."""
+    request = lock.begin_biometric_enable()
+    secret = request.secret
+    assert secret is not None
+    try:
+        await store(secret)
+    except AuthenticationError as error:
+        return request.finish(result=_outcome_of(error))
+    except asyncio.CancelledError:
+        _finish_quietly(request, AuthResult.CANCELLED)
+        raise
+    except BaseException:
+        _finish_quietly(request, AuthResult.FAILED)
+        raise
+    try:
+        return request.finish()
+    except BaseException:
+        # Stored, but the library did not take it (a lock after the begin):
+        # the item must go.
+        if delete is not None:
+            await delete()
+        raise
