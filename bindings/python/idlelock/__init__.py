@@ -127,7 +127,7 @@ __all__ = [
     "ios_delay_schedule",
 ]
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 #: ``IDLELOCK_NEVER`` (INT64_MAX): "no deadline". Timeouts also accept
 #: ``None`` for it, and :attr:`Snapshot.ms_until_idle_lock` reports it as
