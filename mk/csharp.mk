@@ -32,3 +32,17 @@ test-csharp: test-deps csharp $(CS_TEST_EXE)
 	cd $(CS_DIR) && $(CS_RUN) $(notdir $(CS_TEST_EXE)) $(abspath $(HEADER))
 
 EXTRA_TESTS += test-csharp
+
+# -- benchmark (mk/bindings-bench.mk) ----------------------------------------
+
+CS_BENCH_EXE := $(CS_DIR)/Bench.exe
+CS_BENCH_RUN  = cd $(CS_DIR) && LD_LIBRARY_PATH=$(abspath $(BUILD)):$(abspath $(BB_DIR)) $(MONO) Bench.exe
+
+$(CS_BENCH_EXE): bench/bindings/Bench.cs $(CS_DLL)
+	$(MCS) $(MCS_FLAGS) -target:exe -r:$(CS_DLL) -out:$@ $<
+
+bench-csharp: csharp $(CS_BENCH_EXE) $(BB_NOOP)
+	$(CS_BENCH_RUN)
+
+bench-csharp-smoke: csharp $(CS_BENCH_EXE) $(BB_NOOP)
+	$(CS_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null

@@ -56,3 +56,21 @@ test-java: test-deps java $(JAVA_TEST_JAR)
 	    exit $$rc
 
 EXTRA_TESTS += test-java
+
+# -- benchmark (mk/bindings-bench.mk) ----------------------------------------
+
+JAVA_BENCH_JAR := $(JAVA_DIR)/idlelock-bench.jar
+JAVA_BENCH_RUN  = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) \
+                  -Djava.library.path=$(abspath $(JAVA_DIR)):$(abspath $(BB_DIR)) \
+                  -cp $(JAVA_JAR):$(JAVA_BENCH_JAR) org.idlelock.bench.Bench
+
+$(JAVA_BENCH_JAR): bench/bindings/Bench.java $(JAVA_JAR)
+	@rm -rf $(JAVA_DIR)/bench-classes && mkdir -p $(JAVA_DIR)/bench-classes
+	$(JAVAC) $(JAVAC_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/bench-classes $<
+	$(JAR) cf $@ -C $(JAVA_DIR)/bench-classes .
+
+bench-java: java $(JAVA_BENCH_JAR) $(BB_NOOP)
+	$(JAVA_BENCH_RUN)
+
+bench-java-smoke: java $(JAVA_BENCH_JAR) $(BB_NOOP)
+	$(JAVA_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null

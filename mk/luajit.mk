@@ -41,3 +41,13 @@ test-love: luajit
 	    sh bindings/luajit/tests/run-love-demo.sh $(LOVE) $(LOVE_DEMO)
 
 EXTRA_TESTS += test-luajit
+
+# -- benchmark (mk/bindings-bench.mk) ----------------------------------------
+
+LUA_BENCH_RUN = $(LUA_ENV) $(LUAJIT) bench/bindings/bench.lua $(abspath $(BB_NOOP))
+
+bench-luajit: luajit $(BB_NOOP)
+	$(LUA_BENCH_RUN)
+
+bench-luajit-smoke: luajit $(BB_NOOP)
+	$(LUA_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null
