@@ -50,9 +50,10 @@ java: lib $(JAVA_JAR) $(JAVA_JNI)
 test-java: test-deps java $(JAVA_TEST_JAR)
 	sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
 	@# -Xcheck:jni reports JNI misuse as warnings: any of them fails the run.
-	$(JAVA_RUN) -cp $(JAVA_JAR):$(JAVA_TEST_JAR) -Didlelock.header=$(abspath $(HEADER)) \
+	@echo "java -Xcheck:jni org.idlelock.tests.Main"
+	@$(JAVA_RUN) -cp $(JAVA_JAR):$(JAVA_TEST_JAR) -Didlelock.header=$(abspath $(HEADER)) \
 	    org.idlelock.tests.Main > $(JAVA_DIR)/test.log 2>&1; rc=$$?; cat $(JAVA_DIR)/test.log; \
-	    if grep -q 'WARNING in native method' $(JAVA_DIR)/test.log; then echo "FAIL -Xcheck:jni warnings"; exit 1; fi; \
+	    if grep -q 'WARNING in native method' $(JAVA_DIR)/test.log; then echo "-Xcheck:jni reported a warning"; exit 1; fi; \
 	    exit $$rc
 
 EXTRA_TESTS += test-java
