@@ -781,6 +781,9 @@ static jbyteArray n_secret_get(JNIEnv *env, jclass cls, jlong handle, jbyteArray
         if (rc == IDLELOCK_OK && result == NULL && !(*env)->ExceptionCheck(env)) result = (*env)->NewByteArray(env, 0);
     }
     free(n);
+    /* The Java array could not be made (OutOfMemoryError pending): no
+     * other JNI call may run now; the error is thrown on return. */
+    if ((*env)->ExceptionCheck(env)) return NULL;
     (*env)->SetIntArrayRegion(env, status, 0, 1, &rc);
     return result;
 }
