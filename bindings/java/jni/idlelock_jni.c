@@ -156,6 +156,18 @@ static JNIEnv *callback_env(int *foreign)
     return env;
 }
 
+/* Zeroes the first n bytes of a Java byte[] that carried a secret. */
+static void zero_java_array(JNIEnv *env, jbyteArray arr, jsize n)
+{
+    static const jbyte zero[64];
+    jsize at = 0;
+    while (at < n) {
+        jsize k = n - at < 64 ? n - at : 64;
+        (*env)->SetByteArrayRegion(env, arr, at, k, zero);
+        at += k;
+    }
+}
+
 static void clear_vm_error(JNIEnv *env)
 {
     if ((*env)->ExceptionCheck(env)) {
@@ -252,13 +264,7 @@ static int32_t auth_store(void *ctx, const uint8_t *secret, size_t len)
         clear_vm_error(env);
         /* Callbacks.onAuthStore wiped it; wipe again in case the host
          * replaced its contents. */
-        uint8_t zero[64] = {0};
-        jsize n = (jsize)len, at = 0;
-        while (at < n) {
-            jsize k = n - at < 64 ? n - at : 64;
-            (*env)->SetByteArrayRegion(env, arr, at, k, (const jbyte *)zero);
-            at += k;
-        }
+        zero_java_array(env, arr, (jsize)len);
     }
     clear_vm_error(env);
     (*env)->PopLocalFrame(env, NULL);
@@ -288,13 +294,7 @@ static int32_t auth_load(void *ctx, const char *reason, uint8_t *out, size_t cap
             *out_len = cap;
         }
         /* The Java copy: zero it before it is left to the collector. */
-        uint8_t zero[64] = {0};
-        jsize n = (jsize)cap, at = 0;
-        while (at < n) {
-            jsize k = n - at < 64 ? n - at : 64;
-            (*env)->SetByteArrayRegion(env, arr, at, k, (const jbyte *)zero);
-            at += k;
-        }
+        zero_java_array(env, arr, (jsize)cap);
     }
     clear_vm_error(env);
     (*env)->PopLocalFrame(env, NULL);
