@@ -70,10 +70,10 @@ extern "C" {
  * a library minor at least the header's has every function the header
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
-#define IDLELOCK_VERSION_MINOR 1
+#define IDLELOCK_VERSION_MINOR 2
 #define IDLELOCK_VERSION_PATCH 0
-#define IDLELOCK_VERSION_STRING "1.1.0"
-#define IDLELOCK_VERSION_NUMBER 10100
+#define IDLELOCK_VERSION_STRING "1.2.0"
+#define IDLELOCK_VERSION_NUMBER 10200
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */
@@ -856,6 +856,15 @@ int idlelock_version_number(void);
  * Thread: any. */
 size_t idlelock_config_size(void);
 size_t idlelock_snapshot_size(void);
+
+/* (1.2) sizeof(idlelock_authenticator) and sizeof(idlelock_delay_step) as
+ * this library knows them, the same for the two structs a binding builds
+ * and hands to idlelock_create (through config.authenticator and
+ * config.delay_schedule). A binding compares them with its own mirrors at
+ * load and refuses to run on a mismatch, instead of passing a struct whose
+ * fields the library would read at other offsets. Thread: any. */
+size_t idlelock_authenticator_size(void);
+size_t idlelock_delay_step_size(void);
 
 #ifdef __cplusplus
 }

@@ -147,4 +147,4 @@ __all__ = [
     "ios_delay_schedule",
 ]
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
