@@ -21,7 +21,13 @@ $(BB_NOOP): bench/bindings/noop.c $(HEADER) $(LIB)
 
 bench-bindings: bench-java bench-csharp bench-luajit
 
-bench-bindings-smoke: bench-java-smoke bench-csharp-smoke bench-luajit-smoke
+# Each host's smoke run is one step (one check: it builds and runs).
+bench-bindings-smoke:
+	@$(STEPS_BEGIN)
+	$(STEP) $(MAKE) --no-print-directory bench-java-smoke
+	$(STEP) $(MAKE) --no-print-directory bench-csharp-smoke
+	$(STEP) $(MAKE) --no-print-directory bench-luajit-smoke
+	@$(STEPS_END)
 
 bench: bench-bindings
 

@@ -28,11 +28,13 @@ $(LUA_CHECK): $(LUA_CHECK_C) $(HEADER)
 
 luajit: lib $(LUA_MODULE)
 
+# Two steps (their counts add up in make test's table): the tests, then the demo.
 test-luajit: test-deps luajit $(LUA_CHECK)
 	$(LUA_CHECK) > $(LUA_DIR)/constants.txt
-	cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(LUA_DIR))/constants.txt \
-	    $(abspath $(HEADER))
-	$(MAKE) --no-print-directory test-love
+	@$(STEPS_BEGIN)
+	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(LUA_DIR))/constants.txt $(abspath $(HEADER))'
+	$(STEP) $(MAKE) --no-print-directory test-love
+	@$(STEPS_END)
 
 # The demo under a virtual X server (LÖVE needs a window for its graphics),
 # driven by its scripted input mode; the script checks what it sees.
