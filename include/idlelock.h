@@ -1120,6 +1120,15 @@ int idlelock_version_number(void);
 size_t idlelock_config_size(void);
 size_t idlelock_snapshot_size(void);
 
+/* (1.2) sizeof(idlelock_authenticator) and sizeof(idlelock_delay_step) as
+ * this library knows them, the same for the two structs a binding builds
+ * and hands to idlelock_create (through config.authenticator and
+ * config.delay_schedule). A binding compares them with its own mirrors at
+ * load and refuses to run on a mismatch, instead of passing a struct whose
+ * fields the library would read at other offsets. Thread: any. */
+size_t idlelock_authenticator_size(void);
+size_t idlelock_delay_step_size(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,6 +65,8 @@ void null_handle_calls(reader *r)
         REQUIRE(idlelock_version_number() == IDLELOCK_VERSION_NUMBER, "version_number");
         REQUIRE(idlelock_config_size() == sizeof(idlelock_config), "config_size");
         REQUIRE(idlelock_snapshot_size() == sizeof(idlelock_snapshot), "snapshot_size");
+        REQUIRE(idlelock_authenticator_size() == sizeof(idlelock_authenticator), "authenticator_size");
+        REQUIRE(idlelock_delay_step_size() == sizeof(idlelock_delay_step), "delay_step_size");
         break;
     default: REQUIRE(idlelock_last_error() != NULL, "last_error NULL"); break;
     }
