@@ -215,6 +215,13 @@ static inline void check_snapshot_sized(const idlelock_snapshot *s, size_t size,
         REQUIRE(!s->is_warning || s->ms_until_warning == 0, "is_warning but ms_until_warning %lld",
                 (long long)s->ms_until_warning);
     }
+    if (size >= END_OF(idlelock_snapshot, last_auth_ms)) { /* 1.2 */
+        REQUIRE(s->is_passcode_required == 0 || s->is_passcode_required == 1, "is_passcode_required %d",
+                (int)s->is_passcode_required);
+        REQUIRE(s->reserved2 == 0, "reserved2 %d", (int)s->reserved2);
+        REQUIRE(!s->is_passcode_required || s->is_enabled, "passcode required without a passcode");
+        REQUIRE(s->is_enabled || s->last_auth_ms == IDLELOCK_NEVER, "an authentication without a passcode");
+    }
 }
 
 static inline void check_snapshot(const idlelock_snapshot *s, int max_attempts_bound)

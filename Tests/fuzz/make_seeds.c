@@ -192,7 +192,11 @@ static void putstr(seq *q, const char *s) { size_t k = strlen(s); memcpy(q->b + 
 /* The op numbers and argument bytes of fuzz_api (fuzz_api/ops.c). */
 enum { OP_TOUCH, OP_INACTIVE, OP_BACKGROUND, OP_FOREGROUND, OP_CHECK, OP_LOCK, OP_START, OP_SNAPSHOT,
        OP_CLOCK, OP_SET, OP_UNLOCK, OP_AUTH, OP_BIO_ON, OP_BIO_OFF, OP_BIO_UNLOCK, OP_DISABLE, OP_SUB, OP_UNSUB,
-       OP_PUT, OP_GET, OP_REMOVE, OP_GATE, OP_NULLS, OP_SECOND, OP_TAMPER, OP_BADOUT };
+       OP_PUT, OP_GET, OP_REMOVE, OP_GATE, OP_NULLS, OP_SECOND, OP_TAMPER, OP_BADOUT,
+       OP_PAIR = 30, OP_RECENT = 32 };
+/* The pair's own selector (fuzz_api/biometric_pair.c). */
+enum { PAIR_BEGIN_UNLOCK = 0, PAIR_BEGIN_ENABLE = 2, PAIR_BAD_BEGIN = 3, PAIR_FINISH = 4, PAIR_FINISH_CORRUPT = 6,
+       PAIR_FINISH_FAILURE = 7, PAIR_BAD_FINISH = 8 };
 
 static unsigned delay;
 
@@ -305,6 +309,33 @@ static void api_seeds(const char *dir)
     put8(&q, OP_UNSUB); put8(&q, 5); put8(&q, 0);
     put8(&q, OP_DISABLE);
     write_seed(dir, "listeners-clock-prompt", q.b, q.n, NULL, 0);
+
+    /* The two-phase biometric pair (1.2) with no authenticator: an enable,
+     * a corrupted release, a failure, a good unlock, the step-up check, an
+     * expired request, bad arguments. */
+    header(&q, 0, 0, 0, 1, 0, 5);
+    set_pass(&q, "pair-pass");
+    ev(&q, OP_START);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_ENABLE); put8(&q, 0);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 0);
+    ev(&q, OP_LOCK);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 1);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH_CORRUPT); put8(&q, 1); put8(&q, 5); put8(&q, 3);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 2);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH_FAILURE); put8(&q, 2); put8(&q, 1);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 3);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BAD_FINISH); put8(&q, 3); put8(&q, 2);
+    tick(&q, 300);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 3);
+    put8(&q, OP_RECENT); put8(&q, 4);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BAD_BEGIN); put8(&q, 5); put8(&q, 7);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 4);
+    put8(&q, OP_CLOCK); put8(&q, 4); put32(&q, 200000); /* past prompt_cap_ms */
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 4);
+    put8(&q, OP_BIO_OFF);
+    put8(&q, OP_RECENT); put8(&q, 0);
+    put8(&q, OP_DISABLE);
+    write_seed(dir, "biometric-pair", q.b, q.n, NULL, 0);
 
     /* A tour of bad arguments. */
     header(&q, 0, 0, 0, 0, 0, 3);

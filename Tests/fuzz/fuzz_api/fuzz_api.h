@@ -130,6 +130,15 @@ void check_status(int st, const char *what);
 
 /* ------------------------------------- the other areas of the API */
 
+/* ---------------------------------------------- biometric_pair.c (1.2) */
+
+extern int64_t pair_cap;             /* the handle's prompt_cap_ms */
+void pair_reset(void);
+/* A sign-out, a new passcode or disable_biometrics voided every request. */
+void pair_void_all(void);
+void biometric_pair_ops(reader *r);
+void recent_auth_op(reader *r);
+
 void tamper_store(reader *r);       /* tamper_store.c */
 void second_handle(reader *r);      /* second_handle.c */
 void null_handle_calls(reader *r);  /* null_handle.c */

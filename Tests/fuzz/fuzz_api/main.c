@@ -11,7 +11,9 @@
  * sizes, non-zero tails, out-of-range values, escalating-delay schedules,
  * a watcher thread on the default clock). The 1.1 calls are in the mix
  * (lifecycle names per platform, prompt_begin/end, watch_start/stop, unlock
- * refused with RETRY_LATER during a delay). With a store,
+ * refused with RETRY_LATER during a delay), and the 1.2 ones (the
+ * two-phase biometric pair, require_recent_auth, the passcode policies in
+ * the config; biometric_pair.c). With a store,
  * the file can be deleted, truncated, flipped or rolled back between calls.
  * The biometric authenticator and the listeners are fakes steered by the
  * input; some of them call back into the library.
@@ -36,7 +38,8 @@
  * The files: fuzz_api.h (the limits, the state, each file's functions),
  * state.c, callbacks.c (clock, fake authenticator, listeners), arguments.c
  * (out snapshots and passcodes from the input), oracles.c, ops.c (the
- * sequence of calls), second_handle.c, null_handle.c, tamper_store.c; this
+ * sequence of calls), biometric_pair.c, second_handle.c, null_handle.c,
+ * tamper_store.c; this
  * file resets the state and creates the handle for each input.
  */
 #include "fuzz_api.h"
@@ -78,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(listener_last_seq, 0, sizeof listener_last_seq);
     last_passcode_len = 0;
     saved_store_len = -1;
+    pair_reset();
 
     REQUIRE(idlelock_config_init(&cfg, sizeof cfg) == IDLELOCK_OK, "config_init");
     clk.now = (int64_t)rd_u32(&r) - 1000;
@@ -106,6 +110,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             cfg.delay_schedule_len = (size_t)(d < cfg.max_attempts - 1 ? d : cfg.max_attempts - 1);
         }
     }
+    if (flags & 0x80) {
+        /* The passcode policies (1.2): a small biometric_max_uses, the
+         * shortest passcode_max_age_ms, passcode_after_reboot. */
+        uint8_t p = rd_u8(&r);
+        cfg.biometric_max_uses = p % 4;
+        cfg.passcode_after_reboot = (p >> 2) & 1;
+        cfg.passcode_max_age_ms = (p >> 3) & 1 ? IDLELOCK_PASSCODE_MAX_AGE_MIN_MS : 0;
+    }
+    pair_cap = cfg.prompt_cap_ms;
     cfg.kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
     cfg.kdf_memlimit = IDLELOCK_KDF_MEMLIMIT_MIN;
     cfg.clock = fuzz_clock;

@@ -14,7 +14,7 @@ void run_ops(reader *r, int use_store)
 {
     int ops = 0;
     while (r->n > 0 && ops++ < MAX_OPS) {
-        uint8_t op = rd_u8(r) % 30;
+        uint8_t op = rd_u8(r) % 33;
         int st;
         if (trace > 0) fprintf(stderr, "trace: op %u\n", (unsigned)op);
         switch (op) {
@@ -82,6 +82,7 @@ void run_ops(reader *r, int use_store)
                     if (st == IDLELOCK_OK) {
                         memcpy(last_passcode, a.p, a.len);
                         last_passcode_len = a.len;
+                        pair_void_all(); /* a new passcode voids every biometric request */
                     }
                 } else {
                     st = idlelock_unlock(H, a.p, a.len, o.p);
@@ -119,6 +120,7 @@ void run_ops(reader *r, int use_store)
         case 13:
             st = idlelock_disable_biometrics(H);
             check_status(st, "disable_biometrics");
+            if (st == IDLELOCK_OK) pair_void_all();
             break;
         case 14: {
             out_arg o = make_out(r);
@@ -132,6 +134,7 @@ void run_ops(reader *r, int use_store)
             st = idlelock_disable(H);
             check_status(st, "disable");
             REQUIRE(st == IDLELOCK_OK || (use_store && st == IDLELOCK_ERR_STORAGE), "disable returned %d", st);
+            pair_void_all(); /* in memory first, whatever the store said */
             for (int i = 0; i < NAME_COUNT; i++) {
                 free(model[i].value);
                 memset(&model[i], 0, sizeof model[i]);
@@ -401,6 +404,12 @@ void run_ops(reader *r, int use_store)
             }
             break;
         }
+        case 30: case 31: /* the two-phase biometric pair (1.2) */
+            biometric_pair_ops(r);
+            break;
+        case 32: /* the step-up check (1.2) */
+            recent_auth_op(r);
+            break;
         case 29: /* the watcher needs the default clock: refused here */
             if (rd_u8(r) % 2) EXPECT_INVALID(idlelock_watch_start(H), "watch_start with a caller clock");
             else REQUIRE(idlelock_watch_stop(H) == IDLELOCK_OK, "watch_stop of a stopped watcher");

@@ -174,6 +174,16 @@ void second_handle(reader *r)
             }
             if (k >= 2 && k != 8 && max == 0) fully_valid = 0;
         }
+        { /* the 1.2 fields: the passcode policies, at and past their bounds */
+            static const int64_t ages[] = {0, 3600000, 2592000000, 3599999, 2592000001, -1, INT64_MAX};
+            static const int32_t uses[] = {0, 1, 1000, 1001, -1, INT32_MIN};
+            static const int32_t reboots[] = {0, 1, 2, -1};
+            uint8_t p = rd_u8(r);
+            cfg->passcode_max_age_ms = ages[p % 7];
+            cfg->biometric_max_uses = uses[(p >> 3) % 6];
+            cfg->passcode_after_reboot = reboots[(p >> 6) % 4];
+            if (p % 7 >= 3 || (p >> 3) % 6 >= 3 || (p >> 6) % 4 >= 2) known_bad = 1;
+        }
     }
     if (cfg->store_path != NULL && cfg->lock_on_start == 0 && cfg->device_key == NULL) known_bad = 1;
 

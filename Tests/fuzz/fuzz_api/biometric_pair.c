@@ -1,0 +1,237 @@
+/*
+ * biometric_pair.c: the two-phase biometric pair and the step-up check
+ * (1.2): begin and finish with good and bad arguments and every result,
+ * the secret an enable handed out or a corrupted one, tokens never issued,
+ * finished, voided (a sign-out, a new passcode, disable_biometrics) or
+ * expired (prompt_cap_ms, a clock step back); require_recent_auth with
+ * every kind of max_age_ms.
+ *
+ * Oracles: bad arguments are INVALID_ARGUMENT and change nothing (a bad
+ * finish leaves the request open); a token is never 0 and never given
+ * twice while open; a voided or finished token is INVALID_ARGUMENT; an
+ * expired request, a result other than IDLELOCK_AUTH_OK and a corrupted
+ * secret never unlock a locked session and never return OK; a finish
+ * that returns OK for an unlock leaves the session unlocked; a step-up
+ * check that passes means an unlocked session whose last authentication
+ * is at most max_age_ms old.
+ */
+#include "fuzz_api.h"
+
+typedef struct pair_req {
+    uint64_t token;      /* 0: the slot is free */
+    int32_t purpose;
+    int64_t begun;       /* the clock reading of the begin */
+    int voided;          /* a sign-out, a new passcode or disable_biometrics since */
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES]; /* an enable's, as handed out */
+} pair_req;
+
+static pair_req reqs[MAX_TOKENS];
+static uint8_t kept[IDLELOCK_AUTH_SECRET_BYTES]; /* the host's item from the pair */
+static int has_kept;
+static uint64_t last_finished;
+int64_t pair_cap = 120000; /* the handle's prompt_cap_ms (main.c sets it) */
+
+void pair_reset(void)
+{
+    memset(reqs, 0, sizeof reqs);
+    memset(kept, 0, sizeof kept);
+    has_kept = 0;
+    last_finished = 0;
+}
+
+void pair_void_all(void)
+{
+    for (int i = 0; i < MAX_TOKENS; i++)
+        if (reqs[i].token != 0) reqs[i].voided = 1;
+}
+
+/* The request expired at `now`: prompt_cap_ms passed since its begin, or
+ * the clock reads earlier than it (a step back). */
+static int expired(const pair_req *q)
+{
+    if (clk.now < q->begun) return 1;
+    if ((uint64_t)clk.now - (uint64_t)q->begun >= (uint64_t)INT64_MAX) return 1;
+    return clk.now - q->begun >= pair_cap;
+}
+
+/* The secret the host would release: the pair's item, or the fake
+ * authenticator's (whichever exists); `corrupt` flips one bit. */
+static void released(uint8_t out[IDLELOCK_AUTH_SECRET_BYTES], int corrupt, reader *r)
+{
+    if (has_kept) memcpy(out, kept, IDLELOCK_AUTH_SECRET_BYTES);
+    else memcpy(out, fauth.secret, IDLELOCK_AUTH_SECRET_BYTES);
+    if (corrupt) out[rd_u8(r) % IDLELOCK_AUTH_SECRET_BYTES] ^= (uint8_t)(1u << (rd_u8(r) % 8));
+}
+
+static void begin(reader *r, int32_t purpose)
+{
+    int slot = rd_u8(r) % MAX_TOKENS;
+    uint64_t token = 0;
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
+    idlelock_snapshot s;
+    int st;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    memset(secret, 0, sizeof secret);
+    if (reqs[slot].token != 0) return; /* keep it: it may be finished later */
+    st = idlelock_biometric_begin(H, purpose, &token, purpose == IDLELOCK_BIOMETRIC_ENABLE ? secret : NULL,
+                                  purpose == IDLELOCK_BIOMETRIC_ENABLE ? sizeof secret : 0, &s);
+    check_status(st, "biometric_begin");
+    if (st != IDLELOCK_OK) {
+        REQUIRE(st != IDLELOCK_ERR_INVALID_ARGUMENT || token == 0, "a refused begin wrote a token");
+        return;
+    }
+    check_snapshot(&s, IDLELOCK_MAX_ATTEMPTS_MAX);
+    REQUIRE(token != 0, "biometric_begin gave token 0");
+    for (int i = 0; i < MAX_TOKENS; i++)
+        REQUIRE(reqs[i].token != token, "biometric token %llu given twice", (unsigned long long)token);
+    REQUIRE(token != last_finished, "a finished biometric token came back");
+    reqs[slot].token = token;
+    reqs[slot].purpose = purpose;
+    reqs[slot].begun = clk.now;
+    reqs[slot].voided = 0;
+    memcpy(reqs[slot].secret, secret, sizeof secret);
+}
+
+/* Bad arguments to begin: INVALID_ARGUMENT, nothing changed. */
+static void bad_begin(reader *r)
+{
+    uint64_t token = 0;
+    uint8_t secret[40];
+    memset(secret, 0, sizeof secret);
+    switch (rd_u8(r) % 7) {
+    case 0: EXPECT_INVALID(idlelock_biometric_begin(H, IDLELOCK_BIOMETRIC_UNLOCK, NULL, NULL, 0, NULL), "begin(NULL token)"); break;
+    case 1: EXPECT_INVALID(idlelock_biometric_begin(H, (int32_t)rd_u32(r) | 4, &token, NULL, 0, NULL), "begin(purpose)"); break;
+    case 2: EXPECT_INVALID(idlelock_biometric_begin(H, 0, &token, NULL, 0, NULL), "begin(purpose 0)"); break;
+    case 3: EXPECT_INVALID(idlelock_biometric_begin(H, IDLELOCK_BIOMETRIC_UNLOCK, &token, secret, 32, NULL), "begin(unlock, secret)"); break;
+    case 4: EXPECT_INVALID(idlelock_biometric_begin(H, IDLELOCK_BIOMETRIC_ENABLE, &token, NULL, 32, NULL), "begin(enable, NULL)"); break;
+    case 5: EXPECT_INVALID(idlelock_biometric_begin(H, IDLELOCK_BIOMETRIC_ENABLE, &token, secret, 1 + rd_u8(r) % 31, NULL), "begin(enable, short)"); break;
+    default: EXPECT_INVALID(idlelock_biometric_begin(H, IDLELOCK_BIOMETRIC_ENABLE, &token, secret, SIZE_MAX - rd_u8(r), NULL), "begin(enable, huge)"); break;
+    }
+    REQUIRE(token == 0, "a refused begin wrote a token");
+}
+
+/* Finish the request in `slot`; `how`: 0 the right release (or the
+ * enable's confirmation), 1 a corrupted secret, 2 a failure result. */
+static void finish(reader *r, int slot, int how)
+{
+    pair_req *q = &reqs[slot];
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
+    static const int32_t failures[] = {IDLELOCK_AUTH_FAILED, IDLELOCK_AUTH_CANCELLED, IDLELOCK_AUTH_UNAVAILABLE};
+    int32_t result = how == 2 ? failures[rd_u8(r) % 3] : IDLELOCK_AUTH_OK;
+    const uint8_t *release = NULL;
+    size_t len = 0;
+    idlelock_snapshot before, after;
+    int st, was_locked, was_expired;
+    if (q->token == 0) return;
+    if (q->purpose == IDLELOCK_BIOMETRIC_UNLOCK && result == IDLELOCK_AUTH_OK) {
+        released(secret, how == 1, r);
+        release = secret;
+        len = sizeof secret;
+    }
+    if (q->purpose == IDLELOCK_BIOMETRIC_ENABLE && how == 1) result = IDLELOCK_AUTH_FAILED;
+    if (q->voided) {
+        EXPECT_INVALID(idlelock_biometric_finish(H, q->token, result, release, len, NULL), "finish(voided)");
+        last_finished = q->token;
+        q->token = 0;
+        return;
+    }
+    before = snap_now();
+    was_locked = before.state != IDLELOCK_STATE_UNLOCKED;
+    was_expired = expired(q);
+    st = idlelock_biometric_finish(H, q->token, result, release, len, NULL);
+    check_status(st, "biometric_finish");
+    after = snap_now();
+    if (was_expired || result != IDLELOCK_AUTH_OK || how == 1) {
+        REQUIRE(st != IDLELOCK_OK, "finish (expired %d, result %d, corrupt %d) returned OK", was_expired,
+                (int)result, how == 1);
+        REQUIRE(!was_locked || after.state != IDLELOCK_STATE_UNLOCKED,
+                "a locked session unlocked without the right secret (expired %d, result %d, corrupt %d)",
+                was_expired, (int)result, how == 1);
+    }
+    if (st == IDLELOCK_OK && q->purpose == IDLELOCK_BIOMETRIC_UNLOCK)
+        REQUIRE(after.state == IDLELOCK_STATE_UNLOCKED, "an unlock finished OK but the state is %d", (int)after.state);
+    if (st == IDLELOCK_OK && q->purpose == IDLELOCK_BIOMETRIC_ENABLE) {
+        REQUIRE(after.is_biometrics_enabled, "an enable finished OK but the shortcut is off");
+        memcpy(kept, q->secret, sizeof kept);
+        has_kept = 1;
+    }
+    if (st != IDLELOCK_ERR_INVALID_ARGUMENT) {
+        /* Finished: a second finish is refused and changes nothing. */
+        EXPECT_INVALID(idlelock_biometric_finish(H, q->token, result, release, len, NULL), "finish twice");
+    }
+    last_finished = q->token;
+    q->token = 0;
+}
+
+/* Bad arguments to finish an open request: INVALID_ARGUMENT, and the
+ * request stays open. */
+static void bad_finish(reader *r, int slot)
+{
+    pair_req *q = &reqs[slot];
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
+    memset(secret, 0, sizeof secret);
+    if (q->token == 0 || q->voided) {
+        uint64_t bogus = rd_u8(r) % 2 ? 0 : rd_u64(r) | 1;
+        for (int i = 0; i < MAX_TOKENS; i++)
+            if (reqs[i].token == bogus) return;
+        EXPECT_INVALID(idlelock_biometric_finish(H, bogus, IDLELOCK_AUTH_OK, secret, sizeof secret, NULL),
+                       "finish(unknown token)");
+        return;
+    }
+    switch (rd_u8(r) % 5) {
+    case 0: EXPECT_INVALID(idlelock_biometric_finish(H, q->token, 4 + rd_u8(r), NULL, 0, NULL), "finish(result)"); break;
+    case 1: EXPECT_INVALID(idlelock_biometric_finish(H, q->token, -1 - (int32_t)rd_u8(r), NULL, 0, NULL), "finish(negative result)"); break;
+    case 2: EXPECT_INVALID(idlelock_biometric_finish(H, q->token, IDLELOCK_AUTH_OK, NULL, 32, NULL), "finish(NULL secret)"); break;
+    case 3:
+        EXPECT_INVALID(idlelock_biometric_finish(H, q->token, q->purpose == IDLELOCK_BIOMETRIC_UNLOCK ? IDLELOCK_AUTH_OK
+                                                                                                   : IDLELOCK_AUTH_CANCELLED,
+                                                 secret, 1 + rd_u8(r) % 31, NULL),
+                       "finish(secret length)");
+        break;
+    default:
+        EXPECT_INVALID(idlelock_biometric_finish(H, q->token, q->purpose == IDLELOCK_BIOMETRIC_UNLOCK ? IDLELOCK_AUTH_OK
+                                                                                                   : IDLELOCK_AUTH_FAILED,
+                                                 secret, q->purpose == IDLELOCK_BIOMETRIC_UNLOCK ? 0 : 32, NULL),
+                       "finish(secret for the purpose)");
+        break;
+    }
+}
+
+void biometric_pair_ops(reader *r)
+{
+    uint8_t sel = rd_u8(r) % 9;
+    switch (sel) {
+    case 0: case 1: begin(r, IDLELOCK_BIOMETRIC_UNLOCK); break;
+    case 2: begin(r, IDLELOCK_BIOMETRIC_ENABLE); break;
+    case 3: bad_begin(r); break;
+    case 4: case 5: finish(r, rd_u8(r) % MAX_TOKENS, 0); break;
+    case 6: finish(r, rd_u8(r) % MAX_TOKENS, 1); break;
+    case 7: finish(r, rd_u8(r) % MAX_TOKENS, 2); break;
+    default: bad_finish(r, rd_u8(r) % MAX_TOKENS); break;
+    }
+}
+
+void recent_auth_op(reader *r)
+{
+    static const int64_t ages[] = {0, -1, 1, 1000, 60000, 2592000000, 2592000001, INT64_MAX, INT64_MIN};
+    int64_t max_age = ages[rd_u8(r) % 9];
+    int st;
+    if (max_age < 1 || max_age > IDLELOCK_RECENT_AUTH_MAX_MS) {
+        EXPECT_INVALID(idlelock_require_recent_auth(H, max_age), "require_recent_auth(max_age_ms)");
+        return;
+    }
+    st = idlelock_require_recent_auth(H, max_age);
+    check_status(st, "require_recent_auth");
+    REQUIRE(st == IDLELOCK_OK || st == IDLELOCK_ERR_REAUTH_REQUIRED || st == IDLELOCK_ERR_SESSION_LOCKED ||
+                st == IDLELOCK_ERR_NO_PASSCODE || (use_store_now && st == IDLELOCK_ERR_STORAGE),
+            "require_recent_auth returned %d", st);
+    if (st == IDLELOCK_OK) {
+        idlelock_snapshot s = snap_now();
+        REQUIRE(s.state == IDLELOCK_STATE_UNLOCKED && s.is_enabled, "step-up passed on state %d", (int)s.state);
+        REQUIRE(s.last_auth_ms != IDLELOCK_NEVER && clk.now >= s.last_auth_ms &&
+                    (uint64_t)clk.now - (uint64_t)s.last_auth_ms <= (uint64_t)max_age,
+                "step-up passed with last_auth %lld at %lld (max %lld)", (long long)s.last_auth_ms,
+                (long long)clk.now, (long long)max_age);
+    }
+}
