@@ -220,3 +220,56 @@ struct PolicyStoreTests {
         #expect(fileBytes(folder.store) == before, "left untouched")
     }
 }
+
+@Suite("Biometric pair with a second handle on the store")
+struct PairSecondHandleTests {
+    @Test func anotherProcessesNewPasscodeRefusesAnEnableBegunBeforeIt() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = PairLock(clock: clock, store: folder.store, deviceKey: [UInt8](repeating: 3, count: 32),
+                           lockOnStart: 0)
+        app.setPasscode()
+        let widget = PairLock(clock: clock, store: folder.store, deviceKey: [UInt8](repeating: 3, count: 32),
+                              lockOnStart: 0)
+        idlelock_start(widget.handle, nil)
+        let (rc, token, _) = app.beginEnable()
+        #expect(rc == 0)
+        #expect(widget.setPasscode("97531") == 0, "the other process changes the passcode meanwhile")
+        #expect(app.finish(token) == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(app.snapshot().is_biometrics_enabled == 0)
+        #expect(widget.snapshot().is_biometrics_enabled == 0, "the store's shortcut stayed off")
+    }
+
+    @Test func anotherProcessesSignOutVoidsAnUnlockInFlight() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = PairLock(clock: clock, store: folder.store)
+        app.setPasscode()
+        app.enable()
+        app.lock()
+        let widget = PairLock(clock: clock, store: folder.store)
+        let (rc, token) = app.beginUnlock()
+        #expect(rc == 0)
+        #expect(idlelock_disable(widget.handle) == 0, "signed out in the other process")
+        let status = app.finish(token, secret: app.kept)
+        #expect(status != 0)
+        #expect(app.snapshot().is_enabled == 0, "this process saw the sign-out")
+        #expect(app.beginUnlock().0 == IDLELOCK_ERR_NO_PASSCODE)
+    }
+
+    @Test func anotherProcessesLockoutWinsOverAFinishedUnlock() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let app = PairLock(clock: clock, store: folder.store)
+        app.setPasscode()
+        app.enable()
+        app.lock()
+        let widget = PairLock(clock: clock, store: folder.store)
+        let (rc, token) = app.beginUnlock()
+        #expect(rc == 0)
+        for _ in 0..<5 { _ = widget.unlock("0000") }
+        #expect(widget.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
+        #expect(app.finish(token, secret: app.kept) == IDLELOCK_ERR_LOCKED_OUT)
+        #expect(app.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
+    }
+}

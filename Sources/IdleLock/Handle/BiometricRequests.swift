@@ -128,6 +128,9 @@ extension IdleLockHandle {
         if rules.requestExpired(openedAt: request.openedAt, now: now) {
             throw IdleLockError(.lockUnavailable, "the biometric request expired: it was open longer than prompt_cap_ms (or the clock stepped back); begin a new one")
         }
+        // What other processes did meanwhile (a sign-out, a new passcode, a
+        // lockout) is seen before the answer is applied.
+        try refreshFromStore()
         if let failure = outcome.failure { throw failure }
         switch outcome.result {
         case .failed:
