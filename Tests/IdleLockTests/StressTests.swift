@@ -99,6 +99,18 @@ func checkSnapshot(_ s: idlelock_snapshot, findings: Findings, context: String) 
     }
 }
 
+/// Tokens of the two-phase pair, shared by the stress test's threads.
+final class RequestPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tokens: [UInt64] = []
+    func put(_ token: UInt64) { lock.lock(); tokens.append(token); lock.unlock() }
+    func take() -> UInt64? {
+        lock.lock()
+        defer { lock.unlock() }
+        return tokens.popLast()
+    }
+}
+
 @Suite("Stress")
 struct StressTests {
     @Test func manyThreadsOnOneHandleKeepEveryInvariant() throws {
@@ -114,6 +126,7 @@ struct StressTests {
         try #require(putStatus == 0)
 
         let findings = Findings()
+        let pool = RequestPool()
         let handle = Shared(lock.handle)
         let clock = Shared(atomicClock)
         let threads = 4
@@ -128,7 +141,8 @@ struct StressTests {
             let worker = Thread {
                 var random = SeededRandom(seed: 0x1D1E_10C4 &+ UInt64(t))
                 for _ in 0..<operations {
-                    StressTests.step(&random, handle.value, clock: clock.value, value: value, findings: findings)
+                    StressTests.step(&random, handle.value, clock: clock.value, value: value, findings: findings,
+                                     keystore: keystore, pool: pool)
                 }
                 done.signal()
             }
@@ -157,14 +171,14 @@ struct StressTests {
 
     /// One random call and the checks of its result.
     static func step(_ random: inout SeededRandom, _ handle: OpaquePointer?, clock: AtomicClock,
-                     value: [UInt8], findings: Findings) {
+                     value: [UInt8], findings: Findings, keystore: FakeKeystore, pool: RequestPool) {
         var s = idlelock_snapshot()
         s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
         let ok: Int32 = 0
         func expectStatus(_ st: Int32, _ allowed: [Int32], _ what: String) {
             if !allowed.contains(st) { findings.add("\(what) returned \(st): \(String(cString: idlelock_last_error()))") }
         }
-        switch random.below(20) {
+        switch random.below(22) {
         case 0: expectStatus(idlelock_touch(handle, &s), [ok], "touch")
         case 1: expectStatus(idlelock_check(handle, &s), [ok], "check")
         case 2: expectStatus(idlelock_background(handle, &s), [ok], "background")
@@ -243,6 +257,33 @@ struct StressTests {
             let st = idlelock_set_passcode(handle, "2468", 4)
             expectStatus(st, [ok, IDLELOCK_ERR_SESSION_LOCKED], "set_passcode")
             if st == ok { _ = idlelock_enable_biometrics(handle) }
+            return
+        case 19:
+            // The two-phase pair (1.2): a request begun on one thread may be
+            // finished on another; a concurrent sign-out or new passcode
+            // voids it (INVALID_ARGUMENT), a lock overtakes it.
+            if random.below(2) == 0 {
+                var token: UInt64 = 0
+                let st = idlelock_biometric_begin(handle, IDLELOCK_BIOMETRIC_UNLOCK, &token, nil, 0, &s)
+                expectStatus(st, [ok, IDLELOCK_ERR_NO_PASSCODE, IDLELOCK_ERR_LOCKED_OUT, IDLELOCK_ERR_LOCK_UNAVAILABLE,
+                                  IDLELOCK_ERR_INVALID_ARGUMENT], "biometric_begin")
+                if st == ok { pool.put(token) }
+            } else if let token = pool.take() {
+                let secret = keystore.secret ?? [UInt8](repeating: 0, count: 32)
+                let cancel = random.below(4) == 0
+                let st = cancel ? idlelock_biometric_finish(handle, token, IDLELOCK_AUTH_CANCELLED, nil, 0, &s)
+                    : secret.withUnsafeBufferPointer { idlelock_biometric_finish(handle, token, IDLELOCK_AUTH_OK, $0.baseAddress, 32, &s) }
+                expectStatus(st, [ok, IDLELOCK_ERR_LOCK_UNAVAILABLE, IDLELOCK_ERR_SESSION_LOCKED, IDLELOCK_ERR_NO_PASSCODE,
+                                  IDLELOCK_ERR_LOCKED_OUT, IDLELOCK_ERR_INVALID_ARGUMENT], "biometric_finish")
+                if st == ok && (cancel || s.state != IDLELOCK_STATE_UNLOCKED) {
+                    findings.add("biometric_finish OK (cancel \(cancel)) but state \(s.state)")
+                }
+                if st == IDLELOCK_ERR_INVALID_ARGUMENT { return } // voided: out untouched
+            }
+        case 20:
+            let st = idlelock_require_recent_auth(handle, 60_000)
+            expectStatus(st, [ok, IDLELOCK_ERR_REAUTH_REQUIRED, IDLELOCK_ERR_SESSION_LOCKED, IDLELOCK_ERR_NO_PASSCODE],
+                          "require_recent_auth")
             return
         default:
             expectStatus(idlelock_snapshot_get(handle, &s), [ok], "snapshot_get")
