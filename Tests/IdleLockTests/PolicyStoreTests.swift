@@ -223,6 +223,17 @@ struct PolicyStoreTests {
 
 @Suite("Biometric pair with a second handle on the store")
 struct PairSecondHandleTests {
+    /// An app with the shortcut on, locked, and a second process (a
+    /// widget) on its store.
+    private func appAndWidget(_ folder: TempFolder) -> (PairLock, PairLock) {
+        let clock = FakeClock()
+        let app = PairLock(clock: clock, store: folder.store)
+        app.setPasscode()
+        app.enable()
+        app.lock()
+        return (app, PairLock(clock: clock, store: folder.store))
+    }
+
     @Test func anotherProcessesNewPasscodeRefusesAnEnableBegunBeforeIt() {
         let folder = TempFolder()
         let clock = FakeClock()
@@ -242,12 +253,7 @@ struct PairSecondHandleTests {
 
     @Test func anotherProcessesSignOutVoidsAnUnlockInFlight() {
         let folder = TempFolder()
-        let clock = FakeClock()
-        let app = PairLock(clock: clock, store: folder.store)
-        app.setPasscode()
-        app.enable()
-        app.lock()
-        let widget = PairLock(clock: clock, store: folder.store)
+        let (app, widget) = appAndWidget(folder)
         let (rc, token) = app.beginUnlock()
         #expect(rc == 0)
         #expect(idlelock_disable(widget.handle) == 0, "signed out in the other process")
@@ -259,12 +265,7 @@ struct PairSecondHandleTests {
 
     @Test func anotherProcessesLockoutWinsOverAFinishedUnlock() {
         let folder = TempFolder()
-        let clock = FakeClock()
-        let app = PairLock(clock: clock, store: folder.store)
-        app.setPasscode()
-        app.enable()
-        app.lock()
-        let widget = PairLock(clock: clock, store: folder.store)
+        let (app, widget) = appAndWidget(folder)
         let (rc, token) = app.beginUnlock()
         #expect(rc == 0)
         for _ in 0..<5 { _ = widget.unlock("0000") }

@@ -228,23 +228,30 @@ def _finish_quietly(request: BiometricRequest, result: AuthResult) -> None:
         pass
 
 
-async def unlock_with_biometrics_async(
-    lock: "IdleLock", check: Callable[[BiometricRequest], Awaitable[SecretLike]]
-) -> Snapshot:
-    """See :meth:`IdleLock.unlock_with_biometrics_async`."""
-    request = lock.begin_biometric_unlock()
+async def _host_part(request: BiometricRequest, part: Awaitable[Any]) -> Any:
+    """Awaits the host's part of `request` and returns its value. An
+    AuthenticationError finishes the request with its outcome (the
+    library's LockUnavailableError propagates); the task's cancellation and
+    any other exception finish it as cancelled (failed) and propagate."""
     try:
-        secret = await check(request)
+        return await part
     except AuthenticationError as error:
-        # An outcome: finish with it; the library's LockUnavailableError
-        # (the message says which) is what the caller sees.
-        return request.finish(result=_outcome_of(error))
+        request.finish(result=_outcome_of(error))  # raises LockUnavailableError
+        raise  # pragma: no cover - a failure outcome never finishes OK
     except asyncio.CancelledError:
         _finish_quietly(request, AuthResult.CANCELLED)
         raise
     except BaseException:
         _finish_quietly(request, AuthResult.FAILED)
         raise
+
+
+async def unlock_with_biometrics_async(
+    lock: "IdleLock", check: Callable[[BiometricRequest], Awaitable[SecretLike]]
+) -> Snapshot:
+    """See :meth:`IdleLock.unlock_with_biometrics_async`."""
+    request = lock.begin_biometric_unlock()
+    secret = await _host_part(request, check(request))
     if secret is None or isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
         _finish_quietly(request, AuthResult.FAILED)
         raise TypeError(f"check must return the released secret as bytes, not {type(secret).__name__}")
@@ -260,16 +267,7 @@ async def enable_biometrics_async(
     request = lock.begin_biometric_enable()
     secret = request.secret
     assert secret is not None
-    try:
-        await store(secret)
-    except AuthenticationError as error:
-        return request.finish(result=_outcome_of(error))
-    except asyncio.CancelledError:
-        _finish_quietly(request, AuthResult.CANCELLED)
-        raise
-    except BaseException:
-        _finish_quietly(request, AuthResult.FAILED)
-        raise
+    await _host_part(request, store(secret))
     try:
         return request.finish()
     except BaseException:
