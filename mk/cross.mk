@@ -6,9 +6,10 @@
 #                            `make lib`), and the self-contained variant for
 #                            every CPU, build/<cpu>/self-contained/libidlelock.so
 #   make cross CROSS_CPUS=aarch64   one CPU only
-#   make test-cross          every build: check-library, then the C suites
-#                            (test_abi, test_store), every trace, and the
-#                            memory-hygiene test, under qemu-user for ARM
+#   make test-cross          every build: the C suites (test_abi,
+#                            test_store), every trace, the memory-hygiene
+#                            test and check-library; the register scrub on
+#                            every CPU (test_scrub); under qemu-user for ARM
 #   make check-glibc-floor   the glibc each built library needs is <= 2.17
 #
 # The route (this toolchain ships the Embedded Swift stdlib for x86-64 Linux
@@ -29,6 +30,7 @@ CROSS_TEST_ABI_SOURCES     := Tests/c/test_abi.c
 CROSS_TEST_STORE_SOURCES   := Tests/c/test_store.c
 CROSS_TEST_HYGIENE_SOURCES := Tests/c/test_hygiene.c
 CROSS_REPLAY_SOURCES       := bindings/c/idlelock-replay.c
+CROSS_TEST_SCRUB_SOURCES   := Tests/c/test_scrub.c
 CROSS_TEST_DEPS            := $(HEADER) bindings/c/fake_keystore.h $(wildcard Tests/c/*.h)
 CROSS_TRACES               := bindings/c/traces/*.trace
 
@@ -59,6 +61,10 @@ cross_run_armv7   := qemu-arm
 # A CPU without NEON and with only d0-d15 (VFPv3-D16): the scrub's other
 # branch, and proof that the library uses no NEON instruction.
 cross_run_armv7_vfp := qemu-arm -cpu cortex-r5f
+# x86-64 CPUs older than this machine, for the scrub's other two branches:
+# AVX without AVX-512 (qemu's TCG has no AVX-512), and SSE only.
+cross_run_x86_64_avx := qemu-x86_64 -cpu max
+cross_run_x86_64_sse := qemu-x86_64 -cpu Nehalem
 
 cross_cc    = $(if $(filter x86_64,$(1)),$(CC),$(cross_gnu_$(1))-gcc)
 cross_strip = $(if $(filter x86_64,$(1)),strip,$(cross_gnu_$(1))-strip)
@@ -136,13 +142,23 @@ $(2)/tests/idlelock-replay: $(CROSS_REPLAY_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
 	$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_REPLAY_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 endef
 
+# test_scrub links the scrub's object itself (the library does not export it).
+define cross_scrub_rules
+$(BUILD)/$(1)/tests/test_scrub: $(CROSS_TEST_SCRUB_SOURCES) $(BUILD)/$(1)/obj/scrub_registers.o Sources/CIdleLockSupport/include/idlelock_support.h
+	@mkdir -p $$(@D)
+	$(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
+	    $(BUILD)/$(1)/obj/scrub_registers.o -o $$@
+endef
+
 CROSS_PROGRAMS := test_store test_abi idlelock-replay test_hygiene
+$(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_scrub_rules,$(c))))
 $(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_build_rules,$(c))))
 $(foreach c,$(CROSS_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c),$(SONAME))))
 $(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c)/self-contained,libidlelock.so)))
 
 CROSS_TEST_BINARIES := $(foreach c,$(CROSS_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/tests/$(p))) \
-    $(foreach c,$(SELF_CONTAINED_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/self-contained/tests/$(p)))
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/self-contained/tests/$(p))) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/tests/test_scrub)
 
 # The builds under test, one word each: CPU:DIR:LIBFILE:CHECK-ARGS.
 CROSS_BUILDS := $(foreach c,$(CROSS_CPUS),$(c):$(BUILD)/$(c):$(SONAME):--size-goal=$(LIB_SIZE_GOAL)) \
@@ -160,8 +176,12 @@ CROSS_SUITES := $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_store,t
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_abi,test_abi)) \
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),traces,idlelock-replay --quiet $(CROSS_TRACES))) \
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_hygiene,test_hygiene)) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),"$(c) scrub_registers.c: test_scrub|$(cross_run_$(c)) $(BUILD)/$(c)/tests/test_scrub") \
+    "x86_64 scrub_registers.c on a CPU with AVX, no AVX-512: test_scrub|$(cross_run_x86_64_avx) $(BUILD)/x86_64/tests/test_scrub" \
+    "x86_64 scrub_registers.c on a CPU with SSE only: test_scrub|$(cross_run_x86_64_sse) $(BUILD)/x86_64/tests/test_scrub" \
     $(if $(filter armv7,$(CROSS_CPUS)),"$(CROSS_NO_NEON): test_abi|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_abi" \
-        "$(CROSS_NO_NEON): test_hygiene|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_hygiene") \
+        "$(CROSS_NO_NEON): test_hygiene|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_hygiene" \
+        "armv7 scrub_registers.c on a CPU without NEON (VFPv3-D16): test_scrub|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_scrub") \
     $(foreach b,$(CROSS_BUILDS),$(call cross_check,$(b)))
 
 # Every suite of every build, CROSS_JOBS at once.
