@@ -8,9 +8,10 @@
 #                             armhf architectures, their cross gcc and glibc,
 #                             their libsodium (and so their libc6, whose
 #                             loader qemu-user runs the tests with), qemu-user
-#   install-deps.sh --test    everything `make test` needs: all of the above,
-#                             patchelf (auditwheel's), the Python test
-#                             packages
+#   install-deps.sh --test    everything `make test` needs: all of the above
+#                             and the Python test packages (the wheel's tools
+#                             come from PyPI into their own virtual
+#                             environment: mk/wheel.mk)
 set -eu
 
 as_root() {
@@ -50,7 +51,6 @@ if [ "$cross" = 1 ]; then
         installed "$p" || missing="$missing $p"
     done
 fi
-if [ "$test" = 1 ] && ! installed patchelf; then missing="$missing patchelf"; fi
 
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
     echo "install-deps: installing$missing"
