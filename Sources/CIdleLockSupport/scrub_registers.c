@@ -44,11 +44,13 @@ static int vector_level(void)
     }
     return known;
 }
-#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+#elif defined(__arm__) && defined(__ARM_FP)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
 
-/* 32-bit ARM. The library is built for the ARMv7 hard-float baseline
+/* 32-bit ARM with a VFP (hard float, or Android's softfp: the registers
+ * and which of them are callee-saved are the same). The library is built
+ * for the ARMv7 hard-float baseline
  * (VFPv3-D16, no NEON: Debian armhf, the oldest armeabi-v7a CPUs), but the
  * C library's memcpy picks a NEON or VFP-D32 version where the CPU has one
  * (glibc's ifuncs), so the registers to zero are the CPU's, asked once
@@ -131,7 +133,7 @@ void ilk_scrub_vector_registers(void)
                      "mov v12.d[1], xzr\n\tmov v13.d[1], xzr\n\tmov v14.d[1], xzr\n\tmov v15.d[1], xzr"
                      ::: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19",
                      "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
-#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+#elif defined(__arm__) && defined(__ARM_FP)
     int level = arm_vector_level();
     if (level == 2) {
         scrub_neon();
@@ -141,6 +143,8 @@ void ilk_scrub_vector_registers(void)
                          : : "r"(0) : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7");
         if (level == 1) scrub_vfp_d16_d31();
     }
+#elif defined(__arm__)
+    /* 32-bit ARM without a VFP (soft float): no vector registers. */
 #else
 #error "scrub_registers.c: add this CPU's vector registers (or confirm it has none)"
 #endif

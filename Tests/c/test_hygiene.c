@@ -262,7 +262,7 @@ static void zero_register(void)
 {
     __asm__ volatile("movi v5.16b, #0" : : : "v5");
 }
-#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+#elif defined(__arm__) && defined(__ARM_FP)
 static void regs_setup(void)
 {
     regs_level = (getauxval(AT_HWCAP) & HWCAP_VFPD32) != 0;

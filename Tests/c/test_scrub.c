@@ -156,7 +156,7 @@ static void __attribute__((noinline)) probe(void)
                        "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31",
                        "memory", "cc");
 }
-#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+#elif defined(__arm__) && defined(__ARM_FP)
 static void setup(void)
 {
     unsigned long hwcap = getauxval(AT_HWCAP);
