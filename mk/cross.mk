@@ -25,13 +25,14 @@
 # another libc.so.6 and hang in pthread_create.
 
 # The test programs built for every CPU and variant, each from its sources
-# (repoint a list here when a suite is split into several files).
-CROSS_TEST_ABI_SOURCES     := Tests/c/test_abi.c
-CROSS_TEST_STORE_SOURCES   := Tests/c/test_store.c
+# (the suites' own lists where the Makefile has them; repoint a list here
+# when a suite moves).
+CROSS_TEST_ABI_SOURCES     := $(TEST_ABI_SOURCES)
+CROSS_TEST_STORE_SOURCES   := $(TEST_STORE_SOURCES)
 CROSS_TEST_HYGIENE_SOURCES := Tests/c/test_hygiene.c
 CROSS_REPLAY_SOURCES       := bindings/c/idlelock-replay.c
 CROSS_TEST_SCRUB_SOURCES   := Tests/c/test_scrub.c
-CROSS_TEST_DEPS            := $(HEADER) bindings/c/fake_keystore.h $(wildcard Tests/c/*.h)
+CROSS_TEST_DEPS            := $(HEADER) bindings/c/fake_keystore.h $(TEST_ABI_HEADERS) $(TEST_STORE_HEADERS)
 CROSS_TRACES               := bindings/c/traces/*.trace
 
 CROSS_CPUS          ?= aarch64 armv7
