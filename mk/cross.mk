@@ -40,6 +40,9 @@ SELF_CONTAINED_CPUS := x86_64 $(CROSS_CPUS)
 GLIBC_FLOOR         := 2.17
 # BENCHMARKS.md: the stripped system variant, on every CPU.
 LIB_SIZE_GOAL       := 200000
+# Build commands are not echoed (a suite says nothing else when it passes,
+# see the Makefile): `make Q= cross` shows them.
+Q ?= @
 # Suites run at once (qemu-user is one process per suite: one per core).
 CROSS_JOBS          ?= 2
 CROSS_SUITE_TIMEOUT ?= 900
@@ -97,28 +100,28 @@ cross: cross-deps $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_LIBS)
 
 $(CROSS_SODIUM_INCLUDE)/sodium.h:
 	@mkdir -p $(@D)
-	ln -sfn /usr/include/sodium $(@D)/sodium
-	ln -sf /usr/include/sodium.h $@
+	$(Q)ln -sfn /usr/include/sodium $(@D)/sodium
+	$(Q)ln -sf /usr/include/sodium.h $@
 
 # cross_build_rules CPU: its Swift object, support objects and libraries.
 define cross_build_rules
 $(BUILD)/$(1)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(CROSS_SODIUM_INCLUDE)/sodium.h
 	@mkdir -p $$(@D)
-	$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(call cross_swift_flags,$(1)) -c -o $$@ $(SWIFT_SOURCES)
+	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(call cross_swift_flags,$(1)) -c -o $$@ $(SWIFT_SOURCES)
 
 $(BUILD)/$(1)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) $(SUPPORT_CFLAGS) $(cross_codegen_$(1)) -c $$< -o $$@
+	$(Q)$(call cross_cc,$(1)) $(SUPPORT_CFLAGS) $(cross_codegen_$(1)) -c $$< -o $$@
 
 # The system variant (as the native build/$(SONAME)).
 $(BUILD)/$(1)/$(SONAME): $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) idlelock.map
-	$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
+	$(Q)$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
 	    -Wl,-soname=$(SONAME) $(CROSS_LDFLAGS) -lsodium -Wl,--no-as-needed -l:libpthread.so.0
 
 # The self-contained variant: libsodium.a inside, its symbols hidden.
 $(BUILD)/$(1)/self-contained/libidlelock.so: $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)) idlelock.map
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
+	$(Q)$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
 	    $(call cross_support_sodium,$(1)) -Wl,-soname=libidlelock.so $(CROSS_LDFLAGS) \
 	    -Wl,--exclude-libs,ALL -l:libsodium.a -Wl,--no-as-needed -l:libpthread.so.0
 endef
@@ -128,26 +131,26 @@ endef
 define cross_test_rules
 $(2)/tests/test_abi: $(CROSS_TEST_ABI_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_ABI_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_ABI_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 
 $(2)/tests/test_store: $(CROSS_TEST_STORE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_STORE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_STORE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 
 $(2)/tests/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 
 $(2)/tests/idlelock-replay: $(CROSS_REPLAY_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_REPLAY_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_REPLAY_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 endef
 
 # test_scrub links the scrub's object itself (the library does not export it).
 define cross_scrub_rules
 $(BUILD)/$(1)/tests/test_scrub: $(CROSS_TEST_SCRUB_SOURCES) $(BUILD)/$(1)/obj/scrub_registers.o Sources/CIdleLockSupport/include/idlelock_support.h
 	@mkdir -p $$(@D)
-	$(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
 	    $(BUILD)/$(1)/obj/scrub_registers.o -o $$@
 endef
 
@@ -190,6 +193,6 @@ test-cross: cross $(CROSS_TEST_BINARIES)
 	@printf '%s\n' $(CROSS_SUITES) | sh scripts/run-suites.sh test-cross $(BUILD)/cross-logs $(CROSS_JOBS) $(CROSS_SUITE_TIMEOUT)
 
 check-glibc-floor: lib cross
-	sh scripts/check-glibc-floor.sh $(GLIBC_FLOOR) $(LIB) $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_LIBS)
+	@sh scripts/check-glibc-floor.sh $(GLIBC_FLOOR) $(LIB) $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_LIBS)
 
-EXTRA_TESTS += test-cross check-glibc-floor
+TEST_SUITES += test-cross check-glibc-floor

@@ -26,32 +26,32 @@ WHEEL_SOURCES := $(wildcard bindings/python/idlelock/*.py) bindings/python/idlel
 .PHONY: wheel test-wheel
 
 $(WHEEL_TOOLS)/ready: bindings/python/wheel-tools.txt
-	rm -rf $(WHEEL_TOOLS)
-	$(PYTHON) -m venv $(WHEEL_TOOLS)
-	$(WHEEL_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
-	touch $@
+	$(Q)rm -rf $(WHEEL_TOOLS)
+	$(Q)$(PYTHON) -m venv $(WHEEL_TOOLS)
+	$(Q)$(WHEEL_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	$(Q)touch $@
 
 # wheel_rules CPU: stage the package with the CPU's library, build the
 # py3-none-linux_<cpu> wheel there, repair it into $(WHEEL_DIR)/dist.
 define wheel_rules
 $(WHEEL_DIR)/$(1)/ready: $(BUILD)/$(1)/self-contained/libidlelock.so $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready
-	rm -rf $(WHEEL_DIR)/$(1) $(WHEEL_DIR)/dist/idlelock-*_$(1).whl
-	mkdir -p $(WHEEL_DIR)/$(1)/src/idlelock $(WHEEL_DIR)/dist
-	cp bindings/python/idlelock/*.py bindings/python/idlelock/py.typed $(WHEEL_DIR)/$(1)/src/idlelock/
-	cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md $(WHEEL_DIR)/$(1)/src/
-	cp $(BUILD)/$(1)/self-contained/libidlelock.so $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so
-	cd $(WHEEL_DIR)/$(1)/src && IDLELOCK_WHEEL_PLATFORM=linux_$(1) $(abspath $(WHEEL_TOOLS))/bin/python -m pip \
+	$(Q)rm -rf $(WHEEL_DIR)/$(1) $(WHEEL_DIR)/dist/idlelock-*_$(1).whl
+	$(Q)mkdir -p $(WHEEL_DIR)/$(1)/src/idlelock $(WHEEL_DIR)/dist
+	$(Q)cp bindings/python/idlelock/*.py bindings/python/idlelock/py.typed $(WHEEL_DIR)/$(1)/src/idlelock/
+	$(Q)cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md $(WHEEL_DIR)/$(1)/src/
+	$(Q)cp $(BUILD)/$(1)/self-contained/libidlelock.so $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so
+	$(Q)cd $(WHEEL_DIR)/$(1)/src && IDLELOCK_WHEEL_PLATFORM=linux_$(1) $(abspath $(WHEEL_TOOLS))/bin/python -m pip \
 	    wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation -w ../raw .
-	PATH=$(abspath $(WHEEL_TOOLS))/bin:$$$$PATH auditwheel repair --plat auto \
-	    -w $(WHEEL_DIR)/dist $(WHEEL_DIR)/$(1)/raw/*.whl
-	touch $$@
+	$(Q)PATH=$(abspath $(WHEEL_TOOLS))/bin:$$$$PATH auditwheel repair --plat auto \
+	    -w $(WHEEL_DIR)/dist $(WHEEL_DIR)/$(1)/raw/*.whl > $(WHEEL_DIR)/$(1)/auditwheel.log 2>&1 \
+	    || { cat $(WHEEL_DIR)/$(1)/auditwheel.log; exit 1; }
+	$(Q)touch $$@
 endef
 $(foreach c,$(WHEEL_CPUS),$(eval $(call wheel_rules,$(c))))
 
 wheel: cross-deps $(foreach c,$(WHEEL_CPUS),$(WHEEL_DIR)/$(c)/ready)
-	@ls $(WHEEL_DIR)/dist/*.whl
 
 test-wheel: wheel
-	sh scripts/test-wheel.sh $(PYTHON) $(WHEEL_DIR) "$(WHEEL_CPUS)"
+	@sh scripts/test-wheel.sh $(PYTHON) $(WHEEL_DIR) "$(WHEEL_CPUS)"
 
-EXTRA_TESTS += test-wheel
+TEST_SUITES += test-wheel

@@ -8,10 +8,11 @@
 #                             armhf architectures, their cross gcc and glibc,
 #                             their libsodium (and so their libc6, whose
 #                             loader qemu-user runs the tests with), qemu-user
-#   install-deps.sh --test    everything `make test` needs: all of the above
-#                             and the Python test packages (the wheel's tools
-#                             come from PyPI into their own virtual
-#                             environment: mk/wheel.mk)
+#   install-deps.sh --test    everything `make test` needs: all of the above,
+#                             the bindings' runtimes (a JDK, Mono, LuaJIT,
+#                             LÖVE, Xvfb) and the Python test packages (the
+#                             wheel's tools come from PyPI into their own
+#                             virtual environment: mk/wheel.mk)
 set -eu
 
 as_root() {
@@ -61,6 +62,24 @@ if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
 fi
 
 if [ "$test" = 1 ]; then
+    # The bindings' runtimes (make test-java, test-csharp, test-luajit):
+    # a JDK (javac, jar, jni.h), Mono's compiler and runtime, LuaJIT, LÖVE,
+    # and a virtual X server for the LÖVE demo.
+    runtimes=""
+    { command -v javac && command -v jar && command -v java; } >/dev/null 2>&1 \
+        || runtimes="$runtimes openjdk-17-jdk-headless"
+    command -v mcs >/dev/null 2>&1 || runtimes="$runtimes mono-mcs"
+    command -v mono >/dev/null 2>&1 || runtimes="$runtimes mono-runtime"
+    command -v luajit >/dev/null 2>&1 || runtimes="$runtimes luajit"
+    command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
+    command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"
+    command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
+    if [ -n "$runtimes" ]; then
+        echo "install-deps: installing$runtimes"
+        as_root apt-get update -qq
+        # shellcheck disable=SC2086
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $runtimes >/dev/null
+    fi
     if ! python3 -c "import pytest, hypothesis" >/dev/null 2>&1; then
         echo "install-deps: installing pytest and hypothesis"
         python3 -m pip install --quiet --disable-pip-version-check pytest hypothesis
