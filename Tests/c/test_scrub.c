@@ -45,24 +45,16 @@ static int count, bytes, first_kept = -1, last_kept = -1, kept_bytes;
 static int level;
 
 #if defined(__x86_64__)
-#define EACH16(op, reg, size, base) \
-    op " " size "*0(" base "), %%" reg "0\n\t" op " " size "*1(" base "), %%" reg "1\n\t" \
-    op " " size "*2(" base "), %%" reg "2\n\t" op " " size "*3(" base "), %%" reg "3\n\t" \
-    op " " size "*4(" base "), %%" reg "4\n\t" op " " size "*5(" base "), %%" reg "5\n\t" \
-    op " " size "*6(" base "), %%" reg "6\n\t" op " " size "*7(" base "), %%" reg "7\n\t" \
-    op " " size "*8(" base "), %%" reg "8\n\t" op " " size "*9(" base "), %%" reg "9\n\t" \
-    op " " size "*10(" base "), %%" reg "10\n\t" op " " size "*11(" base "), %%" reg "11\n\t" \
-    op " " size "*12(" base "), %%" reg "12\n\t" op " " size "*13(" base "), %%" reg "13\n\t" \
-    op " " size "*14(" base "), %%" reg "14\n\t" op " " size "*15(" base "), %%" reg "15\n\t"
-#define STORE16(op, reg, size, base) \
-    op " %%" reg "0, " size "*0(" base ")\n\t" op " %%" reg "1, " size "*1(" base ")\n\t" \
-    op " %%" reg "2, " size "*2(" base ")\n\t" op " %%" reg "3, " size "*3(" base ")\n\t" \
-    op " %%" reg "4, " size "*4(" base ")\n\t" op " %%" reg "5, " size "*5(" base ")\n\t" \
-    op " %%" reg "6, " size "*6(" base ")\n\t" op " %%" reg "7, " size "*7(" base ")\n\t" \
-    op " %%" reg "8, " size "*8(" base ")\n\t" op " %%" reg "9, " size "*9(" base ")\n\t" \
-    op " %%" reg "10, " size "*10(" base ")\n\t" op " %%" reg "11, " size "*11(" base ")\n\t" \
-    op " %%" reg "12, " size "*12(" base ")\n\t" op " %%" reg "13, " size "*13(" base ")\n\t" \
-    op " %%" reg "14, " size "*14(" base ")\n\t" op " %%" reg "15, " size "*15(" base ")\n\t"
+/* One register to or from memory, and all sixteen of a kind. */
+#define LOAD1(op, reg, size, base, n) op " " size "*" #n "(" base "), %%" reg #n "\n\t"
+#define STORE1(op, reg, size, base, n) op " %%" reg #n ", " size "*" #n "(" base ")\n\t"
+#define EACH16(one, op, reg, size, base) \
+    one(op, reg, size, base, 0) one(op, reg, size, base, 1) one(op, reg, size, base, 2) \
+    one(op, reg, size, base, 3) one(op, reg, size, base, 4) one(op, reg, size, base, 5) \
+    one(op, reg, size, base, 6) one(op, reg, size, base, 7) one(op, reg, size, base, 8) \
+    one(op, reg, size, base, 9) one(op, reg, size, base, 10) one(op, reg, size, base, 11) \
+    one(op, reg, size, base, 12) one(op, reg, size, base, 13) one(op, reg, size, base, 14) \
+    one(op, reg, size, base, 15)
 /* zmm16-31 are spelled out: the loop macros above take registers 0-15. */
 #define LOAD_Z16_31                                                                                         \
     "vmovdqu64 64*16(%%r12), %%zmm16\n\tvmovdqu64 64*17(%%r12), %%zmm17\n\t"                                 \
@@ -112,12 +104,12 @@ static void setup(void)
 static void __attribute__((noinline)) probe(void)
 {
     if (level == 2) {
-        CALL_SCRUB(EACH16("vmovdqu64", "zmm", "64", "%%r12") LOAD_Z16_31,
-                   STORE16("vmovdqu64", "zmm", "64", "%%r13") STORE_Z16_31);
+        CALL_SCRUB(EACH16(LOAD1, "vmovdqu64", "zmm", "64", "%%r12") LOAD_Z16_31,
+                   EACH16(STORE1, "vmovdqu64", "zmm", "64", "%%r13") STORE_Z16_31);
     } else if (level == 1) {
-        CALL_SCRUB(EACH16("vmovdqu", "ymm", "32", "%%r12"), STORE16("vmovdqu", "ymm", "32", "%%r13"));
+        CALL_SCRUB(EACH16(LOAD1, "vmovdqu", "ymm", "32", "%%r12"), EACH16(STORE1, "vmovdqu", "ymm", "32", "%%r13"));
     } else {
-        CALL_SCRUB(EACH16("movdqu", "xmm", "16", "%%r12"), STORE16("movdqu", "xmm", "16", "%%r13"));
+        CALL_SCRUB(EACH16(LOAD1, "movdqu", "xmm", "16", "%%r12"), EACH16(STORE1, "movdqu", "xmm", "16", "%%r13"));
     }
 }
 #elif defined(__aarch64__)
