@@ -49,21 +49,28 @@ test-deps:
 	@sh scripts/install-deps.sh --test
 
 # The shipped library: Embedded Swift, whole-module, only idlelock_* exported.
+# mk/cross.mk builds the other CPUs with the same flags.
 SUPPORT_OBJECTS := $(BUILD)/support/last_error.o $(BUILD)/support/struct_sizes.o \
-                   $(BUILD)/support/scrub_registers.o
+                   $(BUILD)/support/scrub_registers.o $(BUILD)/support/glibc_floor.o
+# ILK_GLIBC_FLOOR: glibc_floor.c keeps the glibc floor at 2.17.
+SUPPORT_CFLAGS  := -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror -DILK_GLIBC_FLOOR \
+                   -ISources/CIdleLockSupport/include -Iinclude
+EMBEDDED_SWIFT_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
+                   -warnings-as-errors -module-name IdleLock \
+                   -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC
 
 $(BUILD)/support/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
 	@mkdir -p $(BUILD)/support
-	$(CC) -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
-	    -ISources/CIdleLockSupport/include -Iinclude -c $< -o $@
+	$(CC) $(SUPPORT_CFLAGS) -c $< -o $@
 
+# libpthread.so.0 in NEEDED: glibc before 2.34 has pthread_create there
+# (glibc_floor.c); from 2.34 on it is an empty stub every glibc ships.
 $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSystem/shim.h
-	$(SWIFTC) -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
-	    -warnings-as-errors -module-name IdleLock \
-	    -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC \
+	$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) \
 	    -emit-library -o $@ $(SWIFT_SOURCES) $(SUPPORT_OBJECTS) \
 	    -Xlinker -soname=$(SONAME) -Xlinker --version-script=idlelock.map \
-	    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -lsodium
+	    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -lsodium \
+	    -Xlinker --no-as-needed -l:libpthread.so.0
 	ln -sf $(SONAME) $(BUILD)/libidlelock.so
 
 lib: deps $(LIB)

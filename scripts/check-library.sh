@@ -1,8 +1,32 @@
 #!/bin/sh
-# Checks the shipped library: its exported symbols are exactly the functions
-# declared in the header, it needs no Swift runtime, and its soname carries
-# the ABI major. Prints one line per check and "N passed, N failed".
+# Checks a built library: its exported symbols are exactly the functions
+# declared in the header, it needs no Swift runtime, its soname, what it
+# needs from the system (NEEDED), and how it is linked (no text
+# relocations, bind-now, a stack that is not executable). Prints one line
+# per check and "N passed, N failed".
+#
+#   check-library.sh [--self-contained] [--strip TOOL] [--size-goal BYTES] LIB HEADER
+#
+# The default is the system variant, libidlelock.so.<major>: NEEDED may list
+# libsodium besides the C library. --self-contained checks the variant with
+# libsodium linked in (libidlelock.so, docs/PLATFORMS.md): soname
+# libidlelock.so, NEEDED only the C library (libc, glibc's libpthread, the
+# loader), and no libsodium symbol exported or needed. --strip names the
+# strip of the library's CPU (the size line; the host's strip reads only
+# the host's CPU); --size-goal fails when the stripped library is larger.
+# Reads any CPU's ELF with the host's nm and readelf.
 set -u
+variant=system
+strip_tool=strip
+size_goal=
+while [ $# -gt 2 ]; do
+    case "$1" in
+        --self-contained) variant=self-contained; shift ;;
+        --strip) strip_tool="$2"; shift 2 ;;
+        --size-goal) size_goal="$2"; shift 2 ;;
+        *) echo "check-library.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
 lib="$1"
 header="$2"
 passed=0
@@ -22,19 +46,48 @@ else
     check "exported symbols are exactly the header's functions" fail
 fi
 
-needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-bad=$(echo "$needed" | tr ' ' '\n' | grep -vE '^(libc\.so\.6|libpthread\.so\.0|libsodium\.so\.[0-9]+|ld-linux[-a-z0-9_.]*\.so\.[0-9]+)?$' || true)
-if [ -z "$bad" ]; then check "NEEDED is only libc/libpthread/libsodium: $needed" ok; else check "unexpected NEEDED entries: $bad" fail; fi
+readelf -dW "$lib" > "$tmp/dynamic"
+needed=$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' "$tmp/dynamic" | tr '\n' ' ')
+libc='libc\.so\.6|libpthread\.so\.0|ld-linux[-a-z0-9_.]*\.so\.[0-9]+'
+if [ "$variant" = self-contained ]; then allowed="$libc"; what="the C library (libc, libpthread, the loader)"
+else allowed="$libc|libsodium\.so\.[0-9]+"; what="libc/libpthread/libsodium"; fi
+bad=$(echo "$needed" | tr ' ' '\n' | grep -vE "^($allowed)?\$" || true)
+if [ -z "$bad" ]; then check "NEEDED is only $what: $needed" ok; else check "unexpected NEEDED entries: $bad" fail; fi
+
+if [ "$variant" = self-contained ]; then
+    sodium=$(nm -D "$lib" | grep -E ' (sodium_|crypto_|randombytes_)' | awk '{print $NF}' | tr '\n' ' ')
+    if [ -z "$sodium" ]; then check "libsodium is inside: no libsodium symbol exported or needed" ok
+    else check "libsodium symbols in the dynamic table: $sodium" fail; fi
+fi
 
 if nm -D "$lib" | grep -qi swift; then check "no Swift runtime symbol referenced" fail; else check "no Swift runtime symbol referenced or exported" ok; fi
 
-soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+soname=$(sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p' "$tmp/dynamic")
 major=$(sed -n 's/^#define IDLELOCK_VERSION_MAJOR \([0-9]*\)/\1/p' "$header")
-if [ "$soname" = "libidlelock.so.$major" ]; then check "soname $soname matches IDLELOCK_VERSION_MAJOR" ok; else check "soname '$soname' vs major '$major'" fail; fi
+if [ "$variant" = self-contained ]; then
+    # Flat plugin folders (Android's jniLibs, Unity's Plugins) load lib<name>.so.
+    if [ "$soname" = "libidlelock.so" ]; then check "soname $soname (flat plugin folders)" ok; else check "soname '$soname', expected libidlelock.so" fail; fi
+else
+    if [ "$soname" = "libidlelock.so.$major" ]; then check "soname $soname matches IDLELOCK_VERSION_MAJOR" ok; else check "soname '$soname' vs major '$major'" fail; fi
+fi
+
+if grep -q '(TEXTREL)' "$tmp/dynamic"; then check "text relocations (not built position-independent)" fail
+else check "no text relocations" ok; fi
+if grep -qE '\(FLAGS\).*BIND_NOW|\(FLAGS_1\).*NOW' "$tmp/dynamic"; then check "bound at load (-z now)" ok
+else check "not linked with -z now" fail; fi
+stack=$(readelf -lW "$lib" | awk '$1 == "GNU_STACK" {print $(NF-1)}')
+if [ "$stack" = RW ]; then check "stack not executable (GNU_STACK RW)" ok
+else check "GNU_STACK is '$stack', expected RW" fail; fi
 
 stripped="$tmp/stripped.so"
-strip -o "$stripped" "$lib"
-echo "info stripped size: $(wc -c < "$stripped") bytes"
+if "$strip_tool" -o "$stripped" "$lib" 2>"$tmp/strip.err"; then
+    size=$(wc -c < "$stripped")
+    if [ -z "$size_goal" ]; then echo "info stripped size: $size bytes"
+    elif [ "$size" -le "$size_goal" ]; then check "stripped size $size bytes (goal <= $size_goal)" ok
+    else check "stripped size $size bytes, over the goal of $size_goal" fail; fi
+else
+    check "$strip_tool could not strip $lib: $(cat "$tmp/strip.err")" fail
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

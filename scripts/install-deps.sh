@@ -1,26 +1,67 @@
 #!/bin/sh
 # Installs what the build and the tests need on a fresh Debian machine that
-# has only the Swift toolchain: libsodium's headers (Debian libsodium-dev);
-# with --test also the Python test packages and the bindings' runtimes (a
-# JDK, Mono, LuaJIT, LÖVE, Xvfb). Does nothing for what is already there.
+# has only the Swift toolchain. Does nothing for what is already there, and
+# asks apt nothing then (a few dpkg-query calls).
+#
+#   install-deps.sh           the library: libsodium's headers, the C tools
+#   install-deps.sh --cross   and the other CPUs (mk/cross.mk): the arm64 and
+#                             armhf architectures, their cross gcc and glibc,
+#                             their libsodium (and so their libc6, whose
+#                             loader qemu-user runs the tests with), qemu-user
+#   install-deps.sh --test    everything `make test` needs: all of the above,
+#                             the bindings' runtimes (a JDK, Mono, LuaJIT,
+#                             LÖVE, Xvfb) and the Python test packages (the
+#                             wheel's tools come from PyPI into their own
+#                             virtual environment: mk/wheel.mk)
 set -eu
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+cross=0
+test=0
+for arg in "$@"; do
+    case "$arg" in
+        --cross) cross=1 ;;
+        --test) cross=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+
 missing=""
 [ -f /usr/include/sodium.h ] || missing="$missing libsodium-dev"
 command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
-if [ -n "$missing" ]; then
+
+new_arch=0
+if [ "$cross" = 1 ]; then
+    for arch in arm64 armhf; do
+        if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+            echo "install-deps: adding the $arch architecture"
+            as_root dpkg --add-architecture "$arch"
+            new_arch=1
+        fi
+    done
+    for p in gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-armhf-cross \
+             libsodium-dev:arm64 libsodium-dev:armhf qemu-user; do
+        installed "$p" || missing="$missing $p"
+    done
+fi
+
+if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
     echo "install-deps: installing$missing"
     as_root apt-get update -qq
     # shellcheck disable=SC2086
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    [ -z "$missing" ] || as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-if [ "${1:-}" = "--test" ]; then
+if [ "$test" = 1 ]; then
     # The bindings' runtimes (make test-java, test-csharp, test-luajit):
     # a JDK (javac, jar, jni.h), Mono's compiler and runtime, LuaJIT, LÖVE,
     # and a virtual X server for the LÖVE demo.

@@ -10,6 +10,13 @@
  * sodium_memzero cannot reach them; this can. */
 #include "idlelock_support.h"
 
+/* Only the registers a called function may change are zeroed: the ones the
+ * calling convention leaves to the callee (all of xmm/ymm/zmm on x86-64;
+ * v0-v7, v16-v31 and the upper halves of v8-v15 on AArch64; d0-d7 and
+ * d16-d31 on 32-bit ARM). The others (d8-d15 on both ARMs) every function
+ * saves and restores, so when the library returns they hold the host's own
+ * values again, and zeroing them would break the host. */
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 
@@ -36,6 +43,51 @@ static int vector_level(void)
         __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
     }
     return known;
+}
+#elif defined(__arm__) && defined(__ARM_FP)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+
+/* 32-bit ARM with a VFP (hard float, or Android's softfp: the registers
+ * and which of them are callee-saved are the same). The library is built
+ * for the ARMv7 hard-float baseline
+ * (VFPv3-D16, no NEON: Debian armhf, the oldest armeabi-v7a CPUs), but the
+ * C library's memcpy picks a NEON or VFP-D32 version where the CPU has one
+ * (glibc's ifuncs), so the registers to zero are the CPU's, asked once
+ * (HWCAP, an atomic cache as on x86-64): 2: NEON, whose q0-q15 are d0-d31;
+ * 1: VFP with 32 d registers, no NEON; 0: VFP with d0-d15. */
+static int arm_vector_level(void)
+{
+    static int cached = -1;
+    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (known < 0) {
+        unsigned long hwcap = getauxval(AT_HWCAP);
+        known = (hwcap & HWCAP_NEON) ? 2 : (hwcap & HWCAP_VFPD32) ? 1 : 0;
+        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
+    }
+    return known;
+}
+
+/* q0-q3 (d0-d7) and q8-q15 (d16-d31); q4-q7 are d8-d15. Built for NEON
+ * (the attribute), called only where the CPU has it. */
+__attribute__((target("fpu=neon"))) static void scrub_neon(void)
+{
+    __asm__ volatile("vmov.i8 q0, #0\n\tvmov.i8 q1, #0\n\tvmov.i8 q2, #0\n\tvmov.i8 q3, #0\n\t"
+                     "vmov.i8 q8, #0\n\tvmov.i8 q9, #0\n\tvmov.i8 q10, #0\n\tvmov.i8 q11, #0\n\t"
+                     "vmov.i8 q12, #0\n\tvmov.i8 q13, #0\n\tvmov.i8 q14, #0\n\tvmov.i8 q15, #0"
+                     ::: "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d16", "d17", "d18", "d19",
+                     "d20", "d21", "d22", "d23", "d24", "d25", "d26", "d27", "d28", "d29", "d30", "d31");
+}
+
+/* d16-d31 of a VFP-D32 unit without NEON. */
+__attribute__((target("fpu=vfpv3"))) static void scrub_vfp_d16_d31(void)
+{
+    __asm__ volatile("vmov d16, %0, %0\n\tvmov d17, %0, %0\n\tvmov d18, %0, %0\n\tvmov d19, %0, %0\n\t"
+                     "vmov d20, %0, %0\n\tvmov d21, %0, %0\n\tvmov d22, %0, %0\n\tvmov d23, %0, %0\n\t"
+                     "vmov d24, %0, %0\n\tvmov d25, %0, %0\n\tvmov d26, %0, %0\n\tvmov d27, %0, %0\n\t"
+                     "vmov d28, %0, %0\n\tvmov d29, %0, %0\n\tvmov d30, %0, %0\n\tvmov d31, %0, %0"
+                     : : "r"(0) : "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25",
+                     "d26", "d27", "d28", "d29", "d30", "d31");
 }
 #endif
 
@@ -75,8 +127,25 @@ void ilk_scrub_vector_registers(void)
                      "movi v16.16b, #0\n\tmovi v17.16b, #0\n\tmovi v18.16b, #0\n\tmovi v19.16b, #0\n\t"
                      "movi v20.16b, #0\n\tmovi v21.16b, #0\n\tmovi v22.16b, #0\n\tmovi v23.16b, #0\n\t"
                      "movi v24.16b, #0\n\tmovi v25.16b, #0\n\tmovi v26.16b, #0\n\tmovi v27.16b, #0\n\t"
-                     "movi v28.16b, #0\n\tmovi v29.16b, #0\n\tmovi v30.16b, #0\n\tmovi v31.16b, #0"
+                     "movi v28.16b, #0\n\tmovi v29.16b, #0\n\tmovi v30.16b, #0\n\tmovi v31.16b, #0\n\t"
+                     /* v8-v15: only the low 64 bits are the caller's. */
+                     "mov v8.d[1], xzr\n\tmov v9.d[1], xzr\n\tmov v10.d[1], xzr\n\tmov v11.d[1], xzr\n\t"
+                     "mov v12.d[1], xzr\n\tmov v13.d[1], xzr\n\tmov v14.d[1], xzr\n\tmov v15.d[1], xzr"
                      ::: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19",
                      "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+#elif defined(__arm__) && defined(__ARM_FP)
+    int level = arm_vector_level();
+    if (level == 2) {
+        scrub_neon();
+    } else {
+        __asm__ volatile("vmov d0, %0, %0\n\tvmov d1, %0, %0\n\tvmov d2, %0, %0\n\tvmov d3, %0, %0\n\t"
+                         "vmov d4, %0, %0\n\tvmov d5, %0, %0\n\tvmov d6, %0, %0\n\tvmov d7, %0, %0"
+                         : : "r"(0) : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7");
+        if (level == 1) scrub_vfp_d16_d31();
+    }
+#elif defined(__arm__)
+    /* 32-bit ARM without a VFP (soft float): no vector registers. */
+#else
+#error "scrub_registers.c: add this CPU's vector registers (or confirm it has none)"
 #endif
 }

@@ -16,13 +16,25 @@
  *
  * Every count must be 0. A marker is counted whole (64 bytes) and by its
  * four 16-byte quarters, so any copy of 31 or more consecutive bytes of it
- * is found. The test never holds a marker in plain form except in the one
+ * is found.
+ *
+ * The CPU's vector registers are checked at the same points: right after
+ * the library call returns, the test stores every vector register
+ * (x86-64: xmm0-15, or ymm0-15, or zmm0-31, as the CPU and OS have them;
+ * AArch64: v0-v31; 32-bit ARM: d0-d15, and d16-d31 where the VFP has them)
+ * and looks there for any 8 consecutive bytes of a marker. A fragment left
+ * in a register is a fragment the next register save (a lazy PLT binding,
+ * a signal, a context switch) writes to a stack; the library zeroes them
+ * (Sources/CIdleLockSupport/scrub_registers.c). This is what proves the
+ * scrub on each CPU, also under an emulator, where registers are not
+ * memory and the memory scan alone would miss them. The test never holds a marker in plain form except in the one
  * buffer it hands to the library (wiped right after): it keeps each marker
  * bitwise inverted and compares memory against the inversion on the fly.
  *
  * Positive controls: a marker in a live buffer of the test is found (whole
  * and by quarters), a 20-byte piece of one is found by its quarter, and the
- * wiped buffer is no longer found.
+ * wiped buffer is no longer found; a marker loaded into a vector register
+ * is found in the dump, and no longer once the register is zeroed.
  *
  * Scanned: every mapping except [vvar], [vvar_vclock], [vsyscall] and the
  * scanner's own read buffer; pages that cannot be read (guard pages of
@@ -43,6 +55,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__arm__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #include "idlelock.h"
 
@@ -154,6 +170,150 @@ static int matches(const uint8_t *p, int m, int off, int len)
     return 1;
 }
 
+/* ------------------------------------------------------ vector registers */
+
+#define REG_WINDOW 8   /* a fragment this long in a register is a hit */
+#define REGS_MAX 2048  /* zmm0-31 */
+
+static uint8_t regs_dump[REGS_MAX];
+static size_t regs_len;      /* bytes the last dump filled */
+static size_t reg_bytes;     /* the size of one register in the dump */
+static const char *regs_name = "";
+static int regs_level;       /* which registers this CPU has (see regs_setup) */
+
+#if defined(__x86_64__)
+#define X16(op, reg, size) \
+    op " %%" reg "0, 0*" size "(%0)\n\t" op " %%" reg "1, 1*" size "(%0)\n\t" \
+    op " %%" reg "2, 2*" size "(%0)\n\t" op " %%" reg "3, 3*" size "(%0)\n\t" \
+    op " %%" reg "4, 4*" size "(%0)\n\t" op " %%" reg "5, 5*" size "(%0)\n\t" \
+    op " %%" reg "6, 6*" size "(%0)\n\t" op " %%" reg "7, 7*" size "(%0)\n\t" \
+    op " %%" reg "8, 8*" size "(%0)\n\t" op " %%" reg "9, 9*" size "(%0)\n\t" \
+    op " %%" reg "10, 10*" size "(%0)\n\t" op " %%" reg "11, 11*" size "(%0)\n\t" \
+    op " %%" reg "12, 12*" size "(%0)\n\t" op " %%" reg "13, 13*" size "(%0)\n\t" \
+    op " %%" reg "14, 14*" size "(%0)\n\t" op " %%" reg "15, 15*" size "(%0)\n\t"
+#define Z16HI \
+    "vmovdqu64 %%zmm16, 16*64(%0)\n\tvmovdqu64 %%zmm17, 17*64(%0)\n\tvmovdqu64 %%zmm18, 18*64(%0)\n\t" \
+    "vmovdqu64 %%zmm19, 19*64(%0)\n\tvmovdqu64 %%zmm20, 20*64(%0)\n\tvmovdqu64 %%zmm21, 21*64(%0)\n\t" \
+    "vmovdqu64 %%zmm22, 22*64(%0)\n\tvmovdqu64 %%zmm23, 23*64(%0)\n\tvmovdqu64 %%zmm24, 24*64(%0)\n\t" \
+    "vmovdqu64 %%zmm25, 25*64(%0)\n\tvmovdqu64 %%zmm26, 26*64(%0)\n\tvmovdqu64 %%zmm27, 27*64(%0)\n\t" \
+    "vmovdqu64 %%zmm28, 28*64(%0)\n\tvmovdqu64 %%zmm29, 29*64(%0)\n\tvmovdqu64 %%zmm30, 30*64(%0)\n\t" \
+    "vmovdqu64 %%zmm31, 31*64(%0)"
+
+static void regs_setup(void)
+{
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+        regs_level = 2, reg_bytes = 64, regs_len = 32 * 64, regs_name = "zmm0-31";
+    } else if (__builtin_cpu_supports("avx")) {
+        regs_level = 1, reg_bytes = 32, regs_len = 16 * 32, regs_name = "ymm0-15";
+    } else {
+        regs_level = 0, reg_bytes = 16, regs_len = 16 * 16, regs_name = "xmm0-15";
+    }
+}
+
+/* Stores the registers into regs_dump; touches no vector register first. */
+static void __attribute__((noinline)) dump_registers(void)
+{
+    if (regs_level == 2) {
+        __asm__ volatile(X16("vmovdqu64", "zmm", "64") Z16HI : : "r"(regs_dump) : "memory");
+    } else if (regs_level == 1) {
+        __asm__ volatile(X16("vmovdqu", "ymm", "32") : : "r"(regs_dump) : "memory");
+    } else {
+        __asm__ volatile(X16("movdqu", "xmm", "16") : : "r"(regs_dump) : "memory");
+    }
+}
+
+/* Controls: marker bytes into register 5, and zero it again. */
+static void load_register(const uint8_t *from)
+{
+    __asm__ volatile("movdqu (%0), %%xmm5" : : "r"(from) : "xmm5", "memory");
+}
+
+static void zero_register(void)
+{
+    __asm__ volatile("pxor %%xmm5, %%xmm5" : : : "xmm5");
+}
+#elif defined(__aarch64__)
+static void regs_setup(void)
+{
+    regs_level = 0, reg_bytes = 16, regs_len = 32 * 16, regs_name = "v0-v31";
+}
+
+static void __attribute__((noinline)) dump_registers(void)
+{
+    uint8_t *p = regs_dump;
+    __asm__ volatile("st1 {v0.16b, v1.16b, v2.16b, v3.16b}, [%0], #64\n\t"
+                     "st1 {v4.16b, v5.16b, v6.16b, v7.16b}, [%0], #64\n\t"
+                     "st1 {v8.16b, v9.16b, v10.16b, v11.16b}, [%0], #64\n\t"
+                     "st1 {v12.16b, v13.16b, v14.16b, v15.16b}, [%0], #64\n\t"
+                     "st1 {v16.16b, v17.16b, v18.16b, v19.16b}, [%0], #64\n\t"
+                     "st1 {v20.16b, v21.16b, v22.16b, v23.16b}, [%0], #64\n\t"
+                     "st1 {v24.16b, v25.16b, v26.16b, v27.16b}, [%0], #64\n\t"
+                     "st1 {v28.16b, v29.16b, v30.16b, v31.16b}, [%0], #64"
+                     : "+r"(p) : : "memory");
+}
+
+static void load_register(const uint8_t *from)
+{
+    __asm__ volatile("ld1 {v5.16b}, [%0]" : : "r"(from) : "v5", "memory");
+}
+
+static void zero_register(void)
+{
+    __asm__ volatile("movi v5.16b, #0" : : : "v5");
+}
+#elif defined(__arm__) && defined(__ARM_FP)
+static void regs_setup(void)
+{
+    regs_level = (getauxval(AT_HWCAP) & HWCAP_VFPD32) != 0;
+    reg_bytes = 8, regs_len = (regs_level ? 32 : 16) * 8, regs_name = regs_level ? "d0-d31" : "d0-d15";
+}
+
+/* d16-d31 exist only on a VFP with 32 registers (every NEON CPU). */
+static void __attribute__((noinline, target("fpu=vfpv3"))) dump_registers_d16_d31(uint8_t *to)
+{
+    __asm__ volatile("vstmia %0, {d16-d31}" : : "r"(to) : "memory");
+}
+
+static void __attribute__((noinline)) dump_registers(void)
+{
+    __asm__ volatile("vstmia %0, {d0-d15}" : : "r"(regs_dump) : "memory");
+    if (regs_level) dump_registers_d16_d31(regs_dump + 16 * 8);
+}
+
+/* d5 and d6 hold 16 bytes, as one q register would. */
+static void load_register(const uint8_t *from)
+{
+    __asm__ volatile("vldmia %0, {d5-d6}" : : "r"(from) : "d5", "d6", "memory");
+}
+
+static void zero_register(void)
+{
+    __asm__ volatile("vmov d5, %0, %0\n\tvmov d6, %0, %0" : : "r"(0) : "d5", "d6");
+}
+#else
+#error "test_hygiene.c: add this CPU's vector registers"
+#endif
+
+/* Counts the places in the last dump where REG_WINDOW consecutive bytes of
+ * marker m begin; *first_reg gets the register of the first one. */
+static unsigned long register_hits(int m, int *first_reg)
+{
+    unsigned long n = 0;
+    size_t i;
+    int off;
+    *first_reg = -1;
+    for (i = 0; i + REG_WINDOW <= regs_len; i++) {
+        for (off = 0; off + REG_WINDOW <= MARK_HEX; off++) {
+            if (matches(regs_dump + i, m, off, REG_WINDOW)) {
+                if (n++ == 0) *first_reg = (int)(i / reg_bytes);
+                break;
+            }
+        }
+    }
+    return n;
+}
+
 /* Counts markers starting in buf[0..len); buf holds `avail` >= len bytes. */
 static void scan_block(const uint8_t *buf, size_t len, size_t avail, hits *h, hits *here)
 {
@@ -258,11 +418,26 @@ static hits scan_memory(const char *when)
     return h;
 }
 
-/* Checks that none of the markers in `mask` is in memory. */
+/* Checks that none of the markers in `mask` is in the vector registers as
+ * the last dump_registers() found them (right after the last library call),
+ * nor in memory. */
 static void expect_clean(const char *when, unsigned mask)
 {
-    hits h = scan_memory(when);
+    hits h;
     int m;
+    for (m = 0; m < MARK_COUNT; m++) {
+        char detail[160];
+        int reg;
+        unsigned long n;
+        if (!(mask & (1u << m))) continue;
+        n = register_hits(m, &reg);
+        snprintf(detail, sizeof detail, "%s marker in the vector registers (%s): %lu fragments%s", mark_names[m],
+                 regs_name, n, n ? ", the first in register " : "");
+        if (n) snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%d", reg);
+        check(n == 0, "%s: no %s", when, detail);
+    }
+    wipe(regs_dump, sizeof regs_dump);
+    h = scan_memory(when);
     for (m = 0; m < MARK_COUNT; m++) {
         char detail[160];
         if (!(mask & (1u << m))) continue;
@@ -291,6 +466,7 @@ static int with_marker(int m, idlelock *h, int (*call)(idlelock *, const uint8_t
     if (buf == NULL) exit(2);
     reveal(m, buf);
     st = call(h, buf, MARK_HEX);
+    dump_registers();
     wipe(buf, MARK_HEX);
     free(buf);
     return st;
@@ -315,6 +491,28 @@ static void __attribute__((noinline)) clear_stack(void)
     volatile uint8_t deep[16384];
     size_t i;
     for (i = 0; i < sizeof deep; i++) deep[i] = 0;
+}
+
+/* A marker in a vector register is found in the dump; zeroed, it is not. */
+static void register_controls(uint8_t *buf)
+{
+    char detail[160];
+    int reg;
+    unsigned long n;
+    reveal(M_CONTROL, buf);
+    load_register(buf + 24);
+    wipe(buf, MARK_HEX);
+    dump_registers();
+    n = register_hits(M_CONTROL, &reg);
+    snprintf(detail, sizeof detail, "%lu fragments, the first in register %d of %s", n, reg, regs_name);
+    check(n >= 1 && reg == 5, "%s: a marker in a vector register is found (%s)", "control",
+          detail);
+    zero_register();
+    dump_registers();
+    n = register_hits(M_CONTROL, &reg);
+    snprintf(detail, sizeof detail, "%lu fragments", n);
+    check(n == 0, "%s: a zeroed register holds no marker (%s)", "control", detail);
+    wipe(regs_dump, sizeof regs_dump);
 }
 
 static void controls(void)
@@ -346,6 +544,7 @@ static void controls(void)
     h = scan_memory("control");
     check(h.whole[M_CONTROL] == 0 && h.quarters[M_CONTROL] == 0, "%s: %s", "control",
           "a wiped marker is no longer found");
+    register_controls(live);
     free(live);
     free(piece);
 }
@@ -360,7 +559,7 @@ static void session(const char *label, const char *store_path)
     uint8_t *got;
     size_t len = MARK_HEX;
     char when[96];
-    int m;
+    int m, st;
 
     printf("# %s\n", label);
     for (m = 0; m < M_CONTROL; m++) new_marker(m);
@@ -380,7 +579,9 @@ static void session(const char *label, const char *store_path)
     snprintf(when, sizeof when, "%s, unlocked after set_passcode and secret_put", label);
     expect_clean(when, 1u << M_PASS | 1u << M_SECRET);
 
-    status_is(idlelock_lock(h, NULL), IDLELOCK_OK, "lock");
+    st = idlelock_lock(h, NULL);
+    dump_registers();
+    status_is(st, IDLELOCK_OK, "lock");
     snprintf(when, sizeof when, "%s, locked", label);
     expect_clean(when, 1u << M_PASS | 1u << M_SECRET);
 
@@ -391,21 +592,28 @@ static void session(const char *label, const char *store_path)
     status_is(with_marker(M_PASS, h, call_unlock), IDLELOCK_OK, "unlock");
     got = malloc(MARK_HEX);
     if (got == NULL) exit(2);
-    status_is(idlelock_secret_get(h, "token", got, &len), IDLELOCK_OK, "secret_get");
+    st = idlelock_secret_get(h, "token", got, &len);
+    dump_registers();
+    status_is(st, IDLELOCK_OK, "secret_get");
     check(len == MARK_HEX && matches(got, M_SECRET, 0, MARK_HEX), "%s: %s", label, "secret_get returns the secret");
     wipe(got, MARK_HEX);
     free(got);
     snprintf(when, sizeof when, "%s, unlocked after secret_get (buffer wiped)", label);
     expect_clean(when, 1u << M_PASS | 1u << M_SECRET | 1u << M_WRONG);
-    status_is(idlelock_lock(h, NULL), IDLELOCK_OK, "lock");
+    st = idlelock_lock(h, NULL);
+    dump_registers();
+    status_is(st, IDLELOCK_OK, "lock");
     snprintf(when, sizeof when, "%s, after a right unlock and a lock", label);
     expect_clean(when, 1u << M_PASS | 1u << M_SECRET | 1u << M_WRONG);
 
-    status_is(idlelock_disable(h), IDLELOCK_OK, "disable");
+    st = idlelock_disable(h);
+    dump_registers();
+    status_is(st, IDLELOCK_OK, "disable");
     snprintf(when, sizeof when, "%s, after disable", label);
     expect_clean(when, 1u << M_PASS | 1u << M_SECRET | 1u << M_WRONG);
 
     idlelock_destroy(h);
+    dump_registers();
     snprintf(when, sizeof when, "%s, after destroy", label);
     expect_clean(when, 1u << M_PASS | 1u << M_SECRET | 1u << M_WRONG);
 }
@@ -424,6 +632,7 @@ int main(void)
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
 
+    regs_setup();
     controls();
     session("memory only", NULL);
     if (mkdtemp(dir) == NULL) {

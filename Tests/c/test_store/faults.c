@@ -104,6 +104,7 @@ static void t6_no_memory(void *arg, int64_t values[4])
     idlelock_snapshot s;
     struct rlimit limit, saved;
     long pages = 0;
+    void *probe;
     FILE *statm = fopen("/proc/self/statm", "r");
     (void)arg;
     (void)values;
@@ -123,6 +124,18 @@ static void t6_no_memory(void *arg, int64_t values[4])
     limit = saved;
     limit.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (rlim_t)96 * 1024 * 1024;
     CHECK(setrlimit(RLIMIT_AS, &limit) == 0, "t6 no-memory: setrlimit (errno %d)", errno);
+    probe = malloc((size_t)128 * 1024 * 1024);
+    if (probe != NULL) {
+        /* An emulator (qemu-user) accepts the limit without enforcing it:
+         * the case cannot run here. Said, not passed. */
+        free(probe);
+        CHECK(setrlimit(RLIMIT_AS, &saved) == 0, "t6 no-memory: setrlimit back (errno %d)", errno);
+        printf("skip t6 no-memory: RLIMIT_AS is not enforced here (128 MiB were allocated under a limit "
+               "96 MiB above this process's size; qemu-user accepts the limit without enforcing it)\n");
+        fflush(stdout);
+        idlelock_destroy(h);
+        return;
+    }
     s = snap_init();
     CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_NO_MEMORY, "t6 no-memory: first attempt");
     CHECK(s.attempts_remaining == 1 && s.state == IDLELOCK_STATE_LOCKED,

@@ -13,14 +13,21 @@ Library lookup order (the first that exists wins):
 1. the environment variable ``IDLELOCK_LIBRARY``: a path to the shared
    library. When it is set it is the *only* place tried: a wrong override
    fails loudly instead of silently loading some other copy;
-2. the repository's build output relative to this package,
+2. the library bundled in the package, ``<package>/libidlelock.so``: the
+   platform wheel (``make wheel``) carries the self-contained variant there,
+   libsodium linked in. When the file is there it is the only place tried
+   (after step 1): a bundled library that cannot load (another CPU, a glibc
+   older than its floor) is an error that says why, never a silent switch to
+   a system copy of another version;
+3. the repository's build output relative to this package,
    ``<package>/../../../build/libidlelock.so.1``, **only when the package
    really sits in a source checkout**: the package folder is
    ``<repo>/bindings/python/idlelock`` (symlinks resolved) and
    ``<repo>/include/idlelock.h`` exists beside that ``build/`` folder. An
    installed package (``site-packages``, a wheel, a zip) never loads a
-   library from a path relative to its own location; it goes on to step 3;
-3. the system loader: ``libidlelock.so.1`` (``LD_LIBRARY_PATH``, ldconfig).
+   library from a path relative to its own location (other than its own
+   bundled copy, step 2); it goes on to step 4;
+4. the system loader: ``libidlelock.so.1`` (``LD_LIBRARY_PATH``, ldconfig).
 
 When none loads, :class:`LibraryNotFoundError` (an :class:`ImportError`)
 names every place tried and why it failed.
@@ -322,6 +329,8 @@ class StatusCode(int):
 
 ENV_VAR = "IDLELOCK_LIBRARY"
 SONAME = "libidlelock.so.1"
+# The self-contained variant a platform wheel carries inside the package.
+BUNDLED = "libidlelock.so"
 
 
 class LibraryNotFoundError(ImportError):
@@ -332,9 +341,9 @@ class LibraryNotFoundError(ImportError):
         for place, why in tried:
             lines.append(f"  - {place}: {why}")
         lines.append(
-            f"Build the library (it appears as build/{SONAME}), set "
-            f"{ENV_VAR} to the path of {SONAME}, or install it where the "
-            "system loader finds it."
+            "Install the platform wheel (it carries the library), build the "
+            f"library (it appears as build/{SONAME}), set {ENV_VAR} to the "
+            f"path of {SONAME}, or install it where the system loader finds it."
         )
         super().__init__("\n".join(lines))
         self.tried = tried
@@ -373,6 +382,11 @@ def _repo_build_path() -> str:
     return os.path.normpath(os.path.join(here, "..", "..", "..", "build", SONAME))
 
 
+def _bundled_path() -> str:
+    """``<package>/libidlelock.so``: the library a platform wheel carries."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), BUNDLED)
+
+
 def _load() -> Tuple[ctypes.CDLL, str]:
     tried: List[Tuple[str, str]] = []
     override = os.environ.get(ENV_VAR)
@@ -391,6 +405,22 @@ def _load() -> Tuple[ctypes.CDLL, str]:
             ("(other places)", f"not tried because {ENV_VAR} is set; unset it to search")
         )
         raise LibraryNotFoundError(tried)
+
+    bundled = _bundled_path()
+    if os.path.exists(bundled):
+        try:
+            return ctypes.CDLL(bundled), bundled
+        except OSError as exc:
+            tried.append((f"{bundled} (bundled in the package)", str(exc)))
+            tried.append(
+                (
+                    "(other places)",
+                    f"not tried: the package's own library must load; set {ENV_VAR} "
+                    "to use another copy, or install the wheel built for this platform",
+                )
+            )
+            raise LibraryNotFoundError(tried) from None
+    tried.append((bundled, "not bundled (a wheel from `make wheel` carries it)"))
 
     checkout, why_not = _source_checkout()
     if checkout is None:

@@ -297,7 +297,7 @@ def test_lookup_system_loader_then_failure(tmp_path):
     assert missing.returncode != 0
     err = missing.stderr
     assert "LibraryNotFoundError" in err
-    assert "not in a source checkout" in err  # says why step 2 was skipped
+    assert "not in a source checkout" in err  # says why step 3 was skipped
     assert str(tmp_path / "include" / "idlelock.h") in err
     assert "system loader" in err and "libidlelock.so.1" in err
     assert "IDLELOCK_LIBRARY" in err  # says how to fix it
@@ -356,7 +356,7 @@ def test_lookup_installed_package_never_loads_relative_to_site_packages(tmp_path
 
 def test_lookup_symlinked_package_follows_the_checkout(tmp_path):
     # A site-packages entry that is a symlink into the checkout (as some
-    # editable installs do) really sits in the checkout: step 2 applies.
+    # editable installs do) really sits in the checkout: step 3 applies.
     site = tmp_path / "site-packages"
     site.mkdir()
     (site / "idlelock").symlink_to(PACKAGE_ROOT / "idlelock", target_is_directory=True)

@@ -1,0 +1,198 @@
+# mk/cross.mk: the library for the CPUs hosts run, the self-contained
+# variant, and their tests under emulation (docs/PLATFORMS.md).
+#
+#   make cross               the system variant for aarch64 and armv7,
+#                            build/<cpu>/libidlelock.so.1 (x86-64's is
+#                            `make lib`), and the self-contained variant for
+#                            every CPU, build/<cpu>/self-contained/libidlelock.so
+#   make cross CROSS_CPUS=aarch64   one CPU only
+#   make test-cross          every build: the C suites (test_abi,
+#                            test_store), every trace, the memory-hygiene
+#                            test and check-library; the register scrub on
+#                            every CPU (test_scrub); under qemu-user for ARM
+#   make check-glibc-floor   the glibc each built library needs is <= 2.17
+#
+# The route (this toolchain ships the Embedded Swift stdlib for x86-64 Linux
+# but not for ARM Linux: compiling for aarch64-unknown-linux-gnu fails with
+# "could not find module 'Swift'"): the Swift sources compile for the
+# bare-metal triples, whose Embedded stdlib the toolchain has, against the
+# cross glibc headers (the triple's clang with --sysroot), into one object;
+# the triple's gcc links it with the same version script, soname and flags
+# as the native build. Offline: everything comes from Debian's packages
+# (scripts/install-deps.sh --cross). The tests run under qemu-user without
+# -L: the multiarch libc6:arm64/armhf (pulled in by libsodium23) provide the
+# loader and libraries; -L /usr/<triple> would pair the cross loader with
+# another libc.so.6 and hang in pthread_create.
+
+# The test programs built for every CPU and variant, each from its sources
+# (the suites' own lists where the Makefile has them; repoint a list here
+# when a suite moves).
+CROSS_TEST_ABI_SOURCES     := $(TEST_ABI_SOURCES)
+CROSS_TEST_STORE_SOURCES   := $(TEST_STORE_SOURCES)
+CROSS_TEST_HYGIENE_SOURCES := Tests/c/test_hygiene.c
+CROSS_REPLAY_SOURCES       := bindings/c/idlelock-replay.c
+CROSS_TEST_SCRUB_SOURCES   := Tests/c/test_scrub.c
+CROSS_TEST_DEPS            := $(HEADER) bindings/c/fake_keystore.h $(TEST_ABI_HEADERS) $(TEST_STORE_HEADERS)
+CROSS_TRACES               := bindings/c/traces/*.trace
+
+CROSS_CPUS          ?= aarch64 armv7
+SELF_CONTAINED_CPUS := x86_64 $(CROSS_CPUS)
+GLIBC_FLOOR         := 2.17
+# BENCHMARKS.md: the stripped system variant, on every CPU.
+LIB_SIZE_GOAL       := 200000
+# Build commands are not echoed (a suite says nothing else when it passes,
+# see the Makefile): `make Q= cross` shows them.
+Q ?= @
+# Suites run at once (qemu-user is one process per suite: one per core).
+CROSS_JOBS          ?= 2
+CROSS_SUITE_TIMEOUT ?= 900
+
+# Per CPU: the Swift target, the GNU triple (cross gcc, sysroot, multiarch
+# folder), extra C/Swift code-generation flags, and how to run a program.
+cross_swift_target_x86_64  := x86_64-unknown-linux-gnu
+cross_swift_target_aarch64 := aarch64-none-none-elf
+cross_swift_target_armv7   := armv7-none-none-eabi
+cross_gnu_x86_64  := x86_64-linux-gnu
+cross_gnu_aarch64 := aarch64-linux-gnu
+cross_gnu_armv7   := arm-linux-gnueabihf
+# 32-bit ARM: Debian armhf's baseline (ARMv7-A, Thumb-2, VFPv3-D16, hard
+# float, no NEON). Thumb-2 code is what keeps the library under its size
+# goal: the A32 default makes it 231 KB stripped, Thumb-2 166 KB (ABI 1.2).
+cross_codegen_armv7 := -march=armv7-a -mthumb -mfpu=vfpv3-d16 -mfloat-abi=hard
+cross_run_x86_64  :=
+cross_run_aarch64 := qemu-aarch64
+cross_run_armv7   := qemu-arm
+# A CPU without NEON and with only d0-d15 (VFPv3-D16): the scrub's other
+# branch, and proof that the library uses no NEON instruction.
+cross_run_armv7_vfp := qemu-arm -cpu cortex-r5f
+# x86-64 CPUs older than this machine, for the scrub's other two branches:
+# AVX without AVX-512 (qemu's TCG has no AVX-512), and SSE only.
+cross_run_x86_64_avx := qemu-x86_64 -cpu max
+cross_run_x86_64_sse := qemu-x86_64 -cpu Nehalem
+
+cross_cc    = $(if $(filter x86_64,$(1)),$(CC),$(cross_gnu_$(1))-gcc)
+cross_strip = $(if $(filter x86_64,$(1)),strip,$(cross_gnu_$(1))-strip)
+cross_sysroot_flags = $(if $(filter x86_64,$(1)),,-Xcc --sysroot=/usr/$(cross_gnu_$(1)) \
+    -Xcc -isystem -Xcc /usr/$(cross_gnu_$(1))/include -Xcc -isystem -Xcc $(CROSS_SODIUM_INCLUDE))
+cross_swift_flags = -target $(cross_swift_target_$(1)) $(call cross_sysroot_flags,$(1)) \
+    $(foreach f,$(cross_codegen_$(1)),-Xcc $(f))
+
+# libsodium's headers are the same on every CPU (Multi-Arch: same); a folder
+# with only them keeps the host's other headers out of a cross build.
+CROSS_SODIUM_INCLUDE := $(BUILD)/cross-include
+CROSS_LDFLAGS := -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,-z,noexecstack
+CROSS_TEST_LINK = -L$(1) -l:$(2) -Wl,-rpath,$(abspath $(1)) -lpthread
+
+# The support objects of the native build (Makefile), per CPU, and the
+# self-contained variant's one more.
+cross_support = $(patsubst $(BUILD)/support/%,$(BUILD)/$(1)/obj/%,$(SUPPORT_OBJECTS))
+cross_support_sodium = $(BUILD)/$(1)/obj/glibc_floor_sodium.o
+
+CROSS_SYSTEM_LIBS := $(foreach c,$(CROSS_CPUS),$(BUILD)/$(c)/$(SONAME))
+SELF_CONTAINED_LIBS := $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
+
+.PHONY: cross cross-deps test-cross check-glibc-floor
+
+cross-deps:
+	@sh scripts/install-deps.sh --cross
+
+cross: cross-deps $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_LIBS)
+
+$(CROSS_SODIUM_INCLUDE)/sodium.h:
+	@mkdir -p $(@D)
+	$(Q)ln -sfn /usr/include/sodium $(@D)/sodium
+	$(Q)ln -sf /usr/include/sodium.h $@
+
+# cross_build_rules CPU: its Swift object, support objects and libraries.
+define cross_build_rules
+$(BUILD)/$(1)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(CROSS_SODIUM_INCLUDE)/sodium.h
+	@mkdir -p $$(@D)
+	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(call cross_swift_flags,$(1)) -c -o $$@ $(SWIFT_SOURCES)
+
+$(BUILD)/$(1)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) $(SUPPORT_CFLAGS) $(cross_codegen_$(1)) -c $$< -o $$@
+
+# The system variant (as the native build/$(SONAME)).
+$(BUILD)/$(1)/$(SONAME): $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) idlelock.map
+	$(Q)$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
+	    -Wl,-soname=$(SONAME) $(CROSS_LDFLAGS) -lsodium -Wl,--no-as-needed -l:libpthread.so.0
+
+# The self-contained variant: libsodium.a inside, its symbols hidden.
+$(BUILD)/$(1)/self-contained/libidlelock.so: $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)) idlelock.map
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
+	    $(call cross_support_sodium,$(1)) -Wl,-soname=libidlelock.so $(CROSS_LDFLAGS) \
+	    -Wl,--exclude-libs,ALL -l:libsodium.a -Wl,--no-as-needed -l:libpthread.so.0
+endef
+
+# cross_test_rules CPU DIR LIBFILE: the test programs in DIR/tests, linked
+# against DIR/LIBFILE.
+define cross_test_rules
+$(2)/tests/test_abi: $(CROSS_TEST_ABI_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_ABI_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+
+$(2)/tests/test_store: $(CROSS_TEST_STORE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_STORE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+
+$(2)/tests/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+
+$(2)/tests/idlelock-replay: $(CROSS_REPLAY_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_REPLAY_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+endef
+
+# test_scrub links the scrub's object itself (the library does not export it).
+define cross_scrub_rules
+$(BUILD)/$(1)/tests/test_scrub: $(CROSS_TEST_SCRUB_SOURCES) $(BUILD)/$(1)/obj/scrub_registers.o Sources/CIdleLockSupport/include/idlelock_support.h
+	@mkdir -p $$(@D)
+	$(Q)$(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
+	    $(BUILD)/$(1)/obj/scrub_registers.o -o $$@
+endef
+
+CROSS_PROGRAMS := test_store test_abi idlelock-replay test_hygiene
+$(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_scrub_rules,$(c))))
+$(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_build_rules,$(c))))
+$(foreach c,$(CROSS_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c),$(SONAME))))
+$(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c)/self-contained,libidlelock.so)))
+
+CROSS_TEST_BINARIES := $(foreach c,$(CROSS_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/tests/$(p))) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/self-contained/tests/$(p))) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/tests/test_scrub)
+
+# The builds under test, one word each: CPU:DIR:LIBFILE:CHECK-ARGS.
+CROSS_BUILDS := $(foreach c,$(CROSS_CPUS),$(c):$(BUILD)/$(c):$(SONAME):--size-goal=$(LIB_SIZE_GOAL)) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(c):$(BUILD)/$(c)/self-contained:libidlelock.so:--self-contained)
+cross_word = $(word $(2),$(subst :, ,$(1)))
+# cross_suite BUILD KIND COMMAND-TAIL: a "name|command" line for
+# scripts/run-suites.sh, COMMAND-TAIL run from DIR/tests under the CPU's
+# emulator.
+cross_suite = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): $(2)|$(cross_run_$(call cross_word,$(1),1)) $(call cross_word,$(1),2)/tests/$(3)"
+cross_check = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): check-library|sh scripts/check-library.sh $(subst =, ,$(call cross_word,$(1),4)) --strip $(call cross_strip,$(call cross_word,$(1),1)) $(call cross_word,$(1),2)/$(call cross_word,$(1),3) $(HEADER)"
+
+CROSS_NO_NEON := armv7 $(SONAME) on a CPU without NEON (VFPv3-D16)
+# The slowest suites first (test_store: about 2 minutes under qemu).
+CROSS_SUITES := $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_store,test_store)) \
+    $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_abi,test_abi)) \
+    $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),traces,idlelock-replay --quiet $(CROSS_TRACES))) \
+    $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_hygiene,test_hygiene)) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),"$(c) scrub_registers.c: test_scrub|$(cross_run_$(c)) $(BUILD)/$(c)/tests/test_scrub") \
+    "x86_64 scrub_registers.c on a CPU with AVX, no AVX-512: test_scrub|$(cross_run_x86_64_avx) $(BUILD)/x86_64/tests/test_scrub" \
+    "x86_64 scrub_registers.c on a CPU with SSE only: test_scrub|$(cross_run_x86_64_sse) $(BUILD)/x86_64/tests/test_scrub" \
+    $(if $(filter armv7,$(CROSS_CPUS)),"$(CROSS_NO_NEON): test_abi|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_abi" \
+        "$(CROSS_NO_NEON): test_hygiene|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_hygiene" \
+        "armv7 scrub_registers.c on a CPU without NEON (VFPv3-D16): test_scrub|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_scrub") \
+    $(foreach b,$(CROSS_BUILDS),$(call cross_check,$(b)))
+
+# Every suite of every build, CROSS_JOBS at once.
+test-cross: cross $(CROSS_TEST_BINARIES)
+	@printf '%s\n' $(CROSS_SUITES) | sh scripts/run-suites.sh test-cross $(BUILD)/cross-logs $(CROSS_JOBS) $(CROSS_SUITE_TIMEOUT)
+
+check-glibc-floor: lib cross
+	@sh scripts/check-glibc-floor.sh $(GLIBC_FLOOR) $(LIB) $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_LIBS)
+
+TEST_SUITES += test-cross check-glibc-floor

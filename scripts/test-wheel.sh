@@ -1,0 +1,76 @@
+#!/bin/sh
+# Tests the platform wheels of `make wheel` (mk/wheel.mk):
+#
+#   test-wheel.sh PYTHON WHEEL_DIR "CPUS"
+#
+# 1. What each CPU's wheel carries: the tag py3-none-manylinux_2_17_<cpu>
+#    (auditwheel's verdict on the glibc floor), idlelock/libidlelock.so
+#    byte for byte the self-contained library test-cross tested on that
+#    CPU, and no other compiled file.
+# 2. The wheel of this machine's CPU installed into a fresh virtual
+#    environment in a temporary folder outside the checkout, with pytest and
+#    hypothesis from PyPI, and bindings/python/tests run with that
+#    environment's Python from that folder: the package is imported from
+#    site-packages, never from the checkout (IDLELOCK_TEST_INSTALLED lets
+#    test_bundled.py check it, and that the bundled library is the one
+#    loaded). Ends with "N passed, N failed": these checks and the
+#    suite's tests added up.
+set -u
+python="$1"; wheels=$(cd "$2/dist" && pwd); cpus="$3"
+root=$(pwd)
+passed=0
+failed=0
+check() {
+    if [ "$2" = ok ]; then passed=$((passed + 1)); echo "ok   $1"; else failed=$((failed + 1)); echo "FAIL $1"; fi
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-wheel.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+for cpu in $cpus; do
+    set -- "$wheels"/idlelock-*-py3-none-*_"$cpu".whl
+    if [ $# -ne 1 ] || [ ! -f "$1" ]; then check "$cpu: exactly one wheel in $wheels (found: $*)" fail; continue; fi
+    wheel="$1"
+    name=$(basename "$wheel")
+    case "$name" in
+        *-py3-none-manylinux2014_"$cpu".manylinux_2_17_"$cpu".whl|*-py3-none-manylinux_2_17_"$cpu".manylinux2014_"$cpu".whl)
+            check "$cpu: $name (glibc 2.17, any Python 3)" ok ;;
+        *) check "$cpu: $name is not tagged py3-none-manylinux_2_17_$cpu (auditwheel found a newer glibc?)" fail ;;
+    esac
+    mkdir -p "$tmp/$cpu"
+    (cd "$tmp/$cpu" && "$python" -m zipfile -e "$wheel" .)
+    if cmp -s "$tmp/$cpu/idlelock/libidlelock.so" "$root/build/$cpu/self-contained/libidlelock.so"; then
+        check "$cpu: idlelock/libidlelock.so is build/$cpu/self-contained/libidlelock.so, as test-cross tested it" ok
+    else
+        check "$cpu: idlelock/libidlelock.so differs from build/$cpu/self-contained/libidlelock.so" fail
+    fi
+    others=$(cd "$tmp/$cpu" && find . -type f ! -name '*.py' ! -name py.typed ! -path './idlelock-*.dist-info/*' \
+        ! -path ./idlelock/libidlelock.so | tr '\n' ' ')
+    if [ -z "$others" ]; then check "$cpu: no other compiled or stray file" ok; else check "$cpu: unexpected files: $others" fail; fi
+done
+
+host=$(uname -m)
+set -- "$wheels"/idlelock-*_"$host".whl
+echo "# $host wheel installed in a fresh virtual environment ($tmp/venv)"
+"$python" -m venv "$tmp/venv" || { check "python -m venv" fail; echo "$passed passed, $failed failed"; exit 1; }
+if "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$1" pytest hypothesis; then
+    check "pip install $(basename "$1") pytest hypothesis" ok
+else
+    check "pip install $(basename "$1")" fail
+fi
+# From the temporary folder, with nothing of the checkout on sys.path: no
+# PYTHONPATH, no IDLELOCK_LIBRARY, no LD_LIBRARY_PATH; pytest's cache off
+# (its rootdir is bindings/python).
+if (cd "$tmp" && env -u PYTHONPATH -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH IDLELOCK_TEST_INSTALLED="$tmp/venv" \
+        "$tmp/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests") > "$tmp/pytest.log" 2>&1; then
+    check "bindings/python/tests against the installed wheel" ok
+else
+    check "bindings/python/tests against the installed wheel" fail
+fi
+grep -vE '^\.+ *\[ *[0-9]+%\]$' "$tmp/pytest.log"
+# The suite's own counts join the checks above in the last line.
+summary=$(tail -n 1 "$tmp/pytest.log")
+p=$(echo "$summary" | sed -n 's/.*[^0-9]\([0-9][0-9]*\) passed.*/\1/p; s/^\([0-9][0-9]*\) passed.*/\1/p' | head -n 1)
+f=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p; s/^\([0-9][0-9]*\) failed.*/\1/p' | head -n 1)
+echo "$passed passed, $failed failed (these checks) + ${p:-0} passed, ${f:-0} failed (the suite):"
+echo "$((passed + ${p:-0})) passed, $((failed + ${f:-0})) failed"
+[ "$failed" -eq 0 ]
