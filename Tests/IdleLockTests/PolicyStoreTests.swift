@@ -274,3 +274,45 @@ struct PairSecondHandleTests {
         #expect(app.snapshot().state == IDLELOCK_STATE_LOCKED_OUT)
     }
 }
+
+@Suite("Biometric pair and store faults")
+struct PairStoreFaultTests {
+    /// Regression: a begin whose judging locked the session, the lock's
+    /// save failing, returned STORAGE and no token, yet left its request
+    /// open: a place of the eight taken for good.
+    @Test func aBeginThatFailsLeavesNoRequestOpen() {
+        let folder = TempFolder()
+        let key = [UInt8](repeating: 5, count: 32)
+        let l = PairLock(store: folder.store, deviceKey: key, lockOnStart: 0)
+        l.setPasscode()
+        l.enable()
+        l.clock.advance(60_000) // the idle deadline: the begin's judging locks
+        let handle = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(l.handle!)).takeUnretainedValue()
+        handle.store!.files.injectedFault = .rename
+        var token: UInt64 = 0
+        #expect(idlelock_biometric_begin(l.handle, IDLELOCK_BIOMETRIC_UNLOCK, &token, nil, 0, nil) == IDLELOCK_ERR_STORAGE)
+        #expect(token == 0)
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
+        for i in 0..<IDLELOCK_BIOMETRIC_REQUESTS_MAX {
+            #expect(l.beginUnlock().0 == 0, "request \(i)")
+        }
+    }
+
+    /// The same for a prompt: one opened by a begin that returned STORAGE
+    /// (and no token) is not left open.
+    @Test func aPromptBeginThatFailsLeavesNoPromptOpen() {
+        let folder = TempFolder()
+        let l = PairLock(store: folder.store, deviceKey: [UInt8](repeating: 5, count: 32), lockOnStart: 0)
+        l.setPasscode()
+        l.clock.advance(60_000)
+        let handle = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(l.handle!)).takeUnretainedValue()
+        handle.store!.files.injectedFault = .rename
+        var token: UInt64 = 0
+        #expect(idlelock_prompt_begin(l.handle, &token) == IDLELOCK_ERR_STORAGE)
+        #expect(token == 0)
+        handle.mutex.lock()
+        let open = handle.rules.shield.open.count
+        handle.mutex.unlock()
+        #expect(open == 0)
+    }
+}

@@ -218,6 +218,18 @@ extension IdleLockHandle {
             biometricRequests.append(try openBiometricRequest(purpose, token: fresh, now: now, secret: secret))
             token = fresh
         }
+        if result.error != nil && token != 0 {
+            // Opened, but the call still failed (judging locked the session
+            // and the lock could not be saved): the caller gets no token,
+            // so the request must not stay open.
+            mutex.lock()
+            if let i = biometricRequests.firstIndex(where: { $0.token == token }) {
+                rules.discardPrompt(biometricRequests[i].check.prompt)
+                biometricRequests.remove(at: i)
+            }
+            mutex.unlock()
+            token = 0
+        }
         if result.error == nil, let secret, let secretOut {
             secretOut.update(from: secret.base, count: HostAuthenticator.secretBytes)
         }

@@ -438,6 +438,14 @@ final class IdleLockHandle {
             rules.check(now: now)
             token = rules.openPrompt(now: now)
         }
+        if result.error != nil && token != 0 {
+            // Opened, but the call failed (judging locked the session and the
+            // lock could not be saved): the caller gets no token to end it.
+            mutex.lock()
+            rules.discardPrompt(token)
+            mutex.unlock()
+            token = 0
+        }
         return (result, token)
     }
 
