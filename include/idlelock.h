@@ -920,7 +920,9 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
  * that does not fit the purpose, a bad out->size, or
  * IDLELOCK_BIOMETRIC_REQUESTS_MAX requests already open; the message
  * names the argument. On success a prompt is open until the request is
- * finished or voided. Thread: any. */
+ * finished or voided; on any failure no request is left open (also when
+ * judging locked the session and the lock could not be saved:
+ * IDLELOCK_ERR_STORAGE, no token). Thread: any. */
 int idlelock_biometric_begin(idlelock *lock, int32_t purpose, uint64_t *token, uint8_t *secret,
                              size_t secret_len, idlelock_snapshot *out);
 
