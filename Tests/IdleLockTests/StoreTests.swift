@@ -290,6 +290,7 @@ struct StoreTests {
         app.setPasscode("2468")
         #expect(app.put("token", "t") == 0)
         let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(ext.handle, nil) // a stored session hands out nothing before start
         #expect(ext.get("token") == (0, "t"))
         #expect(idlelock_disable(app.handle) == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.store))
@@ -304,6 +305,7 @@ struct StoreTests {
         let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
         app.setPasscode("2468")
         let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(ext.handle, nil) // a stored session hands out nothing before start
         #expect(ext.put("from-ext", "hello") == 0)
         #expect(app.get("from-ext") == (0, "hello"))
         #expect(idlelock_secret_remove(app.handle, "from-ext") == 0)
@@ -316,6 +318,7 @@ struct StoreTests {
         let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
         app.setPasscode("2468")
         let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(ext.handle, nil) // a stored session hands out nothing before start
         #expect(ext.setPasscode("1357") == 0)
         idlelock_lock(app.handle, nil)
         #expect(app.unlock("2468") == IDLELOCK_ERR_INVALID_PASSCODE)
