@@ -23,7 +23,7 @@ CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 
 C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
-.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-c test-traces test-python check-library clean
+.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-c test-traces test-python check-library check-layers clean
 
 all: lib
 
@@ -53,8 +53,19 @@ $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSyst
 
 lib: deps $(LIB)
 
-$(BUILD)/%: Tests/c/%.c $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+# The C suites: each is one executable built from its own folder
+# (Tests/c/<suite>/). The source lists are variables so that other rules
+# (the sanitized builds in mk/verify.mk, cross builds) reuse them.
+TEST_ABI_SOURCES   := $(sort $(wildcard Tests/c/test_abi/*.c))
+TEST_ABI_HEADERS   := $(sort $(wildcard Tests/c/test_abi/*.h))
+TEST_STORE_SOURCES := $(sort $(wildcard Tests/c/test_store/*.c))
+TEST_STORE_HEADERS := $(sort $(wildcard Tests/c/test_store/*.h))
+
+$(BUILD)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(CLINK) -o $@
+
+$(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB)
+	$(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
 
 $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
@@ -67,7 +78,7 @@ demo: lib $(BUILD)/idlelock-replay
 EXTRA_TESTS :=
 -include $(sort $(wildcard mk/*.mk))
 
-test: test-deps lib test-swift test-sanitizers test-c test-traces test-python $(EXTRA_TESTS)
+test: test-deps lib check-layers test-swift test-sanitizers test-c test-traces test-python $(EXTRA_TESTS)
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -98,6 +109,11 @@ test-traces: lib $(BUILD)/idlelock-replay
 test-python: lib
 	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
 	    $(PYTHON) -m pytest -q bindings/python/tests
+
+# The dependency rule of docs/ARCHITECTURE.md: each layer of
+# Sources/IdleLock imports only what its row allows.
+check-layers:
+	sh scripts/check-layers.sh
 
 # The shipped library: exports exactly the header's functions, no Swift
 # runtime, the right soname.

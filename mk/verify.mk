@@ -108,10 +108,14 @@ fuzz-seeds: lib $(BUILD)/make_seeds
 
 SAN_CFLAGS := $(CWARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
-SAN_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $< \
+# Compiles and links every .c among the prerequisites.
+SAN_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $(filter %.c,$^) \
 	    -L$(ASAN_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(ASAN_DIR)) -lpthread -o $@
 
-$(ASAN_DIR)/%: Tests/c/%.c $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(ASAN_DIR)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(SAN_LINK)
+
+$(ASAN_DIR)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
 	$(SAN_LINK)
 
 $(ASAN_DIR)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)

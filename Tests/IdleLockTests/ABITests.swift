@@ -532,3 +532,49 @@ struct ErrorAndVersionTests {
         idlelock_destroy(nil)
     }
 }
+
+@Suite("Snapshot layout")
+struct SnapshotLayoutTests {
+    /// The handle fills a host's snapshot of this version in place through
+    /// its own `Snapshot` (ABI/SnapshotConversion.swift): every field must
+    /// sit where the header puts it.
+    @Test func theHandlesSnapshotIsLaidOutAsTheHeaders() {
+        #expect(snapshotLayoutAgrees)
+        func same<A, B>(_ a: KeyPath<Snapshot, A>, _ b: KeyPath<idlelock_snapshot, B>) -> Bool {
+            MemoryLayout<Snapshot>.offset(of: a) == MemoryLayout<idlelock_snapshot>.offset(of: b)
+                && MemoryLayout<A>.size == MemoryLayout<B>.size
+        }
+        #expect(same(\.size, \.size))
+        #expect(same(\.state, \.state))
+        #expect(same(\.seq, \.seq))
+        #expect(same(\.reason, \.reason))
+        #expect(same(\.isEnabled, \.is_enabled))
+        #expect(same(\.isBiometricsEnabled, \.is_biometrics_enabled))
+        #expect(same(\.isBiometricsAvailable, \.is_biometrics_available))
+        #expect(same(\.isAway, \.is_away))
+        #expect(same(\.attemptsRemaining, \.attempts_remaining))
+        #expect(same(\.lastActivity, \.last_activity_ms))
+        #expect(same(\.msUntilIdleLock, \.ms_until_idle_lock))
+        #expect(same(\.isWarning, \.is_warning))
+        #expect(same(\.reserved1, \.reserved1))
+        #expect(same(\.msUntilWarning, \.ms_until_warning))
+        #expect(same(\.msUntilRetry, \.ms_until_retry))
+        #expect(same(\.msUntilNextDeadline, \.ms_until_next_deadline))
+        #expect(MemoryLayout<Snapshot>.size == MemoryLayout<idlelock_snapshot>.size)
+    }
+
+    /// The copy (a struct of another version's size, and what listeners
+    /// hear) carries every field.
+    @Test func theCopyCarriesEveryField() {
+        let s = Snapshot(size: 0, state: 1, seq: 2, reason: 3, isEnabled: 4, isBiometricsEnabled: 5,
+                         isBiometricsAvailable: 6, isAway: 7, attemptsRemaining: 8, lastActivity: 9,
+                         msUntilIdleLock: 10, isWarning: 11, reserved1: 0, msUntilWarning: 12,
+                         msUntilRetry: 13, msUntilNextDeadline: 14)
+        let c = idlelock_snapshot(s)
+        #expect(Int(c.size) == MemoryLayout<idlelock_snapshot>.size)
+        #expect([Int64(c.state), Int64(c.seq), Int64(c.reason), Int64(c.is_enabled), Int64(c.is_biometrics_enabled),
+                 Int64(c.is_biometrics_available), Int64(c.is_away), Int64(c.attempts_remaining), c.last_activity_ms,
+                 c.ms_until_idle_lock, Int64(c.is_warning), c.ms_until_warning, c.ms_until_retry,
+                 c.ms_until_next_deadline] == Array(1...14))
+    }
+}

@@ -1,6 +1,6 @@
 // The on-disk store through the C ABI (SPEC §3 creation, §4, §6, §7). Two
 // handles on one path behave as two processes (each has its own lock file
-// descriptor and flock); real separate processes are in Tests/c/test_store.c.
+// descriptor and flock); real separate processes are in Tests/c/test_store/.
 
 import CIdleLock
 import CSystem

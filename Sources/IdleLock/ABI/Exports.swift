@@ -70,19 +70,6 @@ private func checkOut(_ out: UnsafeMutablePointer<idlelock_snapshot>?) -> (size:
     return (size, nil)
 }
 
-/// Writes the snapshot into the first `size` bytes (as checked by
-/// `checkOut`); bytes past the fields this library knows are zeroed.
-@inline(__always)
-private func write(_ snapshot: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) {
-    guard let out else { return }
-    var c = snapshot
-    c.size = UInt32(size)
-    let raw = UnsafeMutableRawPointer(out)
-    let known = min(size, snapshotSize)
-    withUnsafeBytes(of: &c) { raw.copyMemory(from: $0.baseAddress!, byteCount: known) }
-    if size > snapshotSize { memset(raw + snapshotSize, 0, size - snapshotSize) }
-}
-
 /// Runs `body` on the handle without retaining it (the caller's reference
 /// keeps it alive for the call: destroy must be the last call).
 @inline(__always)
@@ -134,7 +121,7 @@ private func withOut(_ function: StaticString, _ lock: OpaquePointer?,
     }
 }
 
-/// Runs a call that writes its snapshot: straight into `out` when the host
+/// Runs a call that writes its snapshot: in place into `out` when the host
 /// passed this version's struct (or none), through a local copy for a
 /// struct of another version's size (`size`, as checked by `checkOut`).
 @inline(__always)
@@ -142,11 +129,11 @@ private func snapshotting(into out: UnsafeMutablePointer<idlelock_snapshot>?, si
                           _ run: (UnsafeMutablePointer<Snapshot>?) -> CallResult) -> CallResult {
     // One call of `run` (each export inlines it once): its target is the
     // host's struct, or the local copy.
-    let direct = out == nil || size == snapshotSize
+    let direct = out == nil ? nil : inPlace(out, size: size)
     var local = Snapshot()
     return withUnsafeMutablePointer(to: &local) { copy in
-        let result = run(direct ? out : copy)
-        if !direct { write(copy.pointee, to: out, size: size) }
+        let result = run(out == nil ? nil : (direct ?? copy))
+        if let out, direct == nil { writeSnapshot(copy.pointee, to: out, size: size) }
         return result
     }
 }
@@ -224,10 +211,11 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
     }
     // Read only the bytes the caller's size covers; fields an older host
     // does not know keep their defaults.
-    var config = LockConfig.defaults(size: UInt32(size))
-    withUnsafeMutableBytes(of: &config) { $0.baseAddress!.copyMemory(from: raw, byteCount: min(size, configSize)) }
+    var c = LockConfig.defaults(size: UInt32(size))
+    withUnsafeMutableBytes(of: &c) { $0.baseAddress!.copyMemory(from: raw, byteCount: min(size, configSize)) }
     do {
-        let h = try IdleLockHandle.create(config)
+        let config = try LockConfig(validating: c)
+        let h = try IdleLockHandle.create(config, storePath: c.store_path, deviceKey: c.device_key)
         out.pointee = OpaquePointer(Unmanaged.passRetained(h).toOpaque())
         return statusOK
     } catch {
@@ -399,7 +387,12 @@ public func idlelock_subscribe(_ lock: OpaquePointer?, _ fn: idlelock_listener_f
     guard let fn else { return fail("idlelock_subscribe", .invalid("fn is NULL")) }
     guard let token else { return fail("idlelock_subscribe", .invalid("token is NULL")) }
     do {
-        token.pointee = try h.subscribe(fn, context: ctx)
+        // The host's function hears the handle's snapshot as this version's
+        // C struct, on the library's stack, valid only during the call.
+        token.pointee = try h.subscribe { snapshot in
+            var c = idlelock_snapshot(snapshot)
+            fn(ctx, &c)
+        }
         return statusOK
     } catch {
         return fail("idlelock_subscribe", error)

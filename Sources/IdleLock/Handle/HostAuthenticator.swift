@@ -2,7 +2,6 @@
 // at create. The library calls them only with no internal lock held. What
 // the host releases is key material for a wrap, never a yes/no.
 
-import CIdleLock
 import CIdleLockSupport
 import CSystem
 
@@ -16,59 +15,35 @@ enum AuthenticatorResult: Equatable {
 }
 
 struct HostAuthenticator {
+    /// The callbacks' types: `idlelock_authenticator`'s fields.
+    typealias IsAvailableFunction = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+    typealias StoreFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
+    typealias LoadFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
+                                             UnsafeMutablePointer<UInt8>?, Int,
+                                             UnsafeMutablePointer<Int>?) -> Int32
+    typealias DeleteFunction = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+
     private let context: UnsafeMutableRawPointer?
-    private let isAvailableFunction: @convention(c) (UnsafeMutableRawPointer?) -> Int32
-    private let storeFunction: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32
-    private let loadFunction: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
-                                              UnsafeMutablePointer<UInt8>?, Int,
-                                              UnsafeMutablePointer<Int>?) -> Int32
-    private let deleteFunction: @convention(c) (UnsafeMutableRawPointer?) -> Int32
+    private let isAvailableFunction: IsAvailableFunction
+    private let storeFunction: StoreFunction
+    private let loadFunction: LoadFunction
+    private let deleteFunction: DeleteFunction
     /// `unlock_reason`, NUL-terminated, or nil.
     private let reason: [CChar]?
 
     static let secretBytes = 32
 
-    /// Checks and copies the caller's struct: `size` must cover this
-    /// version's fields (bytes past them must be zero), `reserved0` must be
-    /// 0, and every callback must be set.
-    init(validating pointer: UnsafePointer<idlelock_authenticator>,
-         unlockReason: UnsafePointer<CChar>?) throws(IdleLockError) {
-        let raw = UnsafeRawPointer(pointer)
-        let size = Int(raw.load(as: UInt32.self))
-        let known = MemoryLayout<idlelock_authenticator>.size
-        if size < ilk_authenticator_size_v1() || size > ConfigLimits.structSizeMax {
-            throw .invalid("config.authenticator->size is ", Int64(size), "; set it to sizeof(idlelock_authenticator)")
-        }
-        var offset = known
-        while offset < size {
-            if raw.load(fromByteOffset: offset, as: UInt8.self) != 0 {
-                throw .invalid("config.authenticator has a non-zero byte at offset ", Int64(offset), ", past the fields this library knows")
-            }
-            offset += 1
-        }
-        // Only the bytes the caller's size covers (later fields stay zero).
-        var a = idlelock_authenticator()
-        withUnsafeMutableBytes(of: &a) { $0.baseAddress!.copyMemory(from: raw, byteCount: min(size, known)) }
-        if a.reserved0 != 0 { throw .invalid("config.authenticator->reserved0 must be 0") }
-        guard let isAvailable = a.is_available else { throw .invalid("config.authenticator->is_available is NULL") }
-        guard let store = a.store_secret else { throw .invalid("config.authenticator->store_secret is NULL") }
-        guard let load = a.load_secret else { throw .invalid("config.authenticator->load_secret is NULL") }
-        guard let delete = a.delete_secret else { throw .invalid("config.authenticator->delete_secret is NULL") }
-        context = a.ctx
+    /// The callbacks of a checked `idlelock_authenticator` (the ABI layer
+    /// validates the host's struct: ABI/ConfigConversion.swift) and a copy
+    /// of `unlock_reason` (NUL-terminated), or nil.
+    init(context: UnsafeMutableRawPointer?, isAvailable: IsAvailableFunction, store: StoreFunction,
+         load: LoadFunction, delete: DeleteFunction, reason: [CChar]?) {
+        self.context = context
         isAvailableFunction = isAvailable
         storeFunction = store
         loadFunction = load
         deleteFunction = delete
-        if let unlockReason {
-            let length = strnlen(unlockReason, ConfigLimits.unlockReasonMaxBytes + 1)
-            var copy: [CChar] = []
-            copy.reserveCapacity(length + 1)
-            for i in 0..<length { copy.append(unlockReason[i]) }
-            copy.append(0)
-            reason = copy
-        } else {
-            reason = nil
-        }
+        self.reason = reason
     }
 
     /// `is_available`: 1 means available; anything else does not.

@@ -10,13 +10,13 @@
 // a listener may call any function, `unlock` included. Listeners run with
 // no lock held (`deliver`).
 
-import CIdleLock
 import CSystem
 
 /// What a call did: the error, if any. The state after it is written
 /// into the caller's snapshot buffer (`into`) when one is given: straight
-/// into the host's `out`, so the hot path copies nothing, and a call with
-/// a NULL `out` skips the snapshot's deadlines.
+/// into the host's `out` (ABI/SnapshotConversion.swift), so the hot path
+/// copies nothing, and a call with a NULL `out` skips the snapshot's
+/// deadlines.
 struct CallResult {
     var error: IdleLockError?
 }
@@ -89,10 +89,12 @@ final class IdleLockHandle {
         scratch.deallocate()
     }
 
-    /// Validates `c` and makes a handle with a fresh random session key, or
-    /// with the session found in the store at `store_path`.
-    static func create(_ c: idlelock_config) throws(IdleLockError) -> IdleLockHandle {
-        let config = try LockConfig(validating: c)
+    /// Makes a handle with a fresh random session key, or with the session
+    /// found in the store at `storePath`. `config` is validated; `storePath`
+    /// (NUL-terminated, checked by `StoreFiles.open`) and `deviceKey` (32
+    /// bytes, copied into secure memory) are only read during the call.
+    static func create(_ config: LockConfig, storePath: UnsafePointer<CChar>?,
+                       deviceKey bytes: UnsafePointer<UInt8>?) throws(IdleLockError) -> IdleLockHandle {
         guard sodium_init() >= 0 else {
             throw IdleLockError(.internal, "sodium_init failed")
         }
@@ -100,14 +102,14 @@ final class IdleLockHandle {
         sessionKey.randomize()
         try SecretVault.deriveIdKey(in: sessionKey)
         var deviceKey: SecureBytes? = nil
-        if let bytes = c.device_key {
+        if let bytes {
             let key = try SecureBytes.allocate(count: ConfigLimits.deviceKeyBytes)
             key.copy(from: bytes, count: ConfigLimits.deviceKeyBytes)
             deviceKey = key
         }
         var store: SessionStore? = nil
         var image: StoreImage? = nil
-        if let path = c.store_path {
+        if let path = storePath {
             let opened = SessionStore(files: try StoreFiles.open(path), keys: try StoreKeys(deviceKey: deviceKey))
             image = try opened.load()
             store = opened
@@ -243,7 +245,7 @@ final class IdleLockHandle {
         writeSnapshot(now: now, to: scratch)
         out?.pointee = scratch.pointee
         // A deadline that moved earlier than the watcher's alarm wakes it.
-        if let watcher, Millis.add(now, scratch.pointee.ms_until_next_deadline) < watcher.armedAt {
+        if let watcher, Millis.add(now, scratch.pointee.msUntilNextDeadline) < watcher.armedAt {
             watcher.wake()
         }
         if heard { queue.push(scratch.pointee) }
@@ -268,18 +270,18 @@ final class IdleLockHandle {
         s.pointee.state = r.state.rawValue
         s.pointee.seq = seq
         s.pointee.reason = r.reason.rawValue
-        s.pointee.is_enabled = r.engaged ? 1 : 0
-        s.pointee.is_biometrics_enabled = bioWrap != nil ? 1 : 0
-        s.pointee.is_biometrics_available = bioAvailable ? 1 : 0
-        s.pointee.is_away = r.isAway ? 1 : 0
-        s.pointee.attempts_remaining = r.attemptsRemaining
-        s.pointee.last_activity_ms = r.lastActivity
-        s.pointee.ms_until_idle_lock = r.msUntilIdleLock
-        s.pointee.is_warning = r.isWarning ? 1 : 0
+        s.pointee.isEnabled = r.engaged ? 1 : 0
+        s.pointee.isBiometricsEnabled = bioWrap != nil ? 1 : 0
+        s.pointee.isBiometricsAvailable = bioAvailable ? 1 : 0
+        s.pointee.isAway = r.isAway ? 1 : 0
+        s.pointee.attemptsRemaining = r.attemptsRemaining
+        s.pointee.lastActivity = r.lastActivity
+        s.pointee.msUntilIdleLock = r.msUntilIdleLock
+        s.pointee.isWarning = r.isWarning ? 1 : 0
         s.pointee.reserved1 = 0
-        s.pointee.ms_until_warning = r.msUntilWarning
-        s.pointee.ms_until_retry = r.msUntilRetry
-        s.pointee.ms_until_next_deadline = r.msUntilNextDeadline
+        s.pointee.msUntilWarning = r.msUntilWarning
+        s.pointee.msUntilRetry = r.msUntilRetry
+        s.pointee.msUntilNextDeadline = r.msUntilNextDeadline
     }
 
     // MARK: - Events
@@ -428,11 +430,11 @@ final class IdleLockHandle {
 
     // MARK: - Listeners
 
-    func subscribe(_ function: @escaping idlelock_listener_fn,
-                   context: UnsafeMutableRawPointer?) throws(IdleLockError) -> UInt64 {
+    /// Registers `call` to hear every later change; returns its token.
+    func subscribe(_ call: @escaping (Snapshot) -> Void) throws(IdleLockError) -> UInt64 {
         mutex.lock()
         defer { mutex.unlock() }
-        return try registry.add(function, context: context, since: seq)
+        return try registry.add(call, since: seq)
     }
 
     /// Returns once no call of the listener runs on another thread.
@@ -484,7 +486,7 @@ final class IdleLockHandle {
                 if snapshot.seq <= listener.since { continue }
                 inFlightToken = listener.token
                 mutex.unlock()
-                withUnsafePointer(to: snapshot) { listener.function(listener.context, $0) }
+                listener.call(snapshot)
                 mutex.lock()
                 inFlightToken = 0
                 mutex.broadcast()

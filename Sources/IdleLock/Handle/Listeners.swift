@@ -1,14 +1,13 @@
 // Listener registrations and the per-handle queue of snapshots waiting to be
 // delivered (SPEC §7). Both are guarded by the handle's mutex.
 
-import CIdleLock
-
 struct Listener {
     let token: UInt64
     /// `seq` when it subscribed: it hears only later changes.
     let since: UInt64
-    let function: idlelock_listener_fn
-    let context: UnsafeMutableRawPointer?
+    /// Hands a snapshot to the host's listener and its context (the ABI
+    /// layer's `idlelock_subscribe` makes it; it runs with no lock held).
+    let call: (Snapshot) -> Void
 }
 
 enum ListenerLimits {
@@ -25,14 +24,13 @@ struct ListenerRegistry {
     var isEmpty: Bool { listeners.isEmpty }
 
     /// Adds a listener; tokens start at 1 and are never reused.
-    mutating func add(_ function: @escaping idlelock_listener_fn,
-                      context: UnsafeMutableRawPointer?, since: UInt64) throws(IdleLockError) -> UInt64 {
+    mutating func add(_ call: @escaping (Snapshot) -> Void, since: UInt64) throws(IdleLockError) -> UInt64 {
         guard listeners.count < ListenerLimits.count else {
             throw .invalid("subscribe: the handle already has 64 listeners (the limit); unsubscribe one first")
         }
         let token = nextToken
         nextToken &+= 1
-        listeners.append(Listener(token: token, since: since, function: function, context: context))
+        listeners.append(Listener(token: token, since: since, call: call))
         return token
     }
 

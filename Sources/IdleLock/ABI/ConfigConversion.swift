@@ -1,50 +1,16 @@
-// The configuration: defaults for `idlelock_config_init`, and the checks of
-// SPEC §3 that turn a caller's `idlelock_config` into validated values.
+// The configuration at the C boundary (SPEC §3): the defaults of
+// `idlelock_config_init`, and the checks that turn a caller's
+// `idlelock_config` (and its authenticator and delay schedule) into the
+// validated Swift values of Handle/LockConfig.swift.
 
 import CIdleLock
+import CIdleLockSupport
 import CSystem
 
 /// `IDLELOCK_SAME_AS_IDLE`.
 let sameAsIdle: Int64 = -1
 
-enum ConfigLimits {
-    static let graceMax: Int64 = 60_000
-    static let maxAttemptsMax: Int32 = 100
-    /// OWASP Password Storage Cheat Sheet: Argon2id at least 19 MiB and 2
-    /// passes.
-    static let kdfOpsMin: UInt64 = 2
-    static let kdfOpsMax: UInt64 = 10
-    static let kdfMemMin: UInt64 = 19 * 1024 * 1024
-    static let kdfMemMax: UInt64 = 1024 * 1024 * 1024
-    static let unlockReasonMaxBytes = 512
-    static let deviceKeyBytes = 32
-    /// The largest struct size accepted: a guard against garbage sizes.
-    static let structSizeMax = 4096
-    static let promptCapMax: Int64 = 600_000
-    static let delayStepsMax = 32
-    /// One day: no "try again in 40 years".
-    static let delayMax: Int64 = 86_400_000
-}
-
-/// The caller's clock (`idlelock_clock_fn` and its context).
-struct HostClock {
-    let function: idlelock_clock_fn
-    let context: UnsafeMutableRawPointer?
-}
-
-/// A validated configuration. Pointers are copied: nothing here refers to
-/// the caller's memory.
-struct LockConfig {
-    var timeouts: Timeouts
-    var lockOnStart: Bool
-    var maxAttempts: Int32
-    var kdfOpslimit: UInt64
-    var kdfMemlimit: UInt64
-    var clock: HostClock?
-    var hasDeviceKey: Bool
-    var authenticator: HostAuthenticator?
-    var delaySchedule: [DelayStep] = []
-
+extension LockConfig {
     /// The defaults written by `idlelock_config_init`.
     static func defaults(size: UInt32) -> idlelock_config {
         var c = idlelock_config()
@@ -178,5 +144,46 @@ struct LockConfig {
         authenticator = try c.authenticator.map { (a) throws(IdleLockError) in
             try HostAuthenticator(validating: a, unlockReason: c.unlock_reason)
         }
+    }
+}
+
+extension HostAuthenticator {
+    /// Checks and copies the caller's struct: `size` must cover this
+    /// version's fields (bytes past them must be zero), `reserved0` must be
+    /// 0, and every callback must be set.
+    init(validating pointer: UnsafePointer<idlelock_authenticator>,
+         unlockReason: UnsafePointer<CChar>?) throws(IdleLockError) {
+        let raw = UnsafeRawPointer(pointer)
+        let size = Int(raw.load(as: UInt32.self))
+        let known = MemoryLayout<idlelock_authenticator>.size
+        if size < ilk_authenticator_size_v1() || size > ConfigLimits.structSizeMax {
+            throw .invalid("config.authenticator->size is ", Int64(size), "; set it to sizeof(idlelock_authenticator)")
+        }
+        var offset = known
+        while offset < size {
+            if raw.load(fromByteOffset: offset, as: UInt8.self) != 0 {
+                throw .invalid("config.authenticator has a non-zero byte at offset ", Int64(offset), ", past the fields this library knows")
+            }
+            offset += 1
+        }
+        // Only the bytes the caller's size covers (later fields stay zero).
+        var a = idlelock_authenticator()
+        withUnsafeMutableBytes(of: &a) { $0.baseAddress!.copyMemory(from: raw, byteCount: min(size, known)) }
+        if a.reserved0 != 0 { throw .invalid("config.authenticator->reserved0 must be 0") }
+        guard let isAvailable = a.is_available else { throw .invalid("config.authenticator->is_available is NULL") }
+        guard let store = a.store_secret else { throw .invalid("config.authenticator->store_secret is NULL") }
+        guard let load = a.load_secret else { throw .invalid("config.authenticator->load_secret is NULL") }
+        guard let delete = a.delete_secret else { throw .invalid("config.authenticator->delete_secret is NULL") }
+        var reason: [CChar]? = nil
+        if let unlockReason {
+            let length = strnlen(unlockReason, ConfigLimits.unlockReasonMaxBytes + 1)
+            var copy: [CChar] = []
+            copy.reserveCapacity(length + 1)
+            for i in 0..<length { copy.append(unlockReason[i]) }
+            copy.append(0)
+            reason = copy
+        }
+        self.init(context: a.ctx, isAvailable: isAvailable, store: store, load: load, delete: delete,
+                  reason: reason)
     }
 }

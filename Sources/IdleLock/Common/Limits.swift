@@ -1,0 +1,22 @@
+// The bounds of SPEC §3's configuration table: checked when a host's config
+// is validated (ABI/ConfigConversion.swift) and, for what a store holds, when
+// a store is read back (Store/StoreFormat.swift).
+
+enum ConfigLimits {
+    static let graceMax: Int64 = 60_000
+    static let maxAttemptsMax: Int32 = 100
+    /// OWASP Password Storage Cheat Sheet: Argon2id at least 19 MiB and 2
+    /// passes.
+    static let kdfOpsMin: UInt64 = 2
+    static let kdfOpsMax: UInt64 = 10
+    static let kdfMemMin: UInt64 = 19 * 1024 * 1024
+    static let kdfMemMax: UInt64 = 1024 * 1024 * 1024
+    static let unlockReasonMaxBytes = 512
+    static let deviceKeyBytes = 32
+    /// The largest struct size accepted: a guard against garbage sizes.
+    static let structSizeMax = 4096
+    static let promptCapMax: Int64 = 600_000
+    static let delayStepsMax = 32
+    /// One day: no "try again in 40 years".
+    static let delayMax: Int64 = 86_400_000
+}

@@ -1,0 +1,190 @@
+/*
+ * cross_process.c: a lockout made by one process reaches other
+ * processes' running handles (a locked one and an unlocked one); a
+ * sign-out (idlelock_disable) in one process signs the others out.
+ */
+#include "harness.h"
+
+static char t3_path[200];
+
+struct t3_pipes {
+    int cmd[2]; /* parent -> child */
+    int ack[2]; /* child -> parent */
+};
+
+static struct t3_pipes t3_a, t3_c;
+
+static void t3_close_parent_ends(struct t3_pipes *p)
+{
+    close(p->cmd[1]);
+    close(p->ack[0]);
+}
+
+/* A: started and LOCKED (no device key: LOCKED from create). */
+static void t3_locked_holder(void *arg, int64_t values[4])
+{
+    idlelock *h;
+    idlelock_snapshot s;
+    char buf[64];
+    (void)arg;
+    (void)values;
+    t3_close_parent_ends(&t3_a);
+    t3_close_parent_ends(&t3_c);
+    h = open_store(t3_path, 5, 0, __FILE__, __LINE__);
+    if (h == NULL) {
+        send_byte(t3_a.ack[1], 'x');
+        return;
+    }
+    s = snap_init();
+    CHECK_ST(idlelock_start(h, &s), IDLELOCK_OK, "t3 A: idlelock_start");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED, "t3 A: state after start");
+    send_byte(t3_a.ack[1], 'r');
+
+    /* Another process has locked the store out meanwhile. */
+    CHECK(recv_byte(t3_a.cmd[0]) == 'L', "t3 A: no lockout signal");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_LOCKED_OUT,
+             "t3 A: RIGHT passcode after another process locked the store out");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t3 A: snapshot state after that unlock");
+    CHECK_EQ(s.attempts_remaining, 0, "t3 A: attempts_remaining after that unlock");
+    CHECK_EQ(s.reason, IDLELOCK_REASON_STARTUP, "t3 A: reason (kept from LOCKED)");
+    s = snap(h);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t3 A: snapshot_get state");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_SESSION_LOCKED,
+             "t3 A: secret_get while locked out");
+    send_byte(t3_a.ack[1], 'l');
+
+    /* Another process has signed out (idlelock_disable). */
+    CHECK(recv_byte(t3_a.cmd[0]) == 'S', "t3 A: no sign-out signal");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_NOT_FOUND,
+             "t3 A: secret_get after a sign-out in another process");
+    s = snap(h);
+    CHECK_EQ(s.is_enabled, 0, "t3 A: is_enabled after the sign-out");
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED, "t3 A: state after the sign-out");
+    CHECK_EQ(s.reason, IDLELOCK_REASON_NONE, "t3 A: reason after the sign-out");
+    CHECK_EQ(s.attempts_remaining, 5, "t3 A: attempts_remaining after the sign-out");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_NO_PASSCODE,
+             "t3 A: unlock after the sign-out");
+    idlelock_destroy(h);
+}
+
+/* C: started, then UNLOCKED with the right passcode and reading a secret. */
+static void t3_unlocked_holder(void *arg, int64_t values[4])
+{
+    idlelock *h;
+    idlelock_snapshot s;
+    char buf[64];
+    (void)arg;
+    (void)values;
+    t3_close_parent_ends(&t3_a);
+    t3_close_parent_ends(&t3_c);
+    h = open_store(t3_path, 5, 0, __FILE__, __LINE__);
+    if (h == NULL) {
+        send_byte(t3_c.ack[1], 'x');
+        return;
+    }
+    CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "t3 C: idlelock_start");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_OK, "t3 C: right unlock");
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED, "t3 C: state after right unlock");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_OK, "t3 C: secret_get");
+    CHECK(strcmp(buf, "t3-secret") == 0, "t3 C: token is \"%s\", expected \"t3-secret\"", buf);
+    send_byte(t3_c.ack[1], 'r');
+
+    CHECK(recv_byte(t3_c.cmd[0]) == 'L', "t3 C: no lockout signal");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_SESSION_LOCKED,
+             "t3 C (was unlocked): secret_get after another process locked the store out");
+    s = snap(h);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t3 C: state after seeing the lockout");
+    CHECK_EQ(s.attempts_remaining, 0, "t3 C: attempts_remaining after seeing the lockout");
+    CHECK_EQ(s.reason, IDLELOCK_REASON_NONE, "t3 C: reason (LOCKED_OUT from UNLOCKED keeps NONE)");
+    CHECK_ST(idlelock_require_unlocked(h), IDLELOCK_ERR_SESSION_LOCKED,
+             "t3 C: require_unlocked after the lockout");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_LOCKED_OUT, "t3 C: right unlock after the lockout");
+    send_byte(t3_c.ack[1], 'l');
+
+    CHECK(recv_byte(t3_c.cmd[0]) == 'S', "t3 C: no sign-out signal");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_NOT_FOUND,
+             "t3 C: secret_get after a sign-out in another process");
+    s = snap(h);
+    CHECK_EQ(s.is_enabled, 0, "t3 C: is_enabled after the sign-out");
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED, "t3 C: state after the sign-out");
+    idlelock_destroy(h);
+}
+
+/* B: locks the store out with 5 wrong passcodes. */
+static void t3_locker(void *arg, int64_t values[4])
+{
+    idlelock *h;
+    idlelock_snapshot s;
+    int i;
+    (void)arg;
+    (void)values;
+    h = open_store(t3_path, 5, 0, __FILE__, __LINE__);
+    if (h == NULL) return;
+    CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "t3 B: idlelock_start");
+    for (i = 1; i <= 4; i++) {
+        CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_INVALID_PASSCODE, "t3 B: wrong unlock 1-4");
+        CHECK_EQ(s.attempts_remaining, 5 - i, "t3 B: attempts_remaining after a wrong unlock");
+    }
+    CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_LOCKED_OUT, "t3 B: 5th wrong unlock");
+    idlelock_destroy(h);
+}
+
+/* B2: signs out (a fresh process, LOCKED_OUT from create). */
+static void t3_signer_out(void *arg, int64_t values[4])
+{
+    idlelock *h;
+    idlelock_snapshot s;
+    (void)arg;
+    (void)values;
+    h = open_store(t3_path, 5, 0, __FILE__, __LINE__);
+    if (h == NULL) return;
+    s = snap(h);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t3 B2: state after create");
+    CHECK_ST(idlelock_disable(h), IDLELOCK_OK, "t3 B2: idlelock_disable");
+    s = snap(h);
+    CHECK_EQ(s.is_enabled, 0, "t3 B2: is_enabled after disable");
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED, "t3 B2: state after disable");
+    idlelock_destroy(h);
+}
+
+void test_cross_process(void)
+{
+    struct child a, c;
+    char lock_path[220];
+    char ra, rc;
+    store_path(t3_path, sizeof t3_path, "t3.store");
+    snprintf(lock_path, sizeof lock_path, "%s.lock", t3_path);
+    make_store(t3_path, 5, 0, "t3-secret");
+    if (pipe(t3_a.cmd) != 0 || pipe(t3_a.ack) != 0 || pipe(t3_c.cmd) != 0 || pipe(t3_c.ack) != 0) {
+        CHECK(0, "pipe failed (errno %d)", errno);
+        return;
+    }
+    a = spawn("t3 child A (locked)", t3_locked_holder, NULL);
+    c = spawn("t3 child C (unlocked)", t3_unlocked_holder, NULL);
+    close(t3_a.cmd[0]);
+    close(t3_a.ack[1]);
+    close(t3_c.cmd[0]);
+    close(t3_c.ack[1]);
+    ra = recv_byte(t3_a.ack[0]);
+    rc = recv_byte(t3_c.ack[0]);
+    CHECK(ra == 'r' && rc == 'r', "t3: holders not ready ('%c', '%c')", ra ? ra : '0', rc ? rc : '0');
+
+    join(spawn("t3 child B (locks out)", t3_locker, NULL), NULL);
+    send_byte(t3_a.cmd[1], 'L');
+    send_byte(t3_c.cmd[1], 'L');
+    ra = recv_byte(t3_a.ack[0]);
+    rc = recv_byte(t3_c.ack[0]);
+    CHECK(ra == 'l' && rc == 'l', "t3: holders did not finish the lockout step");
+
+    join(spawn("t3 child B2 (signs out)", t3_signer_out, NULL), NULL);
+    CHECK(!file_exists(t3_path), "t3: the store file still exists after idlelock_disable");
+    CHECK(file_exists(lock_path), "t3: <store>.lock was deleted by idlelock_disable");
+    send_byte(t3_a.cmd[1], 'S');
+    send_byte(t3_c.cmd[1], 'S');
+    close(t3_a.cmd[1]);
+    close(t3_c.cmd[1]);
+    join(a, NULL);
+    join(c, NULL);
+    close(t3_a.ack[0]);
+    close(t3_c.ack[0]);
+}

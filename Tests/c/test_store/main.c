@@ -1,0 +1,117 @@
+/*
+ * test_store: the on-disk store of libidlelock shared by real processes
+ * (fork/waitpid), checked against include/idlelock.h ("The store") and
+ * SPEC.md §3 (creation and start), §4, §6 and §7.
+ *
+ * Prints one line per failed check (children print their own, and report
+ * their counts to the parent through a pipe), then exactly
+ * `N passed, N failed` on its own line; exits 1 when any check failed.
+ *
+ *  1. Shared count: wrong passcodes in one process count in the next one;
+ *     the lockout is in force from create in a fresh process.
+ *  2. Concurrent hammering by two processes: one count, never past
+ *     max_attempts, both end LOCKED_OUT.
+ *  3. A lockout made by one process is seen by other processes' running
+ *     handles (a locked one and an unlocked one); a sign-out
+ *     (idlelock_disable) in one process signs the others out.
+ *  4. Kill at any instant: a child unlocks, puts a secret, locks and makes
+ *     a wrong attempt in a loop and is killed with SIGKILL after a random
+ *     delay; the store must open, hold no stray temporary file, be LOCKED
+ *     after start, never refund a wrong attempt, and hold the last secret
+ *     reported (or the one in flight), never an older one.
+ *  5. The store file is mode 0600 (even with umask 0); `<store>.lock` is
+ *     never deleted or replaced, also not by idlelock_disable.
+ *  6. Faults: a read-only folder, a full disk, no memory for Argon2id, a
+ *     store path that is a folder.
+ *
+ * Every handle is created after fork() in the process that uses it, and
+ * every config uses the Argon2id floor and the default clock
+ * (CLOCK_BOOTTIME, shared by the processes of one boot) with 10-minute
+ * timeouts that never fire during the test.
+ *
+ * The random kill delays use a fixed seed (printed), which the environment
+ * variable IDLELOCK_TEST_SEED may override. `-v` prints what the kill test
+ * covered.
+ *
+ * The files: harness.h and harness.c hold the checks, the counters, the
+ * helpers and the child processes; each numbered area above is a file
+ * (shared_count.c, concurrent.c, cross_process.c, kill.c, modes.c,
+ * faults.c); this one makes the temporary folder, runs the areas in order
+ * and prints the count.
+ *
+ * Build and run (from the repository root): `make build/test_store`, or
+ *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
+ *      -Iinclude Tests/c/test_store/[a-z]*.c -Lbuild -l:libidlelock.so.1 \
+ *      -Wl,-rpath,$PWD/build -lpthread -o build/test_store
+ *   build/test_store
+ */
+#include "harness.h"
+
+static void remove_tmpdir(void)
+{
+    DIR *dir = opendir(tmpdir);
+    struct dirent *e;
+    char path[600];
+    if (dir != NULL) {
+        while ((e = readdir(dir)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
+            unlink(path);
+        }
+        closedir(dir);
+    }
+    if (rmdir(tmpdir) != 0) printf("warning: could not remove %s (errno %d)\n", tmpdir, errno);
+}
+
+static void on_timeout(int sig)
+{
+    static const char msg[] = "FAIL test_store: timed out (a call or a child hung)\n";
+    (void)sig;
+    if (write(STDOUT_FILENO, msg, sizeof msg - 1) < 0) _exit(3);
+    _exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned seed = 20261129u;
+    const char *env = getenv("IDLELOCK_TEST_SEED");
+    const char *timeout_env = getenv("IDLELOCK_TEST_TIMEOUT");
+    struct sigaction sa;
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-v") == 0) verbose = 1;
+    }
+    if (env != NULL && *env != '\0') seed = (unsigned)strtoul(env, NULL, 10);
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL); /* a dead child's pipe is an error, not a kill */
+    sa.sa_handler = on_timeout;
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(timeout_env != NULL ? (unsigned)strtoul(timeout_env, NULL, 10) : 300u);
+
+    strcpy(tmpdir, "/tmp/idlelock-test-store-XXXXXX");
+    if (mkdtemp(tmpdir) == NULL) {
+        printf("FAIL test_store: mkdtemp failed (errno %d)\n", errno);
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    printf("test_store: seed %u\n", seed);
+    fflush(stdout);
+
+    test_shared_count();
+    test_concurrent();
+    test_cross_process();
+    {
+        const char *kills = getenv("IDLELOCK_TEST_KILLS");
+        int iterations = kills != NULL && *kills != '\0' ? atoi(kills) : T4_ITERATIONS;
+        test_kill(seed, iterations > 0 ? iterations : T4_ITERATIONS);
+    }
+    test_modes();
+    test_faults();
+
+    remove_tmpdir();
+    printf("%u passed, %u failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,64 @@
+/*
+ * modes.c: the store file is mode 0600 (even with umask 0);
+ * `<store>.lock` is never deleted or replaced, also not by
+ * idlelock_disable.
+ */
+#include "harness.h"
+
+void test_modes(void)
+{
+    char path[200], lock_path[220];
+    char name[] = "t5.store";
+    struct stat st, lock_before, lock_after;
+    mode_t old_mask;
+    idlelock *h;
+    int i, rc;
+    store_path(path, sizeof path, name);
+    snprintf(lock_path, sizeof lock_path, "%s.lock", path);
+
+    old_mask = umask(0); /* the library must not rely on the umask */
+    make_store(path, 5, 1, "t5-secret");
+    CHECK(stat(path, &st) == 0, "t5: stat of the store failed (errno %d)", errno);
+    CHECK(S_ISREG(st.st_mode), "t5: the store is not a regular file");
+    CHECK((st.st_mode & 07777) == 0600, "t5: the store's mode is %04o, expected 0600",
+          (unsigned)(st.st_mode & 07777));
+    CHECK(stat(lock_path, &lock_before) == 0, "t5: <store>.lock does not exist (errno %d)", errno);
+
+    h = open_store(path, 5, 1, __FILE__, __LINE__);
+    if (h != NULL) {
+        idlelock_snapshot s;
+        CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "t5: idlelock_start");
+        CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_OK, "t5: right unlock");
+        for (i = 0; i < 3; i++) {
+            char v[16];
+            snprintf(v, sizeof v, "t5-%d", i);
+            CHECK_ST(put_text(h, "token", v), IDLELOCK_OK, "t5: secret_put");
+        }
+        CHECK_ST(idlelock_lock(h, NULL), IDLELOCK_OK, "t5: idlelock_lock");
+        CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600,
+              "t5: after rewrites the store's mode is %04o, expected 0600",
+              (unsigned)(st.st_mode & 07777));
+        CHECK(count_temporaries(name) == 0, "t5: a %s.tmp.* file remains after normal writes", name);
+        CHECK(stat(lock_path, &lock_after) == 0 && lock_after.st_ino == lock_before.st_ino,
+              "t5: <store>.lock was replaced or removed by ordinary writes");
+
+        rc = idlelock_disable(h);
+        CHECK_ST(rc, IDLELOCK_OK, "t5: idlelock_disable");
+        CHECK(!file_exists(path), "t5: the store still exists after idlelock_disable");
+        CHECK(stat(lock_path, &lock_after) == 0,
+              "t5: <store>.lock was deleted by idlelock_disable (errno %d)", errno);
+        CHECK(lock_after.st_ino == lock_before.st_ino,
+              "t5: <store>.lock was replaced (inode changed) by idlelock_disable");
+        CHECK(idlelock_disable(h) == IDLELOCK_OK && file_exists(lock_path),
+              "t5: a second idlelock_disable failed or deleted <store>.lock");
+        idlelock_destroy(h);
+    }
+
+    /* A new sign-in on the same path reuses the same lock file. */
+    make_store(path, 5, 1, NULL);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600,
+          "t5: the new sign-in's store mode is %04o, expected 0600", (unsigned)(st.st_mode & 07777));
+    CHECK(stat(lock_path, &lock_after) == 0 && lock_after.st_ino == lock_before.st_ino,
+          "t5: <store>.lock was replaced by a new sign-in");
+    umask(old_mask);
+}
