@@ -75,15 +75,26 @@ extension IdleLockHandle {
             start.keyCopy.wipe()
         }, finish: { start, _ throws(IdleLockError) in
             bioAvailable = available
-            if let hostFailure { throw hostFailure }
-            guard let made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
-            guard rules.state == .unlocked, start.ticket.epoch == rules.lockEpoch,
-                  start.ticket.generation == rules.passcodeGeneration else {
-                throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; nothing changed")
+            do throws(IdleLockError) {
+                if let hostFailure { throw hostFailure }
+                guard let made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
+                guard rules.state == .unlocked, start.ticket.epoch == rules.lockEpoch,
+                      start.ticket.generation == rules.passcodeGeneration else {
+                    throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; the shortcut is off")
+                }
+                try saveBiometricWrap(made)
+                bioWrap = made
+                keepSecret = true
+            } catch {
+                // store_secret replaced the host's item: a shortcut enabled
+                // before can no longer be opened with it. It goes too (the
+                // new item is deleted below); the passcode remains.
+                if stored && bioWrap != nil {
+                    try? saveBiometricWrap(nil)
+                    bioWrap = nil
+                }
+                throw error
             }
-            try saveBiometricWrap(made)
-            bioWrap = made
-            keepSecret = true
         })
         if stored && !keepSecret { config.authenticator?.delete() }
         return result
