@@ -526,5 +526,12 @@ struct BiometricTests {
         s = l.snapshot()
         #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.is_biometrics_enabled == 1)
         #expect(s.last_activity_ms == l.clock.now.pointee)
+        // A re-enable that fails after store_secret replaced the host's item
+        // turns the shortcut enabled before off: its item is gone.
+        l.keystore.duringStore = { clock.value.advance(600_000) }
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.is_biometrics_enabled == 0)
+        #expect(l.keystore.secret == nil)
     }
 }

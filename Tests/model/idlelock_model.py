@@ -305,11 +305,12 @@ class Store:
     max_attempts: int = 5  # stored by set_passcode; governs from then on
     saved_lock: Optional[Reason] = None  # "the latest lock or unlock"
     saved_activity: int = 0  # saved by unlock, set_passcode and each lock
-    # §9 / idlelock_delay_step: "A delay is saved with the store as its
-    # remaining duration; a restart (every create) [...] restarts the
-    # current period from its start instead of forgiving it". The period
-    # is saved when a wrong passcode starts it (its whole delay_ms then
-    # remains) and forgotten when the count is reset; 0: none.
+    # idlelock_delay_step: "the delay an attempt would start is saved
+    # together with its raised count, before the passcode is checked [...]
+    # a process that does not follow a period yet (every create [...]) runs
+    # the whole period from its own clock reading". The model saves it when
+    # a wrong passcode starts it (no process is killed during a check here)
+    # and forgets it when the count is reset; 0: none.
     delay_ms: int = 0
     delay_start: int = 0  # the clock reading the saved period started at
     bio_enabled: bool = False  # the biometric wrap is saved
@@ -439,6 +440,11 @@ class Model:
     locks_in_call: int = 0
     # The library's own prompts (host checks) have keys below zero.
     host_checks: int = 0
+    # The last saved activity this handle knows: read at create, then each
+    # one it saves itself (another process's saves after create are not
+    # re-read by start: it judges from the one it knows, never later than
+    # the store's, which errs toward locking).
+    known_saved_activity: int = 0
 
     # ---------------------------------------------------------------- create
 
@@ -465,6 +471,7 @@ class Model:
             model.count = store.count
             model.max_attempts = store.max_attempts
             model.bio_enabled = store.bio_enabled
+            model.known_saved_activity = store.saved_activity
             if store.saved_lock is not None:
                 # "Create adopts a saved lock with its reason."
                 model.state, model.reason = State.LOCKED, store.saved_lock
@@ -677,7 +684,12 @@ class Model:
         self._make_prompts_inert()
         if self.store is not None and self.store.writable():
             self.store.saved_lock = reason
-            self.store.saved_activity = self.last_activity
+            self._save_activity(self.last_activity)
+
+    def _save_activity(self, activity: int) -> None:
+        assert self.store is not None
+        self.store.saved_activity = activity
+        self.known_saved_activity = activity
 
     def _clock_step(self, now: int) -> None:
         """§2: "Once a passcode is set, a clock that reads earlier than a
@@ -970,9 +982,11 @@ class Model:
         lock_on_start 0: "start judges the time since the last saved
         activity as an absence that reached the background: rules 3 and 4
         apply to it [...] A saved activity [...] later than the clock locks
-        with STARTUP." (Same boot only: the tests share one fake clock.)"""
+        with STARTUP." (Same boot only: the tests share one fake clock.) The
+        saved activity is the one this handle knows (`known_saved_activity`:
+        another handle's later save is not re-read)."""
         assert self.store is not None
-        saved = self.store.saved_activity
+        saved = self.known_saved_activity
         if saved > now:
             self._lock(Reason.STARTUP)
             return
@@ -1024,7 +1038,7 @@ class Model:
             self.store.count = 0
             self.store.max_attempts = self.config.max_attempts
             self.store.saved_lock = None
-            self.store.saved_activity = now
+            self._save_activity(now)
             self.store.delay_ms = 0
             self.store.bio_enabled = False
         return Status.OK
@@ -1074,7 +1088,7 @@ class Model:
             self.departure.prompt_ended = None
         if self.store is not None:
             self.store.saved_lock = None
-            self.store.saved_activity = now
+            self._save_activity(now)
         return Status.OK
 
     # ---------------------------------------------------------- §5 biometrics
@@ -1122,6 +1136,12 @@ class Model:
         self._enter(end)
         try:
             if self.state != State.UNLOCKED or self.lock_epoch != ticket:
+                # The host's item was replaced by the new secret, which is
+                # deleted again: a shortcut enabled before cannot open any
+                # more, so it goes too (header, enable_biometrics).
+                self.bio_enabled = False
+                if self.store is not None:
+                    self.store.bio_enabled = False
                 return Status.SESSION_LOCKED
             self.bio_enabled = True
             if self.store is not None:
@@ -1196,7 +1216,7 @@ class Model:
                 self.departure.prompt_ended = None
             if self.store is not None:
                 self.store.saved_lock = None
-                self.store.saved_activity = end
+                self._save_activity(end)
             return Status.OK
         finally:
             self._close_host_check(end, key)

@@ -940,6 +940,26 @@ LIBRARY_BUGS: list = []
 FIXED = [
     (
         Case(
+            "a_re_enable_that_failed_left_a_shortcut_whose_item_was_replaced",
+            mode="store",
+            config=dict(idle_after_ms=1, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=1, lock_on_start=1, prompt_cap_ms=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("enable_biometrics", 1),  # locks IDLE at its end: the new item is deleted
+                ("expect", dict(state=L, reason=Reason.IDLE, is_biometrics_enabled=0)),
+                ("unlock_with_biometrics", "ok", 0),  # LOCK_UNAVAILABLE: off
+            ],
+        ),
+        "SPEC §5 (found by the model extended for issue 11): store_secret "
+        "replaces the host's item. An enable that failed after it (the "
+        "session locked while the host stored) deleted the new item and kept "
+        "the old wrap, whose item was gone: is_biometrics_enabled said 1 for a "
+        "shortcut that could never open.",
+    ),
+    (
+        Case(
             "a_ten_minute_biometric_recheck_that_failed_kept_the_session_open",
             mode="memory",
             config=BASE,

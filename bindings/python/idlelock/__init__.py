@@ -1411,10 +1411,11 @@ class IdleLock:
         9: 1 h), which needs ``max_attempts=10`` (its last step is at 9).
         An empty list means no delays. The steps are copied into a C array
         that lives only for the creation call (the library keeps its own
-        copy). A delay is saved with the store as its remaining duration
-        and restarted in full (never forgiven) at each creation or clock
-        step; ``max_attempts`` still ends in a lockout, and a right
-        passcode or a biometric unlock resets the count.
+        copy). With a store, the delay an attempt would start is saved
+        with its count before the check; it is restarted in full (never
+        forgiven) at each creation, in another process that meets it, and
+        at a clock step; ``max_attempts`` still ends in a lockout, and a
+        right passcode or a biometric unlock resets the count.
     :param unlock_reason: ``None`` (default) or a ``str`` of at most 512
         UTF-8 bytes (no NUL) that the library passes to
         :meth:`Authenticator.load_secret` for the prompt.
