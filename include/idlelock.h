@@ -573,7 +573,10 @@ int idlelock_watch_stop(idlelock *lock);
  * applies it: if the session is then engaged and unlocked and lock_on_start
  * is 1, it locks with REASON_STARTUP. A start before idlelock_set_passcode
  * uses it up (start, set_passcode, start stays UNLOCKED). Later starts only
- * judge. */
+ * judge. With a store, the first start also judges the restart (see "The
+ * store"), and until it a handle that found a stored, engaged session at
+ * create hands out nothing (secrets and the gate answer
+ * IDLELOCK_ERR_SESSION_LOCKED): call it before anything else. */
 int idlelock_start(idlelock *lock, idlelock_snapshot *out);
 
 /* User activity (a tap, a key, a scroll). While locked it does nothing (a
@@ -710,8 +713,9 @@ int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
  * changed);
  * IDLELOCK_ERR_NO_MEMORY (Argon2id could not get its memory);
  * IDLELOCK_ERR_STORAGE (with a store: it could not be written, it is
- * damaged (an engaged session then locks), or another process signed in or
- * out meanwhile; nothing changed);
+ * damaged (an engaged session then locks), or another process signed in
+ * meanwhile: nothing changed; or another process signed out: this session
+ * is signed out too, and a new call signs in anew);
  * IDLELOCK_ERR_INTERNAL. Thread: any, also from a listener. Of two
  * concurrent set_passcode calls the first to finish wins; the other
  * returns IDLELOCK_ERR_SESSION_LOCKED and changes nothing. */

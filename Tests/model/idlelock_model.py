@@ -1020,9 +1020,15 @@ class Model:
         if not passcode_is_valid(passcode, for_set=True):
             return Status.INVALID_ARGUMENT
         self._enter(now)
+        was_engaged = self.engaged
         status = self._recheck()
         if status is not None:
             return status
+        if was_engaged and not self.engaged:
+            # Header: a sign-out elsewhere seen by set_passcode signs this
+            # session out and is STORAGE ("another process signed [...] out
+            # meanwhile"): it never quietly becomes a new sign-in.
+            return Status.STORAGE
         if not self._hands_out():
             return Status.SESSION_LOCKED
         self.bio_enabled = False  # "turns the biometric shortcut off"

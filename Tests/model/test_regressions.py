@@ -940,6 +940,28 @@ LIBRARY_BUGS: list = []
 FIXED = [
     (
         Case(
+            "a_new_passcode_after_a_sign_out_elsewhere_unlocked_a_locked_session",
+            mode="store",
+            config=dict(idle_after_ms=1000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=1, lock_on_start=1),
+            steps=[
+                ("set_passcode", "2468"),
+                ("lock",),
+                ("remove_store",),  # another process signs out
+                ("set_passcode", "2468"),  # STORAGE: signed out here too
+                ("expect", dict(state=U, is_enabled=0)),
+                ("set_passcode", "1357"),  # a new sign-in
+                ("expect", dict(state=U, is_enabled=1)),
+            ],
+        ),
+        "SPEC §7 and the header (set_passcode: STORAGE when another process "
+        "signed out meanwhile). Found by the model extended for issue 11: a "
+        "set_passcode on a LOCKED session whose store was deleted signed out "
+        "and set the new passcode in the same call, so a locked session came "
+        "out of it engaged and UNLOCKED, and the host never saw the sign-out.",
+    ),
+    (
+        Case(
             "a_re_enable_that_failed_left_a_shortcut_whose_item_was_replaced",
             mode="store",
             config=dict(idle_after_ms=1, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,

@@ -13,6 +13,7 @@ extension IdleLockHandle {
     static let noPasscode = IdleLockError(.noPasscode, "no passcode is set; set one with idlelock_set_passcode")
     static let lockedOut = IdleLockError(.lockedOut, "too many wrong passcodes: the session is locked out; only idlelock_disable (sign-out) leaves this state")
     static let sessionLocked = IdleLockError(.sessionLocked, "the session is locked; unlock it first")
+    static let signedOutElsewhere = IdleLockError(.storage, "another process signed out (the store is gone), and so is this session: drop the host's own session data; idlelock_set_passcode again signs in anew")
 
     static func retryLater(_ wait: Int64) -> IdleLockError {
         IdleLockError(.retryLater, "too many wrong passcodes for now: try again in ", wait, " ms (the attempt was not counted)")
@@ -25,7 +26,13 @@ extension IdleLockHandle {
         var keyCopy: SecureBytes? = nil
         let first = transact { now throws(IdleLockError) in
             rules.check(now: now)
+            let wasEngaged = rules.engaged
             try refreshFromStore()
+            // A sign-out elsewhere, seen now: this session follows it, and
+            // the call that was to replace its passcode does not quietly
+            // start a new sign-in (the host must drop its own session data
+            // first; a locked session never comes out of it unlocked).
+            if wasEngaged && !rules.engaged { throw IdleLockHandle.signedOutElsewhere }
             guard rules.state == .unlocked else {
                 throw IdleLockError(.sessionLocked, "the session is locked; a locked session cannot replace its own passcode: unlock it first")
             }
@@ -99,7 +106,7 @@ extension IdleLockHandle {
             guard let written else {
                 forgetSession()
                 store.forget()
-                throw IdleLockError(.sessionLocked, "the session was signed out by another process; nothing changed")
+                throw IdleLockHandle.signedOutElsewhere
             }
             store.remember(written)
             vault.records = written.secrets
