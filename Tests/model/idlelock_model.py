@@ -951,16 +951,20 @@ class Model:
         if token not in self.prompts:
             return Status.INVALID_ARGUMENT
         self._enter(now)
+        self._end_prompt(now, token)
+        return Status.OK
+
+    def _end_prompt(self, now: int, key: int) -> None:
+        """A prompt's end, once judged: it starts the prompt's grace window
+        for an absence it covered, and "prompt_end is activity" (as touch)."""
         still_deferring = self._prompt_defers(now)
-        del self.prompts[token]
+        del self.prompts[key]
         departure = self.departure
         if (departure is not None and departure.covered and still_deferring
                 and not self._live_prompts()):
             departure.prompt_ended = now
-        # "prompt_end is activity": as touch.
         if self.state == State.UNLOCKED:
             self.last_activity = now
-        return Status.OK
 
     def start(self, now: int) -> Status:
         """`idlelock_start`: only the first one applies `lock_on_start`
@@ -1057,14 +1061,9 @@ class Model:
         is checked. On an unlocked session it still verifies and counts."""
         if not passcode_is_valid(passcode, for_set=False):
             return Status.INVALID_ARGUMENT
-        self._enter(now)
-        status = self._recheck()
+        status = self._unlock_refused(now)
         if status is not None:
             return status
-        if not self.engaged:
-            return Status.NO_PASSCODE
-        if self.state == State.LOCKED_OUT:
-            return Status.LOCKED_OUT
         if self._delay_running(now):
             return Status.RETRY_LATER
         self._set_count(self.count + 1)
@@ -1078,24 +1077,51 @@ class Model:
             return Status.INVALID_PASSCODE
         # Right: count = 0 (saved), then the unlock commits (nothing can lock
         # the session in between here: one thread, one process).
+        self._reset_count()
+        self._commit_unlock(now)
+        return Status.OK
+
+    def _unlock_refused(self, now: int) -> Optional[Status]:
+        """The first steps of both unlocks (§4's order): judge, re-check the
+        store, then NO_PASSCODE, LOCKED_OUT; None when the unlock goes on."""
+        self._enter(now)
+        status = self._recheck()
+        if status is not None:
+            return status
+        if not self.engaged:
+            return Status.NO_PASSCODE
+        if self.state == State.LOCKED_OUT:
+            return Status.LOCKED_OUT
+        return None
+
+    def _reset_count(self) -> None:
+        """A right passcode or a passed biometric check: count = 0 (saved),
+        and with it any delay."""
         self._set_count(0)
         self.delay = None
         if self.store is not None:
             self.store.delay_ms = 0
+
+    def _commit_unlock(self, at: int) -> None:
+        """UNLOCKED, reason NONE, last activity = `at` (saved)."""
         self.state, self.reason = State.UNLOCKED, Reason.NONE
-        self.last_activity = now
+        self.last_activity = at
         if self.departure is not None:
             # "An unlock that succeeds while away sets departure = now";
             # whether the absence reached the background is kept. The
             # absence measured from now began under a prompt only if one
             # defers now.
-            self.departure.at = now
-            self.departure.covered = self._prompt_defers(now)
+            self.departure.at = at
+            self.departure.covered = self._prompt_defers(at)
             self.departure.prompt_ended = None
         if self.store is not None:
             self.store.saved_lock = None
-            self._save_activity(now)
-        return Status.OK
+            self._save_activity(at)
+
+    def _shortcut_off(self) -> None:
+        self.bio_enabled = False
+        if self.store is not None:
+            self.store.bio_enabled = False
 
     # ---------------------------------------------------------- §5 biometrics
 
@@ -1109,17 +1135,9 @@ class Model:
         return key
 
     def _close_host_check(self, end: int, key: int) -> None:
-        """The prompt's end, after the call applied the host's answer:
-        activity while unlocked; it starts the prompt's grace window for an
-        absence it covered (as prompt_end does)."""
-        still_deferring = self._prompt_defers(end)
-        del self.prompts[key]
-        departure = self.departure
-        if (departure is not None and departure.covered and still_deferring
-                and not self._live_prompts()):
-            departure.prompt_ended = end
-        if self.state == State.UNLOCKED:
-            self.last_activity = end
+        """The prompt's end, after the call judged `end` and applied the
+        host's answer (as prompt_end ends one)."""
+        self._end_prompt(end, key)
 
     def enable_biometrics(self, now: int, end: int) -> Status:
         """§5: "needs a passcode (NO_PASSCODE), an unlocked session
@@ -1145,9 +1163,7 @@ class Model:
                 # The host's item was replaced by the new secret, which is
                 # deleted again: a shortcut enabled before cannot open any
                 # more, so it goes too (header, enable_biometrics).
-                self.bio_enabled = False
-                if self.store is not None:
-                    self.store.bio_enabled = False
+                self._shortcut_off()
                 return Status.SESSION_LOCKED
             self.bio_enabled = True
             if self.store is not None:
@@ -1163,9 +1179,7 @@ class Model:
         if status is not None:
             return status
         if self.bio_enabled:
-            self.bio_enabled = False
-            if self.store is not None:
-                self.store.bio_enabled = False
+            self._shortcut_off()
         return Status.OK
 
     # load_secret's answers, as the harness's keystore gives them.
@@ -1187,14 +1201,9 @@ class Model:
         end) unless the session was locked while it ran (SESSION_LOCKED,
         the count reset all the same)."""
         assert outcome in self.BIO_OUTCOMES, outcome
-        self._enter(now)
-        status = self._recheck()
+        status = self._unlock_refused(now)
         if status is not None:
             return status
-        if not self.engaged:
-            return Status.NO_PASSCODE
-        if self.state == State.LOCKED_OUT:
-            return Status.LOCKED_OUT
         if not self.config.has_authenticator or not self.bio_enabled:
             return Status.LOCK_UNAVAILABLE
         ticket = self.lock_epoch
@@ -1204,25 +1213,12 @@ class Model:
             if outcome != "ok" and outcome != "wrong_secret":
                 return Status.LOCK_UNAVAILABLE
             if outcome == "wrong_secret":
-                self.bio_enabled = False
-                if self.store is not None:
-                    self.store.bio_enabled = False
+                self._shortcut_off()
                 return Status.LOCK_UNAVAILABLE
-            self._set_count(0)
-            self.delay = None
-            if self.store is not None:
-                self.store.delay_ms = 0
+            self._reset_count()
             if self.lock_epoch != ticket:
                 return Status.SESSION_LOCKED
-            self.state, self.reason = State.UNLOCKED, Reason.NONE
-            self.last_activity = end
-            if self.departure is not None:
-                self.departure.at = end
-                self.departure.covered = self._prompt_defers(end)
-                self.departure.prompt_ended = None
-            if self.store is not None:
-                self.store.saved_lock = None
-                self._save_activity(end)
+            self._commit_unlock(end)
             return Status.OK
         finally:
             self._close_host_check(end, key)
