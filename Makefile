@@ -1,10 +1,24 @@
 # libidlelock: build, demo and tests.
 #
 #   make demo   build the library and the replay tool, replay every trace
-#   make test   every test: Swift unit tests, C ABI tests, traces, Python
+#   make test   build, run every test suite, end with one table of results
 #   make lib    only build/libidlelock.so.1 (Embedded Swift, no Swift runtime)
 #
 # Both demo and test first install what is missing (scripts/install-deps.sh).
+#
+# Test suites. `make test` builds the library, then runs each target named
+# in TEST_SUITES as `make <suite>` (scripts/make-test.sh), in order, also
+# after one failed; it ends with one table of every suite's last
+# "N passed, N failed" line (logs in build/results/) and fails when a suite
+# exited non-zero, printed no such line, or counted a failure. A suite is a
+# target that
+#   - ends with one line "N passed, N failed" (a program that prints it,
+#     pytest with -p pytest_counts, Swift through scripts/swift-test.sh, or
+#     several commands, each as `$(STEP) command`, between `@$(STEPS_BEGIN)`
+#     and `@$(STEPS_END)`, which add their counts: scripts/suite-step.sh),
+#   - says nothing else when it passes, and
+#   - plugs in with one line in its mk file:  TEST_SUITES += test-<name>
+# (`make test-<name>` alone runs it too, and fails when it fails).
 
 SWIFTC  ?= swiftc
 CC      ?= cc
@@ -23,7 +37,8 @@ CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 
 C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
-.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-c test-traces test-python check-library check-layers clean
+.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
+        test-traces test-python check-library check-layers clean
 
 all: lib
 
@@ -73,42 +88,73 @@ $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.
 demo: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
 
-# Each mk/*.mk adds its own targets and appends the ones `make test` runs
-# to EXTRA_TESTS (verification machinery, benchmarks).
+# The suites of this file; each mk/*.mk appends its own (verification
+# machinery, benchmarks, bindings). EXTRA_TESTS is the older name of
+# TEST_SUITES, still honoured.
+RESULTS     := $(BUILD)/results
+TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces test-python
 EXTRA_TESTS :=
 -include $(sort $(wildcard mk/*.mk))
+TEST_SUITES += $(EXTRA_TESTS)
 
-test: test-deps lib check-layers test-swift test-sanitizers test-c test-traces test-python $(EXTRA_TESTS)
-	@echo "make test: all suites passed"
+# A suite of several commands: `@$(STEPS_BEGIN)`, then `$(STEP) command`
+# for each, then `@$(STEPS_END)` (see the header).
+STEPS_BEGIN = rm -f $(RESULTS)/$@.steps
+STEP        = @sh scripts/suite-step.sh $(RESULTS)/$@.steps
+STEPS_END   = sh scripts/suite-step.sh --end $(RESULTS)/$@.steps
 
+test: test-deps lib
+	@MAKE="$(MAKE)" sh scripts/make-test.sh $(RESULTS) $(TEST_SUITES)
+
+# The tests use Swift Testing only: scripts/swift-test.sh passes
+# --disable-xctest and keeps swift test's full output in build/swift-test/.
 test-swift:
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	swift test --skip-build
+	sh scripts/swift-test.sh $(BUILD)/swift-test/debug.log --skip-build
 
 # The Swift tests (the stress test among them) under ThreadSanitizer and
 # AddressSanitizer, each in its own build folder.
 # SWIFT_BACKTRACE=enable=no: a crash reports through the sanitizer and ends
 # the run, instead of waiting on the interactive backtracer.
-test-sanitizers:
-	SWIFT_BACKTRACE=enable=no swift test --sanitize=thread --scratch-path .build/sanitize-thread
-	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tests/lsan.supp) \
-	    swift test --sanitize=address --scratch-path .build/sanitize-address
+# The ASan run links with the toolchain's lld (-use-ld=lld): the ASan
+# runtime of Swift's clang defines its __asan_report_*_asm helpers as local
+# symbols, and gold, SwiftPM's default linker here, prints "Cannot export
+# local symbol" for each of them (141 warnings) when it links the test
+# executable; lld links the same objects without a word. LSAN's
+# print_suppressions=0: no table of the suppressions used when it passes.
+test-sanitizers: test-swift-tsan test-swift-asan
 
-test-c: lib $(C_PROGRAMS) check-library
-	$(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
-	$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only Tests/c/header_cxx_check.cpp
-	$(BUILD)/test_abi
-	$(BUILD)/test_store
-	sh scripts/run-readme-example.sh $(BUILD)
+test-swift-tsan:
+	SWIFT_BACKTRACE=enable=no \
+	    sh scripts/swift-test.sh $(BUILD)/swift-test/tsan.log --sanitize=thread --scratch-path .build/sanitize-thread
+
+test-swift-asan:
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tests/lsan.supp):print_suppressions=0 \
+	    sh scripts/swift-test.sh $(BUILD)/swift-test/asan.log --sanitize=address --scratch-path .build/sanitize-address \
+	    -Xswiftc -use-ld=lld
+
+# The shipped library's exports, the header as C99 and as C++11, the C
+# suites (Tests/c/), and the README's C example.
+test-c: lib $(C_PROGRAMS)
+	@$(STEPS_BEGIN)
+	$(STEP) sh scripts/check-library.sh $(LIB) $(HEADER)
+	$(STEP) $(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
+	$(STEP) $(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only Tests/c/header_cxx_check.cpp
+	$(STEP) $(BUILD)/test_abi
+	$(STEP) $(BUILD)/test_store
+	$(STEP) sh scripts/run-readme-example.sh $(BUILD)
+	@$(STEPS_END)
 
 test-traces: lib $(BUILD)/idlelock-replay
-	$(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
-	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	@$(STEPS_BEGIN)
+	$(STEP) $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	@$(STEPS_END)
 
 test-python: lib
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
-	    $(PYTHON) -m pytest -q bindings/python/tests
+	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
+	    $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
 
 # The dependency rule of docs/ARCHITECTURE.md: each layer of
 # Sources/IdleLock imports only what its row allows.

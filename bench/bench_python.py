@@ -23,12 +23,12 @@ Measures, in one process, ns per call of:
 in interleaved rounds (the order rotates), in thread CPU time, reporting
 medians and the median of the per-round ratios touch/noop (the goal: <= 2x)
 and touch/raw_touch. Each figure includes the ``for`` loop's own cost (the
-same for all). The ``--kv`` keys bench/bench.c reads come first; the
+same for all). The ``--kv`` keys bench/python.c reads come first; the
 later ones (raw_touch_null_ns, touch_snapshot_ns, ratio_vs_raw_null) are
 extra.
 
 Run with IDLELOCK_LIBRARY=build/libidlelock.so.1 PYTHONPATH=bindings/python.
-``--kv`` prints ``key value`` lines for bench/bench.c instead of a table.
+``--kv`` prints ``key value`` lines for bench/python.c instead of a table.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--noop", required=True, help="the .so holding bench_noop")
     ap.add_argument("--iters", type=int, default=5000, help="calls per round and side")
     ap.add_argument("--rounds", type=int, default=21)
-    ap.add_argument("--kv", action="store_true", help="key value lines for bench/bench.c")
+    ap.add_argument("--kv", action="store_true", help="key value lines for bench/python.c")
     args = ap.parse_args(argv)
 
     import idlelock
@@ -137,7 +137,7 @@ def main(argv: List[str]) -> int:
         "ratio_q1": round(_quantile(ratios, 0.25), 3),
         "ratio_q3": round(_quantile(ratios, 0.75), 3),
         "ratio_vs_raw": round(statistics.median(ratios_raw), 3),
-        # Extra (after the keys bench/bench.c reads).
+        # Extra (after the keys bench/python.c reads).
         "raw_touch_null_ns": round(med["raw_touch_null"], 1),
         "touch_snapshot_ns": round(med["touch_snapshot"], 1),
         "ratio_vs_raw_null": round(statistics.median(ratios_null), 3),

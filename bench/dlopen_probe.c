@@ -1,5 +1,5 @@
 /*
- * dlopen_probe.c: the load-time figures of bench/bench.c (section 5).
+ * dlopen_probe.c: the load-time figures of bench/footprint.c (section 5).
  *
  * The benchmark itself links libidlelock and libsodium, so a dlopen there
  * would only raise a reference count. This program links neither; the

@@ -1,6 +1,6 @@
 /*
  * malloc_count.c: a heap-allocation counter linked into the benchmark
- * executable (bench/bench.c, section 4).
+ * executable (bench/allocations.c, section 4).
  *
  * The executable defines the glibc allocator entry points itself, so every
  * shared object in the process (libidlelock.so.1 included: its Swift

@@ -2,10 +2,12 @@
  * idlelock.h: the C interface of libidlelock, an idle lock for signed-in
  * sessions.
  *
- * This header is the specification of the library: everything a host needs
- * to use it is written here. It restates the project's behaviour contract
- * (kept with the project's planning documents, not in this repository);
- * where a rule has an outside source, its block names it.
+ * This header is the specification of the library and its behaviour
+ * contract: everything a host needs to use it, and every rule the library
+ * decides by, is written here. The pages of docs/ explain the same rules at
+ * more length and add none (docs/STORE_FORMAT.md adds the store file's byte
+ * layout, which no host needs); where a rule has an outside source (OWASP,
+ * a platform's behaviour), its block names it.
  *
  * Conventions that hold for every function below unless its block says
  * otherwise:
@@ -68,10 +70,10 @@ extern "C" {
  * a library minor at least the header's has every function the header
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
-#define IDLELOCK_VERSION_MINOR 1
+#define IDLELOCK_VERSION_MINOR 2
 #define IDLELOCK_VERSION_PATCH 0
-#define IDLELOCK_VERSION_STRING "1.1.0"
-#define IDLELOCK_VERSION_NUMBER 10100
+#define IDLELOCK_VERSION_STRING "1.2.0"
+#define IDLELOCK_VERSION_NUMBER 10200
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */
@@ -627,7 +629,7 @@ int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
 
 /* Lifecycle adapters: a platform's own state names, mapped by the library
  * so no host maps them the wrong way round (the table and its sources are
- * in the README). `platform` is one of: */
+ * in docs/LIFECYCLE.md). `platform` is one of: */
 #define IDLELOCK_PLATFORM_IOS_SCENE_PHASE 1          /* SwiftUI ScenePhase */
 #define IDLELOCK_PLATFORM_IOS_APPLICATION_STATE 2    /* UIApplication.State */
 #define IDLELOCK_PLATFORM_ANDROID_LIFECYCLE_EVENT 3  /* androidx Lifecycle.Event */
@@ -939,6 +941,15 @@ int idlelock_version_number(void);
  * Thread: any. */
 size_t idlelock_config_size(void);
 size_t idlelock_snapshot_size(void);
+
+/* (1.2) sizeof(idlelock_authenticator) and sizeof(idlelock_delay_step) as
+ * this library knows them, the same for the two structs a binding builds
+ * and hands to idlelock_create (through config.authenticator and
+ * config.delay_schedule). A binding compares them with its own mirrors at
+ * load and refuses to run on a mismatch, instead of passing a struct whose
+ * fields the library would read at other offsets. Thread: any. */
+size_t idlelock_authenticator_size(void);
+size_t idlelock_delay_step_size(void);
 
 #ifdef __cplusplus
 }

@@ -24,11 +24,17 @@ BENCH_RUN = $(BENCH_BIN) --lib $(LIB) --stripped $(BENCH_STRIPPED) --probe $(BEN
 
 .PHONY: bench bench-smoke
 
+# The benchmark program: its sections and the allocation counter.
+BENCH_SOURCES  := bench/main.c bench/harness.c bench/baseline.c bench/hot_calls.c bench/unlock.c \
+                  bench/allocations.c bench/footprint.c bench/python.c bench/report.c \
+                  bench/malloc_count.c
+BENCH_HEADERS  := bench/bench.h bench/malloc_count.h
+
 # -rdynamic: the allocation counter's malloc family must be visible to the
 # shared objects (ELF interposition).
-$(BENCH_BIN): bench/bench.c bench/malloc_count.c bench/malloc_count.h $(HEADER) $(LIB)
+$(BENCH_BIN): $(BENCH_SOURCES) $(BENCH_HEADERS) $(HEADER) $(LIB)
 	@mkdir -p $(BENCH_DIR)
-	$(CC) $(BENCH_CFLAGS) bench/bench.c bench/malloc_count.c $(CLINK) -lsodium -rdynamic -o $@
+	$(CC) $(BENCH_CFLAGS) $(BENCH_SOURCES) $(CLINK) -lsodium -rdynamic -o $@
 
 # Links neither libidlelock nor libsodium: it dlopens them.
 $(BENCH_PROBE): bench/dlopen_probe.c $(HEADER)
@@ -49,6 +55,8 @@ bench: lib $(BENCH_DEPS)
 	$(BENCH_RUN) --json $(BENCH_JSON) $(BENCH_ARGS)
 
 bench-smoke: lib $(BENCH_DEPS)
-	$(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
+	@$(STEPS_BEGIN)
+	$(STEP) $(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
+	@$(STEPS_END)
 
-EXTRA_TESTS += bench-smoke
+TEST_SUITES += bench-smoke

@@ -8,6 +8,7 @@
 .PHONY: test-model
 
 test-model: test-deps lib
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python $(PYTHON) -m pytest -q Tests/model
+	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
+	    $(PYTHON) -m pytest -q -p pytest_counts Tests/model
 
-EXTRA_TESTS += test-model
+TEST_SUITES += test-model

@@ -54,9 +54,22 @@ $(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Test
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iinclude \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
-$(FUZZ_DIR)/fuzz_%: Tests/fuzz/fuzz_%.c Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_store_seed.h $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
-	. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS $< \
+# The harnesses' sources: fuzz_api is a folder (one file per area of the
+# API), fuzz_store one file; both share the headers of Tests/fuzz/.
+FUZZ_API_SOURCES   := $(sort $(wildcard Tests/fuzz/fuzz_api/*.c))
+FUZZ_API_HEADERS   := $(sort $(wildcard Tests/fuzz/fuzz_api/*.h))
+FUZZ_STORE_SOURCES := Tests/fuzz/fuzz_store.c
+FUZZ_HEADERS       := Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_store_seed.h
+
+# Compiles and links every .c among the prerequisites.
+FUZZ_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS -ITests/fuzz $(filter %.c,$^) \
 	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@
+
+$(FUZZ_DIR)/fuzz_api: $(FUZZ_API_SOURCES) $(FUZZ_API_HEADERS) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(FUZZ_LINK)
+
+$(FUZZ_DIR)/fuzz_store: $(FUZZ_STORE_SOURCES) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+	$(FUZZ_LINK)
 
 fuzz-build: lib $(FUZZERS)
 
@@ -66,7 +79,7 @@ fuzz-build: lib $(FUZZERS)
 define run_fuzzers
 	@mkdir -p $(FUZZ_DIR)/artifacts $(FUZZ_DIR)/corpus-api $(FUZZ_DIR)/corpus-store
 	@cat $(FUZZ_DIR)/MODE.txt | sed 's/^/fuzz: library /'
-	@start=$$(date +%s); status=0; \
+	@start=$$(date +%s); status=0; failures=0; \
 	scratch=$$(mktemp -d $$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )/idlelock-fuzz-run.XXXXXX); \
 	for t in api store; do \
 	    IDLELOCK_FUZZ_DIR=$$scratch $(SAN_ENV) $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(1) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=4096 \
@@ -79,13 +92,13 @@ define run_fuzzers
 	    if wait $$pid; then \
 	        echo "fuzz_$$t: ok: $$(grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/fuzz_$$t.log | awk '{print $$2}') runs, $$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' $(FUZZ_DIR)/fuzz_$$t.log | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+')"; \
 	    else \
-	        status=1; echo "fuzz_$$t: FAILED (log: $(FUZZ_DIR)/fuzz_$$t.log)"; \
+	        status=1; failures=$$((failures + 1)); echo "fuzz_$$t: FAILED (log: $(FUZZ_DIR)/fuzz_$$t.log)"; \
 	        grep -E -A40 'ERROR: |FUZZ ORACLE|runtime error|Test unit written|deadly signal|==[0-9]+==' $(FUZZ_DIR)/fuzz_$$t.log | head -n 80; \
 	    fi; \
 	done; \
 	rm -rf "$$scratch"; \
 	echo "fuzz: $$(( $$(date +%s) - start )) s"; \
-	if [ $$status -eq 0 ]; then echo "2 passed, 0 failed"; else echo "fuzz: a harness failed"; fi; \
+	echo "$$(( 2 - failures )) passed, $$failures failed"; \
 	exit $$status
 endef
 
@@ -123,12 +136,13 @@ $(ASAN_DIR)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keysto
 
 test-c-sanitized: lib $(SANITIZED_C) $(BUILD)/idlelock-replay
 	@cat $(ASAN_DIR)/MODE.txt | sed 's/^/test-c-sanitized: library /'
-	$(SAN_ENV) $(ASAN_DIR)/test_abi
-	$(SAN_ENV) $(ASAN_DIR)/test_store
-	$(SAN_ENV) $(ASAN_DIR)/idlelock-replay --quiet bindings/c/traces/*.trace
-	valgrind -q --error-exitcode=1 --leak-check=full \
+	@$(STEPS_BEGIN)
+	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_abi
+	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_store
+	$(STEP) $(SAN_ENV) $(ASAN_DIR)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full \
 	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
-	@echo "test-c-sanitized: 4 passed, 0 failed"
+	@$(STEPS_END)
 
 # --------------------------------------------------------- memory hygiene
 
@@ -144,8 +158,10 @@ $(BUILD)/test_layout: Tests/abi/test_layout.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 test-abi: lib $(BUILD)/test_layout
-	$(BUILD)/test_layout
-	sh Tests/abi/check-abi.sh $(LIB) $(HEADER) Tests/abi
+	@$(STEPS_BEGIN)
+	$(STEP) $(BUILD)/test_layout
+	$(STEP) sh Tests/abi/check-abi.sh $(LIB) $(HEADER) Tests/abi
+	@$(STEPS_END)
 
 # Only for a deliberate ABI change: rewrites Tests/abi/exported-symbols.txt
 # (and libidlelock.abi when abidw is installed); the layout tables in
@@ -153,4 +169,4 @@ test-abi: lib $(BUILD)/test_layout
 abi-baseline: lib
 	sh Tests/abi/make-baseline.sh $(LIB) $(HEADER) Tests/abi
 
-EXTRA_TESTS += test-abi test-hygiene test-c-sanitized fuzz-smoke
+TEST_SUITES += test-abi test-hygiene test-c-sanitized fuzz-smoke

@@ -154,6 +154,8 @@ struct ConfigurationTests {
         #expect(idlelock_config_init(&cfg, 3) == IDLELOCK_ERR_INVALID_ARGUMENT)
         #expect(idlelock_config_size() == MemoryLayout<idlelock_config>.size)
         #expect(idlelock_snapshot_size() == MemoryLayout<idlelock_snapshot>.size)
+        #expect(idlelock_authenticator_size() == MemoryLayout<idlelock_authenticator>.size)
+        #expect(idlelock_delay_step_size() == MemoryLayout<idlelock_delay_step>.size)
     }
 }
 

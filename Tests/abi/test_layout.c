@@ -19,8 +19,9 @@
  * baseline records it, without a major bump: add its row and the new
  * sizeof, keep the v1 rows, and bump IDLELOCK_VERSION_MINOR.
  *
- * Also checked: idlelock_config_size() and idlelock_snapshot_size() agree
- * with sizeof, the header's major agrees with the library's and with the
+ * Also checked: idlelock_config_size(), idlelock_snapshot_size() and (1.2)
+ * idlelock_authenticator_size() and idlelock_delay_step_size() agree with
+ * sizeof, the header's major agrees with the library's and with the
  * baseline, and a host built against the 1.0 header (struct sizes ending at
  * the last 1.0 field) still works.
  *
@@ -230,6 +231,12 @@ int main(void)
           (unsigned long)idlelock_config_size(), (unsigned long)sizeof(idlelock_config));
     check(idlelock_snapshot_size() == sizeof(idlelock_snapshot), "%s%s() %lu == sizeof %lu", "idlelock_snapshot_size",
           "", (unsigned long)idlelock_snapshot_size(), (unsigned long)sizeof(idlelock_snapshot));
+    check(idlelock_authenticator_size() == sizeof(idlelock_authenticator), "%s%s() %lu == sizeof %lu",
+          "idlelock_authenticator_size", "", (unsigned long)idlelock_authenticator_size(),
+          (unsigned long)sizeof(idlelock_authenticator));
+    check(idlelock_delay_step_size() == sizeof(idlelock_delay_step), "%s%s() %lu == sizeof %lu",
+          "idlelock_delay_step_size", "", (unsigned long)idlelock_delay_step_size(),
+          (unsigned long)sizeof(idlelock_delay_step));
     check(IDLELOCK_VERSION_MAJOR == LAYOUT_BASELINE_MAJOR,
           "%s%s: IDLELOCK_VERSION_MAJOR %lu == the baseline's major %lu (bump the soname and the baseline together)",
           "header", "", (unsigned long)IDLELOCK_VERSION_MAJOR, (unsigned long)LAYOUT_BASELINE_MAJOR);

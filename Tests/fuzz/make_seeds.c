@@ -7,7 +7,7 @@
  * public API, at the Argon2id floor), each behind the control byte that
  * fuzz_store.c reads: a locked store without a device key, a locked-out one,
  * one with a device key and the biometric shortcut on, one with a device
- * key saved unlocked, one with an escalating delay running. API_DIR receives call sequences in fuzz_api.c's input
+ * key saved unlocked, one with an escalating delay running. API_DIR receives call sequences in fuzz_api's input
  * format (a few typical sessions and a tour of bad arguments).
  *
  * The committed corpus (Tests/fuzz/corpus/) was made with this program
@@ -189,7 +189,7 @@ static void put16(seq *q, unsigned v) { put8(q, v & 0xff); put8(q, (v >> 8) & 0x
 static void put32(seq *q, uint32_t v) { put16(q, v & 0xffff); put16(q, v >> 16); }
 static void putstr(seq *q, const char *s) { size_t k = strlen(s); memcpy(q->b + q->n, s, k); q->n += k; }
 
-/* The op numbers and argument bytes of fuzz_api.c. */
+/* The op numbers and argument bytes of fuzz_api (fuzz_api/ops.c). */
 enum { OP_TOUCH, OP_INACTIVE, OP_BACKGROUND, OP_FOREGROUND, OP_CHECK, OP_LOCK, OP_START, OP_SNAPSHOT,
        OP_CLOCK, OP_SET, OP_UNLOCK, OP_AUTH, OP_BIO_ON, OP_BIO_OFF, OP_BIO_UNLOCK, OP_DISABLE, OP_SUB, OP_UNSUB,
        OP_PUT, OP_GET, OP_REMOVE, OP_GATE, OP_NULLS, OP_SECOND, OP_TAMPER, OP_BADOUT };

@@ -531,3 +531,13 @@ public func idlelock_config_size() -> Int {
 public func idlelock_snapshot_size() -> Int {
     snapshotSize
 }
+
+@c @implementation
+public func idlelock_authenticator_size() -> Int {
+    MemoryLayout<idlelock_authenticator>.size
+}
+
+@c @implementation
+public func idlelock_delay_step_size() -> Int {
+    MemoryLayout<idlelock_delay_step>.size
+}

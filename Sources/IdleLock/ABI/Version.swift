@@ -2,6 +2,6 @@
 // agree (a test checks both).
 
 enum Version {
-    static let string: StaticString = "1.1.0"
-    static let number: Int32 = 10100
+    static let string: StaticString = "1.2.0"
+    static let number: Int32 = 10200
 }

@@ -1,9 +1,31 @@
 /*
- * config.c: every config bound at and just past its edge (with the
- * field named in idlelock_last_error()), the timeouts, the authenticator,
- * the config's pointers, and that create copies what they point to.
+ * config.c: what create takes and what it gives: config_init's
+ * defaults, every config bound at and just past its edge (with the field
+ * named in idlelock_last_error()), the timeouts, the authenticator, the
+ * config's pointers, that create copies what they point to, and the
+ * snapshot of a fresh handle.
  */
 #include "harness.h"
+
+void test_config_init(void)
+{
+    idlelock_config c;
+    memset(&c, 0xA5, sizeof c);
+    CHECK_ST(idlelock_config_init(&c, sizeof c), OK);
+    CHECK_EQ(c.size, sizeof c);
+    CHECK_EQ(c.idle_after_ms, IDLELOCK_NEVER);
+    CHECK_EQ(c.background_after_ms, IDLELOCK_SAME_AS_IDLE);
+    CHECK_EQ(c.inactive_after_ms, 30000);
+    CHECK_EQ(c.grace_ms, 1500);
+    CHECK_EQ(c.max_attempts, 5);
+    CHECK_EQ(c.lock_on_start, 1);
+    CHECK_EQ(c.reserved0, 0);
+    CHECK_EQ(c.kdf_opslimit, 2);
+    CHECK_EQ(c.kdf_memlimit, 64 * 1024 * 1024);
+    CHECK(c.store_path == NULL && c.clock == NULL && c.clock_ctx == NULL);
+    CHECK(c.authenticator == NULL && c.unlock_reason == NULL);
+    CHECK(c.device_key == NULL && c.device_key_len == 0);
+}
 
 enum field {
     F_IDLE, F_BACKGROUND, F_INACTIVE, F_GRACE, F_ATTEMPTS, F_LOCK_ON_START,
@@ -256,5 +278,29 @@ void test_config_copied(void)
     memset(key, 0x99, sizeof key);
     CHECK_ST(idlelock_lock(l, NULL), OK);
     CHECK_ST(idlelock_unlock(l, LIT("1234"), NULL), OK);
+    idlelock_destroy(l);
+}
+
+void test_fresh_snapshot(void)
+{
+    idlelock_snapshot s;
+    idlelock *l;
+    now = 5000;
+    l = new_lock();
+    if (l == NULL)
+        return;
+    s = snap_of(l);
+    CHECK_EQ(s.size, sizeof s);
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED);
+    CHECK_EQ(s.seq, 0);
+    CHECK_EQ(s.reason, IDLELOCK_REASON_NONE);
+    CHECK_EQ(s.is_enabled, 0);
+    CHECK_EQ(s.is_biometrics_enabled, 0);
+    CHECK_EQ(s.is_biometrics_available, 0);
+    CHECK_EQ(s.is_away, 0);
+    CHECK_EQ(s.attempts_remaining, 5);
+    CHECK_EQ(s.last_activity_ms, 5000);
+    CHECK_EQ(s.ms_until_idle_lock, IDLELOCK_NEVER);
+    CHECK_ST(idlelock_require_unlocked(l), OK); /* not engaged: open */
     idlelock_destroy(l);
 }

@@ -87,8 +87,9 @@ void test_status_names(void);
 void test_null_handle(void);
 void test_null_create(void);
 void test_null_pointers(void);
-/* struct_sizes.c */
+/* config.c */
 void test_config_init(void);
+/* struct_sizes.c */
 void test_config_sizes(void);
 void test_snapshot_sizes(void);
 /* config.c */
@@ -115,8 +116,9 @@ void test_listener_basics(void);
 void test_listener_reentry(void);
 void test_shared_out_buffer(void);
 void test_listener_limit(void);
-/* time_edges.c */
+/* config.c */
 void test_fresh_snapshot(void);
+/* time_edges.c */
 void test_saturation(void);
 /* threads.c */
 void test_threads(void);

@@ -1,29 +1,9 @@
 /*
- * struct_sizes.c: config_init, and configs and snapshots of every size
- * (older and newer headers: read only what the size covers, zero-fill
- * the rest, refuse a size below the first version's).
+ * struct_sizes.c: configs and snapshots of every size (older and newer
+ * headers: read only what the size covers, zero-fill the rest, refuse a
+ * size below the first version's).
  */
 #include "harness.h"
-
-void test_config_init(void)
-{
-    idlelock_config c;
-    memset(&c, 0xA5, sizeof c);
-    CHECK_ST(idlelock_config_init(&c, sizeof c), OK);
-    CHECK_EQ(c.size, sizeof c);
-    CHECK_EQ(c.idle_after_ms, IDLELOCK_NEVER);
-    CHECK_EQ(c.background_after_ms, IDLELOCK_SAME_AS_IDLE);
-    CHECK_EQ(c.inactive_after_ms, 30000);
-    CHECK_EQ(c.grace_ms, 1500);
-    CHECK_EQ(c.max_attempts, 5);
-    CHECK_EQ(c.lock_on_start, 1);
-    CHECK_EQ(c.reserved0, 0);
-    CHECK_EQ(c.kdf_opslimit, 2);
-    CHECK_EQ(c.kdf_memlimit, 64 * 1024 * 1024);
-    CHECK(c.store_path == NULL && c.clock == NULL && c.clock_ctx == NULL);
-    CHECK(c.authenticator == NULL && c.unlock_reason == NULL);
-    CHECK(c.device_key == NULL && c.device_key_len == 0);
-}
 
 /* A config followed by room for fields of a newer header. */
 typedef union {

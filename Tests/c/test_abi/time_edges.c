@@ -1,32 +1,7 @@
 /*
- * time_edges.c: a fresh handle's snapshot, and time at the ends of int64
- * (saturating arithmetic).
+ * time_edges.c: time at the ends of int64 (saturating arithmetic).
  */
 #include "harness.h"
-
-void test_fresh_snapshot(void)
-{
-    idlelock_snapshot s;
-    idlelock *l;
-    now = 5000;
-    l = new_lock();
-    if (l == NULL)
-        return;
-    s = snap_of(l);
-    CHECK_EQ(s.size, sizeof s);
-    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED);
-    CHECK_EQ(s.seq, 0);
-    CHECK_EQ(s.reason, IDLELOCK_REASON_NONE);
-    CHECK_EQ(s.is_enabled, 0);
-    CHECK_EQ(s.is_biometrics_enabled, 0);
-    CHECK_EQ(s.is_biometrics_available, 0);
-    CHECK_EQ(s.is_away, 0);
-    CHECK_EQ(s.attempts_remaining, 5);
-    CHECK_EQ(s.last_activity_ms, 5000);
-    CHECK_EQ(s.ms_until_idle_lock, IDLELOCK_NEVER);
-    CHECK_ST(idlelock_require_unlocked(l), OK); /* not engaged: open */
-    idlelock_destroy(l);
-}
 
 void test_saturation(void)
 {

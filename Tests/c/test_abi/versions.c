@@ -19,6 +19,8 @@ void test_versions(void)
     CHECK_EQ(maj * 10000 + min * 100 + pat, idlelock_version_number());
     CHECK_EQ(idlelock_config_size(), sizeof(idlelock_config));
     CHECK_EQ(idlelock_snapshot_size(), sizeof(idlelock_snapshot));
+    CHECK_EQ(idlelock_authenticator_size(), sizeof(idlelock_authenticator));
+    CHECK_EQ(idlelock_delay_step_size(), sizeof(idlelock_delay_step));
 }
 
 void test_status_names(void)

@@ -163,19 +163,7 @@ void test_faults(void)
     join(spawn("t6 read-only child", t6_read_only, NULL), NULL);
     join(spawn("t6 full-disk child", t6_full_disk, NULL), NULL);
     join(spawn("t6 no-memory child", t6_no_memory, NULL), NULL);
-    {
-        DIR *dir = opendir(t6_dir);
-        struct dirent *e;
-        char file[600];
-        if (dir != NULL) {
-            while ((e = readdir(dir)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-                snprintf(file, sizeof file, "%s/%s", t6_dir, e->d_name);
-                unlink(file);
-            }
-            closedir(dir);
-        }
-        chmod(t6_dir, 0755);
-        rmdir(t6_dir);
-    }
+    remove_files(t6_dir);
+    chmod(t6_dir, 0755);
+    rmdir(t6_dir);
 }

@@ -172,6 +172,21 @@ int file_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+/* Unlinks every file in `dir` (the folder stays). */
+void remove_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[600];
+    if (d == NULL) return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 /* Number of `<name>.tmp.*` files in the temp folder. */
 int count_temporaries(const char *name)
 {

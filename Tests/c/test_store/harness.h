@@ -80,6 +80,8 @@ void send_byte(int fd, char c);
 /* Waits for one byte; returns it, or 0 at EOF. */
 char recv_byte(int fd);
 int file_exists(const char *path);
+/* Unlinks every file in `dir` (the folder stays). */
+void remove_files(const char *dir);
 /* Number of `<name>.tmp.*` files in the temp folder. */
 int count_temporaries(const char *name);
 void sleep_ms(long ms);
@@ -115,9 +117,9 @@ idlelock *open_store(const char *path, int32_t max_attempts, int with_device_key
 /* The areas, in the order main.c runs them                               */
 /* ---------------------------------------------------------------------- */
 
-void test_shared_count(void);                   /* shared_count.c */
-void test_concurrent(void);                     /* concurrent.c */
-void test_cross_process(void);                  /* cross_process.c */
+void test_shared_count(void);                   /* processes.c */
+void test_concurrent(void);                     /* processes.c */
+void test_cross_process(void);                  /* processes.c */
 void test_kill(unsigned seed, int iterations);  /* kill.c */
 /* Kills per run: IDLELOCK_TEST_KILLS overrides (a long run is
  * `IDLELOCK_TEST_KILLS=5000 build/test_store`). */
@@ -131,6 +133,6 @@ void test_damage(void);                         /* damage.c */
 /* Issue 11: store_path resolved once, at create (finding 4). */
 void test_paths(void);                          /* paths.c */
 /* Issue 11: a stored session hands out nothing before start (finding 5). */
-void test_before_start(void);                   /* cross_process.c */
+void test_before_start(void);                   /* processes.c */
 
 #endif

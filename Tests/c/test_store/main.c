@@ -31,7 +31,7 @@
  *  9. store_path is resolved once: a chdir of the host or a rename of the
  *     folder changes nothing (paths.c).
  * 10. A stored session opened by another process hands out nothing until
- *     that handle's first start (cross_process.c).
+ *     that handle's first start (processes.c).
  *
  * Every handle is created after fork() in the process that uses it, and
  * every config uses the Argon2id floor and the default clock
@@ -43,10 +43,10 @@
  * covered.
  *
  * The files: harness.h and harness.c hold the checks, the counters, the
- * helpers and the child processes; each numbered area above is a file
- * (shared_count.c, concurrent.c, cross_process.c, kill.c, modes.c,
- * faults.c, damage.c, paths.c); this one makes the temporary folder, runs
- * the areas in order and prints the count.
+ * helpers and the child processes; processes.c holds areas 1 to 3 and 10
+ * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
+ * faults.c 6, damage.c 8 and paths.c 9; this one makes the temporary
+ * folder, runs the areas in order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
@@ -58,17 +58,7 @@
 
 static void remove_tmpdir(void)
 {
-    DIR *dir = opendir(tmpdir);
-    struct dirent *e;
-    char path[600];
-    if (dir != NULL) {
-        while ((e = readdir(dir)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-            snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
-            unlink(path);
-        }
-        closedir(dir);
-    }
+    remove_files(tmpdir);
     if (rmdir(tmpdir) != 0) printf("warning: could not remove %s (errno %d)\n", tmpdir, errno);
 }
 

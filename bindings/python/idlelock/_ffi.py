@@ -1,4 +1,4 @@
-"""ctypes declarations for libidlelock (``include/idlelock.h`` 1.1, ABI v1).
+"""ctypes declarations for libidlelock (``include/idlelock.h`` 1.2, ABI v1).
 
 This module is private: use :mod:`idlelock`. It finds and loads the shared
 library, declares ``argtypes``/``restype``/``errcheck`` for every function of
@@ -70,10 +70,10 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 HEADER_VERSION_MAJOR = 1
-HEADER_VERSION_MINOR = 1
+HEADER_VERSION_MINOR = 2
 HEADER_VERSION_PATCH = 0
-HEADER_VERSION_STRING = "1.1.0"
-HEADER_VERSION_NUMBER = 10100
+HEADER_VERSION_STRING = "1.2.0"
+HEADER_VERSION_NUMBER = 10200
 
 OK = 0
 ERR_INVALID_ARGUMENT = 1
@@ -186,9 +186,9 @@ AUTH_DELETE_SECRET_FN = CFUNCTYPE(c_int32, c_void_p)
 
 class AuthenticatorStruct(Structure):
     """Mirror of ``idlelock_authenticator`` (size u32, reserved0 u32, ctx, then
-    the four callbacks). 48 bytes on LP64: the header declares no size
-    function for it, so :func:`_check_abi` checks the layout against the C
-    rules (natural alignment) instead."""
+    the four callbacks). 48 bytes on LP64: :func:`_check_abi` checks the
+    layout against the C rules (natural alignment) and the size against
+    ``idlelock_authenticator_size()`` (1.2)."""
 
     _fields_ = [
         ("size", c_uint32),
@@ -203,9 +203,10 @@ class AuthenticatorStruct(Structure):
 
 class DelayStep(Structure):
     """Mirror of ``idlelock_delay_step`` (1.1): ``failed_attempts`` int32,
-    ``reserved0`` int32 (must be 0), ``delay_ms`` int64; 16 bytes. The header
-    declares no size function for it: :func:`_check_abi` checks the layout
-    against the C rules, and the iOS preset the library hands out."""
+    ``reserved0`` int32 (must be 0), ``delay_ms`` int64; 16 bytes.
+    :func:`_check_abi` checks the layout against the C rules, the size
+    against ``idlelock_delay_step_size()`` (1.2), and the iOS preset the
+    library hands out."""
 
     _fields_ = [
         ("failed_attempts", c_int32),
@@ -514,6 +515,8 @@ _declare("idlelock_version", c_char_p, [], _decode_static)
 _declare("idlelock_version_number", c_int, [])
 _declare("idlelock_config_size", c_size_t, [])
 _declare("idlelock_snapshot_size", c_size_t, [])
+_declare("idlelock_authenticator_size", c_size_t, [])  # 1.2
+_declare("idlelock_delay_step_size", c_size_t, [])  # 1.2
 del _name
 
 # IdleLock.touch()'s fast path: the same symbol through a function object of
@@ -571,6 +574,14 @@ def _check_abi() -> None:
             f"struct sizes differ: idlelock_config {theirs_cfg} (binding "
             f"{ours_cfg}), idlelock_snapshot {theirs_snap} (binding {ours_snap})"
         )
+    # The two structs the binding builds for the library (1.2 size
+    # functions), by the same rule.
+    for name, ours, theirs in (
+        ("idlelock_authenticator", ctypes.sizeof(AuthenticatorStruct), lib.idlelock_authenticator_size()),
+        ("idlelock_delay_step", ctypes.sizeof(DelayStep), lib.idlelock_delay_step_size()),
+    ):
+        if theirs != ours if minor == HEADER_VERSION_MINOR else theirs < ours:
+            raise _abi_error(f"struct sizes differ: {name} {theirs} (binding {ours})")
 
     # Field layout: config_init must put the documented defaults where the
     # mirror expects them.
@@ -607,8 +618,8 @@ def _check_abi() -> None:
             "idlelock_config_init() defaults land in unexpected fields: " + ", ".join(bad)
         )
 
-    # idlelock_authenticator: the header declares no size function for it,
-    # so check the mirror against the header's layout instead: two uint32_t,
+    # idlelock_authenticator: the size function says nothing of the order,
+    # so check the mirror against the header's layout too: two uint32_t,
     # then five pointers (ctx and the four callbacks), natural alignment.
     ptr = ctypes.sizeof(c_void_p)
     layout = [("size", 0), ("reserved0", 4)] + [
@@ -627,7 +638,7 @@ def _check_abi() -> None:
     if wrong:  # pragma: no cover - a broken mirror, caught by the tests
         raise _abi_error("idlelock_authenticator mirror is wrong: " + ", ".join(wrong))
 
-    # idlelock_delay_step: no size function either. int32, int32, int64.
+    # idlelock_delay_step: int32, int32, int64.
     layout = [("failed_attempts", 0), ("reserved0", 4), ("delay_ms", 8)]
     wrong = [name for name, offset in layout if getattr(DelayStep, name).offset != offset]
     if [f[0] for f in DelayStep._fields_] != [name for name, _ in layout]:

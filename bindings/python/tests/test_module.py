@@ -71,6 +71,8 @@ def test_every_header_function_is_declared():
 def test_struct_mirrors_match_the_library():
     assert ctypes.sizeof(_ffi.Config) == _ffi.lib.idlelock_config_size()
     assert ctypes.sizeof(_ffi.SnapshotStruct) == _ffi.lib.idlelock_snapshot_size()
+    assert ctypes.sizeof(_ffi.AuthenticatorStruct) == _ffi.lib.idlelock_authenticator_size()
+    assert ctypes.sizeof(_ffi.DelayStep) == _ffi.lib.idlelock_delay_step_size()
 
 
 def test_binding_is_at_the_header_version():
@@ -79,7 +81,7 @@ def test_binding_is_at_the_header_version():
     assert _ffi.HEADER_VERSION_MINOR == int(defines["IDLELOCK_VERSION_MINOR"])
     assert _ffi.HEADER_VERSION_PATCH == int(defines["IDLELOCK_VERSION_PATCH"])
     assert _ffi.HEADER_VERSION_STRING == defines["IDLELOCK_VERSION_STRING"].strip('"')
-    assert (_ffi.HEADER_VERSION_MAJOR, _ffi.HEADER_VERSION_MINOR) == (1, 1)
+    assert (_ffi.HEADER_VERSION_MAJOR, _ffi.HEADER_VERSION_MINOR) == (1, 2)
     assert idlelock.__version__ == _ffi.HEADER_VERSION_STRING
 
 
@@ -87,8 +89,10 @@ class FakeVersionLib:
     """The real library, except for the version and struct sizes it reports:
     drives _ffi._check_abi through each case of its rule."""
 
-    def __init__(self, number: int, config: int, snap: int) -> None:
+    def __init__(self, number: int, config: int, snap: int, auth: int = -1, step: int = -1) -> None:
         self.number, self.config, self.snap = number, config, snap
+        self.auth = ctypes.sizeof(_ffi.AuthenticatorStruct) if auth < 0 else auth
+        self.step = ctypes.sizeof(_ffi.DelayStep) if step < 0 else step
         self.idlelock_config_init = _ffi.lib.idlelock_config_init
         self.idlelock_delay_schedule_ios = _ffi.lib.idlelock_delay_schedule_ios
 
@@ -105,34 +109,47 @@ class FakeVersionLib:
     def idlelock_snapshot_size(self) -> int:
         return self.snap
 
+    def idlelock_authenticator_size(self) -> int:
+        return self.auth
+
+    def idlelock_delay_step_size(self) -> int:
+        return self.step
+
 
 CFG = ctypes.sizeof(_ffi.Config)
 SNAP = ctypes.sizeof(_ffi.SnapshotStruct)
 
 
+AUTH = ctypes.sizeof(_ffi.AuthenticatorStruct)
+STEP = ctypes.sizeof(_ffi.DelayStep)
+
+
 @pytest.mark.parametrize(
-    "number, config, snap, ok",
+    "number, config, snap, auth, step, ok",
     [
-        (10100, CFG, SNAP, True),  # same minor: exactly ours
-        (10105, CFG, SNAP, True),  # a later patch
-        (10100, CFG + 8, SNAP, False),  # same minor, other sizes: a broken mirror
-        (10100, CFG, SNAP + 8, False),
-        (10100, CFG - 8, SNAP, False),
-        (10200, CFG + 8, SNAP + 16, True),  # newer minor: grown structs are fine
-        (10200, CFG, SNAP, True),
-        (10200, CFG - 8, SNAP, False),  # newer minor, smaller: impossible
-        (10000, CFG - 8, SNAP, False),  # 1.0 lacks the 1.1 functions
-        (20100, CFG, SNAP, False),  # another ABI major
+        (10200, CFG, SNAP, AUTH, STEP, True),  # same minor: exactly ours
+        (10205, CFG, SNAP, AUTH, STEP, True),  # a later patch
+        (10200, CFG + 8, SNAP, AUTH, STEP, False),  # same minor, other sizes: a broken mirror
+        (10200, CFG, SNAP + 8, AUTH, STEP, False),
+        (10200, CFG - 8, SNAP, AUTH, STEP, False),
+        (10200, CFG, SNAP, AUTH + 8, STEP, False),  # 1.2: the authenticator's size too
+        (10200, CFG, SNAP, AUTH, STEP - 8, False),  # 1.2: and the delay step's
+        (10300, CFG + 8, SNAP + 16, AUTH + 8, STEP, True),  # newer minor: grown structs are fine
+        (10300, CFG, SNAP, AUTH, STEP, True),
+        (10300, CFG - 8, SNAP, AUTH, STEP, False),  # newer minor, smaller: impossible
+        (10300, CFG, SNAP, AUTH - 8, STEP, False),
+        (10100, CFG, SNAP, AUTH, STEP, False),  # 1.1 lacks the 1.2 functions
+        (20200, CFG, SNAP, AUTH, STEP, False),  # another ABI major
     ],
 )
-def test_load_time_abi_check(monkeypatch, number, config, snap, ok):
-    monkeypatch.setattr(_ffi, "lib", FakeVersionLib(number, config, snap))
+def test_load_time_abi_check(monkeypatch, number, config, snap, auth, step, ok):
+    monkeypatch.setattr(_ffi, "lib", FakeVersionLib(number, config, snap, auth, step))
     if ok:
         _ffi._check_abi()
     else:
         with pytest.raises(ImportError) as e:
             _ffi._check_abi()
-        assert "1.1.0" in str(e.value)  # names the binding's header version
+        assert "1.2.0" in str(e.value)  # names the binding's header version
 
 
 # -- status names and exceptions ------------------------------------------
@@ -186,14 +203,14 @@ def test_one_exception_class_per_status():
     assert len(set(EXCEPTIONS.values())) == len(EXCEPTIONS)
     for code, cls in EXCEPTIONS.items():
         assert issubclass(cls, idlelock.IdleLockError)
-        err = idlelock._error_for(code, "msg", None)
+        err = idlelock.errors._error_for(code, "msg", None)
         assert type(err) is cls
         assert err.status == code and err.message == "msg"
         assert NAMES[code] in str(err)
     assert issubclass(idlelock.InvalidArgumentError, ValueError)
     assert issubclass(idlelock.NotFoundError, KeyError)
     assert issubclass(idlelock.NoMemoryError, MemoryError)
-    unknown = idlelock._error_for(42, "future", None)
+    unknown = idlelock.errors._error_for(42, "future", None)
     assert type(unknown) is idlelock.IdleLockError
     assert unknown.status == 42
 

@@ -458,7 +458,7 @@ def test_device_key_buffer_is_wiped_right_after_create(opened, store, clock, mon
         order.append("create")
         return original_create(*args)
 
-    monkeypatch.setattr(idlelock.ctypes, "memset", spy)
+    monkeypatch.setattr(idlelock.lock.ctypes, "memset", spy)
     monkeypatch.setattr(idlelock._ffi.lib, "idlelock_create", create)
     key = bytearray(KEY)
     lock = opened(store, clock, device_key=key)
@@ -486,7 +486,7 @@ def test_device_key_buffer_is_wiped_when_create_fails(opened, store, clock, monk
             wiped.append(size)
         return real_memset(dst, c, size)
 
-    monkeypatch.setattr(idlelock.ctypes, "memset", spy)
+    monkeypatch.setattr(idlelock.lock.ctypes, "memset", spy)
     with pytest.raises(InvalidArgumentError):
         opened(store, clock, device_key=KEY, grace_ms=60_001)  # the library refuses
     assert wiped == [32]

@@ -146,7 +146,7 @@ def test_max_attempts_still_locks_out(engaged, clock):
 
 
 def test_retry_later_error_without_a_snapshot():
-    err = idlelock._error_for(_ffi.ERR_RETRY_LATER, "wait", None)
+    err = idlelock.errors._error_for(_ffi.ERR_RETRY_LATER, "wait", None)
     assert type(err) is RetryLaterError and err.ms_until_retry is None
     assert issubclass(RetryLaterError, idlelock.IdleLockError)
 

@@ -1,9 +1,205 @@
 /*
- * cross_process.c: a lockout made by one process reaches other
- * processes' running handles (a locked one and an unlocked one); a
- * sign-out (idlelock_disable) in one process signs the others out.
+ * processes.c: several processes on one store.
+ *
+ *  1. Shared count: wrong passcodes in one process count in the next one;
+ *     the lockout is in force from create in a fresh process.
+ *  2. Concurrent hammering by two processes: one count, never past
+ *     max_attempts, both end LOCKED_OUT.
+ *  3. A lockout made by one process reaches other processes' running
+ *     handles (a locked one and an unlocked one); a sign-out
+ *     (idlelock_disable) in one process signs the others out.
  */
 #include "harness.h"
+
+/* ---------------------------------------------------------------------- */
+/* 1. Shared count                                                        */
+/* ---------------------------------------------------------------------- */
+
+static char t1_path[200];
+
+static void t1_first(void *arg, int64_t values[4])
+{
+    idlelock *h = open_store(t1_path, 5, 0, __FILE__, __LINE__);
+    idlelock_snapshot s;
+    int i;
+    (void)arg;
+    (void)values;
+    if (h == NULL) return;
+    /* No device key: a stored session is LOCKED (STARTUP) from create. */
+    s = snap(h);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED, "t1 first: state after create");
+    CHECK_EQ(s.reason, IDLELOCK_REASON_STARTUP, "t1 first: reason after create");
+    CHECK_EQ(s.is_enabled, 1, "t1 first: is_enabled after create");
+    CHECK_EQ(s.attempts_remaining, 5, "t1 first: attempts_remaining after create");
+    s = snap_init();
+    CHECK_ST(idlelock_start(h, &s), IDLELOCK_OK, "t1 first: idlelock_start");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED, "t1 first: state after start");
+    for (i = 1; i <= 4; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "t1 first: wrong unlock %d", i);
+        CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_INVALID_PASSCODE, what);
+        snprintf(what, sizeof what, "t1 first: attempts_remaining after wrong %d", i);
+        CHECK_EQ(s.attempts_remaining, 5 - i, what);
+        snprintf(what, sizeof what, "t1 first: state after wrong %d", i);
+        CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED, what);
+    }
+    idlelock_destroy(h);
+}
+
+static void t1_second(void *arg, int64_t values[4])
+{
+    idlelock *h = open_store(t1_path, 5, 0, __FILE__, __LINE__);
+    idlelock_snapshot s;
+    char buf[64];
+    (void)arg;
+    (void)values;
+    if (h == NULL) return;
+    s = snap(h);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED, "t1 second: state after create");
+    CHECK_EQ(s.attempts_remaining, 1, "t1 second: attempts_remaining after create (count shared)");
+    CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "t1 second: idlelock_start");
+    CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_LOCKED_OUT, "t1 second: 5th wrong unlock");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t1 second: state after 5th wrong");
+    CHECK_EQ(s.attempts_remaining, 0, "t1 second: attempts_remaining after 5th wrong");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_LOCKED_OUT,
+             "t1 second: right unlock after lockout");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t1 second: state after right unlock");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_SESSION_LOCKED,
+             "t1 second: secret_get while locked out");
+    idlelock_destroy(h);
+}
+
+static void t1_fresh(void *arg, int64_t values[4])
+{
+    idlelock *h = open_store(t1_path, 5, 0, __FILE__, __LINE__);
+    idlelock_snapshot s;
+    char buf[64];
+    (void)arg;
+    (void)values;
+    if (h == NULL) return;
+    /* Right after create, before start: the lockout is in force. */
+    s = snap(h);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t1 fresh: state right after create");
+    CHECK_EQ(s.attempts_remaining, 0, "t1 fresh: attempts_remaining right after create");
+    CHECK_EQ(s.is_enabled, 1, "t1 fresh: is_enabled right after create");
+    CHECK_ST(idlelock_require_unlocked(h), IDLELOCK_ERR_SESSION_LOCKED,
+             "t1 fresh: require_unlocked before start");
+    s = snap_init();
+    CHECK_ST(idlelock_start(h, &s), IDLELOCK_OK, "t1 fresh: idlelock_start");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t1 fresh: state after start");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_LOCKED_OUT, "t1 fresh: right unlock");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t1 fresh: state after right unlock");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_SESSION_LOCKED,
+             "t1 fresh: secret_get");
+    idlelock_destroy(h);
+}
+
+void test_shared_count(void)
+{
+    store_path(t1_path, sizeof t1_path, "t1.store");
+    make_store(t1_path, 5, 0, "t1-secret");
+    join(spawn("t1 first child", t1_first, NULL), NULL);
+    join(spawn("t1 second child", t1_second, NULL), NULL);
+    /* The fresh handle in the parent (created after the children ended). */
+    t1_fresh(NULL, NULL);
+    /* And once more in a fresh process. */
+    join(spawn("t1 fresh child", t1_fresh, NULL), NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 2. Concurrent hammering                                                */
+/* ---------------------------------------------------------------------- */
+
+static char t2_path[200];
+static int t2_ready[2], t2_go[2];
+
+static void t2_hammer(void *arg, int64_t values[4])
+{
+    idlelock *h;
+    idlelock_snapshot s;
+    int invalid = 0, unexpected = 0, last = -1, i;
+    int32_t previous = 11;
+    (void)arg;
+    close(t2_ready[0]);
+    close(t2_go[1]);
+    h = open_store(t2_path, 10, 0, __FILE__, __LINE__);
+    if (h == NULL) return;
+    CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "t2: idlelock_start");
+    send_byte(t2_ready[1], 'r');
+    CHECK(recv_byte(t2_go[0]) == 'g', "t2: no go signal from the parent");
+    for (i = 0; i < 40; i++) {
+        last = unlock_with(h, WRONG, &s);
+        if (last == IDLELOCK_ERR_INVALID_PASSCODE) {
+            invalid++;
+            CHECK(s.attempts_remaining >= 1 && s.attempts_remaining < previous,
+                  "t2: attempts_remaining %d after an INVALID_PASSCODE (previous %d): must be "
+                  "1..9 and strictly decreasing within one process",
+                  (int)s.attempts_remaining, (int)previous);
+            previous = s.attempts_remaining;
+            continue;
+        }
+        if (last == IDLELOCK_ERR_LOCKED_OUT) break;
+        unexpected++;
+        CHECK(0, "t2: wrong unlock returned %s (%s)", sname(last), idlelock_last_error());
+    }
+    CHECK_ST(last, IDLELOCK_ERR_LOCKED_OUT, "t2: the last wrong unlock");
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t2: state at the end");
+    CHECK_EQ(s.attempts_remaining, 0, "t2: attempts_remaining at the end");
+    values[0] = invalid;
+    values[1] = last;
+    values[2] = unexpected;
+    idlelock_destroy(h);
+}
+
+void test_concurrent(void)
+{
+    struct child a, b;
+    int64_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0};
+    int ra, rb;
+    idlelock *h;
+    store_path(t2_path, sizeof t2_path, "t2.store");
+    make_store(t2_path, 10, 0, NULL);
+    if (pipe(t2_ready) != 0 || pipe(t2_go) != 0) {
+        CHECK(0, "pipe failed (errno %d)", errno);
+        return;
+    }
+    a = spawn("t2 child A", t2_hammer, NULL);
+    b = spawn("t2 child B", t2_hammer, NULL);
+    close(t2_ready[1]);
+    close(t2_go[0]);
+    /* Both have opened the store and started; release them together. */
+    CHECK(recv_byte(t2_ready[0]) == 'r' && recv_byte(t2_ready[0]) == 'r',
+          "t2: a child never became ready");
+    send_byte(t2_go[1], 'g');
+    send_byte(t2_go[1], 'g');
+    close(t2_go[1]);
+    close(t2_ready[0]);
+    ra = join(a, va);
+    rb = join(b, vb);
+    if (ra && rb) {
+        CHECK(va[0] + vb[0] <= 9,
+              "t2: %" PRId64 " + %" PRId64 " INVALID_PASSCODE results with max_attempts 10: "
+              "more than 9 wrong attempts were checked (the count is not one count)",
+              va[0], vb[0]);
+        CHECK(va[1] == IDLELOCK_ERR_LOCKED_OUT && vb[1] == IDLELOCK_ERR_LOCKED_OUT,
+              "t2: both children must end LOCKED_OUT (got %s and %s)", sname((int)va[1]),
+              sname((int)vb[1]));
+        if (verbose) {
+            printf("info: t2 INVALID_PASSCODE counts %" PRId64 " + %" PRId64 "\n", va[0], vb[0]);
+        }
+    }
+    h = open_store(t2_path, 10, 0, __FILE__, __LINE__);
+    if (h != NULL) {
+        idlelock_snapshot s = snap(h);
+        CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED_OUT, "t2 fresh: state after create");
+        CHECK_EQ(s.attempts_remaining, 0, "t2 fresh: attempts_remaining after create");
+        idlelock_destroy(h);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3. A lockout or a sign-out in one process reaches running handles      */
+/* ---------------------------------------------------------------------- */
 
 static char t3_path[200];
 

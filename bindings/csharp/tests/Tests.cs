@@ -1,0 +1,906 @@
+// The C# binding's tests on the Mono runtime and the real libidlelock.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Text;
+using System.Text.RegularExpressions;
+using System.Threading;
+using System.Threading.Tasks;
+using LibIdleLock;
+using static LibIdleLock.Tests.Harness;
+
+namespace LibIdleLock.Tests
+{
+    static class Program
+    {
+        static string headerPath;
+
+        static int Main(string[] args)
+        {
+            headerPath = args.Length > 0 ? args[0] : "include/idlelock.h";
+            var h = new Harness();
+            Module(h);
+            Config(h);
+            Rules(h);
+            Passcodes(h);
+            Secrets(h);
+            Listeners(h);
+            Biometrics(h);
+            Store(h);
+            Lifetime(h);
+            BadInput(h);
+            Threads(h);
+            return h.Finish() == 0 ? 0 : 1;
+        }
+
+        static Dictionary<string, string> HeaderDefines()
+        {
+            var d = new Dictionary<string, string>();
+            foreach (Match m in Regex.Matches(File.ReadAllText(headerPath), @"(?m)^#define (IDLELOCK_[A-Z0-9_]+) (.+?)\s*(/\*.*)?$"))
+                d[m.Groups[1].Value] = m.Groups[2].Value.Trim();
+            return d;
+        }
+
+        static string Macro(string pascal)
+        {
+            // GraceMaxMs -> IDLELOCK_GRACE_MAX_MS
+            return "IDLELOCK_" + Regex.Replace(pascal, "(?<=[a-z0-9])([A-Z])", "_$1").ToUpperInvariant();
+        }
+
+        // ------------------------------------------------------------------ module
+
+        static void Module(Harness h)
+        {
+            h.Test("version agrees with the header and the library", () =>
+            {
+                var d = HeaderDefines();
+                Eq("\"" + IdleLock.Version + "\"", d["IDLELOCK_VERSION_STRING"], "Version");
+                Eq(IdleLock.VersionNumber, int.Parse(d["IDLELOCK_VERSION_NUMBER"]), "VersionNumber");
+                Eq(IdleLock.HeaderVersionNumber, int.Parse(d["IDLELOCK_VERSION_NUMBER"]), "HeaderVersionNumber");
+                Eq("\"" + IdleLock.HeaderVersion + "\"", d["IDLELOCK_VERSION_STRING"], "HeaderVersion");
+            });
+            h.Test("the binding's constants are the header's", () =>
+            {
+                var d = HeaderDefines();
+                int compared = 0;
+                foreach (var f in typeof(IdleLock).GetFields().Where(f => f.IsLiteral && f.FieldType != typeof(string)))
+                {
+                    string value;
+                    if (!d.TryGetValue(Macro(f.Name), out value)) continue;
+                    string expr = Regex.Replace(value, @"\((u?int64_t)\)", "").Replace("(", "").Replace(")", "")
+                        .Replace("INT64_MAX", "9223372036854775807");
+                    decimal want = 1;
+                    foreach (var factor in expr.Split('*')) want *= decimal.Parse(factor.Trim());
+                    Eq(Convert.ToDecimal(f.GetValue(null)), want, f.Name);
+                    compared++;
+                }
+                Check(compared >= 17, "compared " + compared);
+            });
+            h.Test("struct mirrors have the library's sizes", () =>
+            {
+                var t = typeof(IdleLock).Assembly.GetType("LibIdleLock.Native");
+                foreach (var name in new[] { "config", "snapshot", "authenticator", "delay_step" })
+                {
+                    var size = (UIntPtr)t.GetMethod("idlelock_" + name + "_size", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static).Invoke(null, null);
+                    var pascal = string.Concat(name.Split('_').Select(p => char.ToUpperInvariant(p[0]) + p.Substring(1))) + "Size";
+                    var mine = (int)t.GetField(pascal, System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static).GetValue(null);
+                    Eq((ulong)mine, size.ToUInt64(), name);
+                }
+            });
+            h.Test("status names", () =>
+            {
+                Eq(IdleLock.StatusName(0), "IDLELOCK_OK", "0");
+                Eq(IdleLock.StatusName(3), "IDLELOCK_ERR_INVALID_PASSCODE", "3");
+                Eq(IdleLock.StatusName(12), "IDLELOCK_ERR_RETRY_LATER", "12");
+                Eq(IdleLock.StatusName(4242), "IDLELOCK_ERR_UNKNOWN", "4242");
+            });
+            h.Test("the iOS delay preset", () =>
+            {
+                var s = IdleLock.IosDelaySchedule();
+                Eq(s.Count, 4, "steps");
+                Eq(s[0], new DelayStep(5, 60000), "first");
+                Eq(s[3], new DelayStep(9, 3600000), "last");
+            });
+        }
+
+        // ------------------------------------------------------------------ config
+
+        static void Bad(IdleLockOptions o, params string[] parts)
+        {
+            var e = Expect<InvalidArgumentException>(() => new IdleLock(o).Dispose());
+            Eq(e.Status, 1, "status");
+            Eq(e.StatusName, "IDLELOCK_ERR_INVALID_ARGUMENT", "StatusName");
+            foreach (var p in parts) Contains(e.Message, p, "message");
+        }
+
+        static IdleLockOptions With(Action<IdleLockOptions> change)
+        {
+            var o = Fast(null);
+            change(o);
+            return o;
+        }
+
+        static void Config(Harness h)
+        {
+            h.Test("a lock that never times out is refused, naming idle_after_ms", () => Bad(new IdleLockOptions(), "idle_after_ms"));
+            h.Test("values out of range name the field and the value", () =>
+            {
+                Bad(With(o => o.GraceMs = 60001), "grace_ms", "60001");
+                Bad(With(o => o.MaxAttempts = 0), "max_attempts");
+                Bad(With(o => o.IdleAfterMs = 0), "idle_after_ms");
+                Bad(With(o => o.BackgroundAfterMs = -2), "background_after_ms");
+                Bad(With(o => o.KdfOpslimit = 1), "kdf_opslimit");
+                Bad(With(o => o.KdfMemlimit = 1024), "kdf_memlimit");
+                Bad(With(o => o.PromptCapMs = 600001), "prompt_cap_ms");
+                Bad(With(o => o.WarnBeforeMs = 60000), "warn_before_ms");
+                Bad(With(o => o.DeviceKey = new byte[31]), "device_key");
+                Bad(With(o => o.UnlockReason = new string('r', 513)), "unlock_reason");
+                Bad(With(o => o.DelaySchedule = new[] { new DelayStep(2, 10), new DelayStep(1, 20) }), "delay");
+                Bad(With(o => o.DelaySchedule = IdleLock.IosDelaySchedule()), "max_attempts");
+            });
+            h.Test("the binding's own checks name the option", () =>
+            {
+                Bad(With(o => o.StorePath = "/tmp/a\0b"), "StorePath", "NUL");
+                Bad(With(o => o.UnlockReason = "why\0not"), "UnlockReason", "NUL");
+                Bad(With(o => o.UnlockReason = "\ud800"), "UnlockReason", "surrogate");
+                Expect<InvalidArgumentException>(() => new IdleLock(null));
+            });
+            h.Test("defaults build; the iOS preset with MaxAttempts 10", () =>
+            {
+                using (var l = new IdleLock(new IdleLockOptions { IdleAfterMs = 1000 }))
+                    Eq(l.Snapshot().AttemptsRemaining, 5, "default 5");
+                new IdleLock(With(o => { o.DelaySchedule = IdleLock.IosDelaySchedule(); o.MaxAttempts = 10; })).Dispose();
+            });
+        }
+
+        // ------------------------------------------------------------------- rules
+
+        static void Rules(Harness h)
+        {
+            h.Test("start, lock on start, lock, unlock", () =>
+            {
+                var clock = new FakeClock();
+                using (var l = new IdleLock(Fast(clock)))
+                {
+                    var s = l.Start();
+                    Eq(s.State, LockState.Unlocked, "not engaged");
+                    Eq(s.MsUntilIdleLock, IdleLock.Never, "no deadline");
+                    l.SetPasscode(C("2468"));
+                    Eq(l.Start().State, LockState.Unlocked, "the first start was used up before the passcode");
+                    s = l.Lock();
+                    Eq(s.Reason, LockReason.Manual, "manual");
+                    Check(s.IsLocked, "IsLocked");
+                    Eq(l.Unlock(C("2468")).State, LockState.Unlocked, "unlocked");
+                }
+                using (var l = new IdleLock(Fast(clock)))
+                {
+                    l.SetPasscode(C("2468"));
+                    Eq(l.Start().Reason, LockReason.Startup, "STARTUP");
+                }
+            });
+            h.Test("idle timeout, touch, the next deadline", () =>
+            {
+                var clock = new FakeClock();
+                using (var l = new IdleLock(Fast(clock)))
+                {
+                    l.SetPasscode(C("2468"));
+                    clock.Advance(59000);
+                    l.Touch();
+                    Eq(l.Snapshot().MsUntilNextDeadline, 60000L, "touch moved it");
+                    clock.Advance(60000);
+                    Eq(l.Check().Reason, LockReason.Idle, "IDLE");
+                }
+            });
+            h.Test("grace window, background timeout, clock step", () =>
+            {
+                var clock = new FakeClock();
+                using (var l = new IdleLock(Fast(clock)))
+                {
+                    l.SetPasscode(C("2468"));
+                    Check(l.Background().IsAway, "away");
+                    clock.Advance(1500);
+                    Eq(l.Foreground().State, LockState.Unlocked, "within grace");
+                    l.Background();
+                    clock.Advance(30000);
+                    Eq(l.Foreground().Reason, LockReason.Backgrounded, "backgrounded");
+                    l.Unlock(C("2468"));
+                    l.Inactive();
+                    clock.Advance(-5);
+                    Eq(l.Check().Reason, LockReason.Clock, "CLOCK");
+                }
+            });
+            h.Test("named platform states", () =>
+            {
+                var clock = new FakeClock();
+                using (var l = new IdleLock(Fast(clock)))
+                {
+                    l.SetPasscode(C("2468"));
+                    Check(l.Lifecycle(Platform.AndroidLifecycleEvent, "ON_STOP").IsAway, "ON_STOP");
+                    Check(!l.Lifecycle(Platform.AndroidLifecycleEvent, "ON_RESUME").IsAway, "ON_RESUME");
+                    var seq = l.Snapshot().Seq;
+                    Expect<InvalidArgumentException>(() => l.Lifecycle(Platform.IosScenePhase, "Active"));
+                    Expect<InvalidArgumentException>(() => l.Lifecycle((Platform)99, "active"));
+                    Eq(l.Snapshot().Seq, seq, "nothing changed");
+                }
+            });
+            h.Test("prompts and the warning", () =>
+            {
+                var clock = new FakeClock();
+                var o = Fast(clock);
+                o.WarnBeforeMs = 10000;
+                using (var l = new IdleLock(o))
+                {
+                    l.SetPasscode(C("2468"));
+                    ulong token;
+                    using (var p = l.OpenPrompt())
+                    {
+                        token = p.Token;
+                        clock.Advance(90000);
+                        Eq(l.Check().State, LockState.Unlocked, "deferred");
+                    }
+                    Expect<InvalidArgumentException>(() => l.PromptEnd(token));
+                    clock.Advance(50000);
+                    Check(l.Check().IsWarning, "warning");
+                    l.Touch();
+                    Check(!l.Snapshot().IsWarning, "ended by activity");
+                }
+            });
+        }
+
+        // --------------------------------------------------------------- passcodes
+
+        static byte[] ModifiedUtf8(string s)
+        {
+            var o = new List<byte>();
+            foreach (char c in s)
+            {
+                if (c != 0 && c < 0x80) o.Add((byte)c);
+                else if (c < 0x800) { o.Add((byte)(0xC0 | (c >> 6))); o.Add((byte)(0x80 | (c & 0x3F))); }
+                else { o.Add((byte)(0xE0 | (c >> 12))); o.Add((byte)(0x80 | ((c >> 6) & 0x3F))); o.Add((byte)(0x80 | (c & 0x3F))); }
+            }
+            return o.ToArray();
+        }
+
+        static void Passcodes(Harness h)
+        {
+            h.Test("wrong passcodes count, then lock out; sign-out is the way out", () =>
+            {
+                var o = Fast(new FakeClock());
+                o.MaxAttempts = 3;
+                using (var l = new IdleLock(o))
+                {
+                    Expect<NoPasscodeException>(() => l.Unlock(C("2468")));
+                    l.SetPasscode(C("2468"));
+                    l.Lock();
+                    var e = Expect<InvalidPasscodeException>(() => l.Unlock(C("1111")));
+                    Eq(e.AttemptsRemaining, 2, "AttemptsRemaining");
+                    Eq(e.Snapshot.State, LockState.Locked, "snapshot");
+                    Expect<InvalidPasscodeException>(() => l.Unlock(C("1112")));
+                    Eq(Expect<LockedOutException>(() => l.Unlock(C("1113"))).Snapshot.State, LockState.LockedOut, "out");
+                    Expect<SessionLockedException>(() => l.SetPasscode(C("1357")));
+                    l.Disable();
+                    Check(!l.Snapshot().IsEnabled, "signed out");
+                }
+            });
+            h.Test("an escalating delay refuses attempts without counting them", () =>
+            {
+                var clock = new FakeClock();
+                var o = Fast(clock);
+                o.DelaySchedule = new[] { new DelayStep(1, 5000) };
+                using (var l = new IdleLock(o))
+                {
+                    l.SetPasscode(C("2468"));
+                    l.Lock();
+                    Expect<InvalidPasscodeException>(() => l.Unlock(C("0000")));
+                    var e = Expect<RetryLaterException>(() => l.Unlock(C("2468")));
+                    Eq(e.MsUntilRetry, 5000L, "MsUntilRetry");
+                    Eq(e.RetryAfter, TimeSpan.FromSeconds(5), "RetryAfter");
+                    clock.Advance(5000);
+                    Eq(l.Unlock(C("2468")).State, LockState.Unlocked, "after the delay");
+                }
+            });
+            h.Test("NUL and emoji cross as UTF-8; modified UTF-8 and lone surrogates are refused", () =>
+            {
+                string pass = "a\0b\ud83d\ude00c";
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    var typed = pass.ToCharArray();
+                    l.SetPasscode(typed);
+                    Eq(new string(typed), pass, "the caller's array is untouched");
+                    l.Lock();
+                    Contains(Expect<InvalidArgumentException>(() => l.UnlockUtf8(ModifiedUtf8(pass))).Message, "UTF-8", "modified UTF-8");
+                    Contains(Expect<InvalidArgumentException>(() => l.Unlock(new[] { '2', '\ud800' })).Message, "surrogate", "surrogate");
+                    Eq(l.Snapshot().AttemptsRemaining, 5, "never counted");
+                    Eq(l.UnlockUtf8(Encoding.UTF8.GetBytes(pass)).State, LockState.Unlocked, "UTF-8 bytes");
+                    l.Lock();
+                    Eq(l.Unlock(pass.ToCharArray()).State, LockState.Unlocked, "char[]");
+                }
+            });
+            h.Test("passcode length rules", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    Contains(Expect<InvalidArgumentException>(() => l.SetPasscode(C("123"))).Message, "4", "min");
+                    Contains(Expect<InvalidArgumentException>(() => l.SetPasscodeUtf8(new byte[0])).Message, "empty", "empty");
+                    Contains(Expect<InvalidArgumentException>(() => l.SetPasscodeUtf8(Enumerable.Repeat((byte)'x', 1025).ToArray())).Message, "1024", "max");
+                }
+            });
+        }
+
+        // ----------------------------------------------------------------- secrets
+
+        static void Secrets(Harness h)
+        {
+            h.Test("put, get, remove; the returned array belongs to the caller", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    var token = Encoding.UTF8.GetBytes("eyJhbGciOi");
+                    l.PutSecret("token", token);
+                    Array.Clear(token, 0, token.Length);
+                    var got = l.GetSecret("token");
+                    Eq(Encoding.UTF8.GetString(got), "eyJhbGciOi", "value");
+                    Array.Clear(got, 0, got.Length);
+                    Eq(Encoding.UTF8.GetString(l.GetSecret("token")), "eyJhbGciOi", "a fresh copy");
+                    l.PutSecret("empty", new byte[0]);
+                    Eq(l.GetSecret("empty").Length, 0, "empty");
+                    var max = Enumerable.Repeat((byte)7, 65536).ToArray();
+                    l.PutSecret("max", max);
+                    Check(l.GetSecret("max").SequenceEqual(max), "64 KiB");
+                    l.PutSecret("ünïcødé", new byte[] { 1 });
+                    Eq(l.GetSecret("ünïcødé")[0], (byte)1, "UTF-8 name");
+                    l.RemoveSecret("token");
+                    Expect<NotFoundException>(() => l.GetSecret("token"));
+                    Expect<NotFoundException>(() => l.RemoveSecret("token"));
+                }
+            });
+            h.Test("secrets and the gate are closed while locked", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    l.PutSecret("a", new byte[] { 1, 2, 3 });
+                    l.RequireUnlocked();
+                    l.SetPasscode(C("2468"));
+                    l.Lock();
+                    Expect<SessionLockedException>(() => l.GetSecret("a"));
+                    Expect<SessionLockedException>(() => l.PutSecret("b", new byte[1]));
+                    Expect<SessionLockedException>(() => l.RequireUnlocked());
+                    l.Unlock(C("2468"));
+                    Check(l.GetSecret("a").SequenceEqual(new byte[] { 1, 2, 3 }), "restored");
+                }
+            });
+            h.Test("bad names and values; 256 secrets at most", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    Contains(Expect<InvalidArgumentException>(() => l.PutSecret("", new byte[1])).Message, "empty", "empty");
+                    Contains(Expect<InvalidArgumentException>(() => l.PutSecret(new string('n', 65), new byte[1])).Message, "64", "65 bytes");
+                    Contains(Expect<InvalidArgumentException>(() => l.PutSecret("a\0b", new byte[1])).Message, "NUL", "NUL");
+                    Contains(Expect<InvalidArgumentException>(() => l.PutSecret("big", new byte[65537])).Message, "65536", "big");
+                    for (int i = 0; i < 256; i++) l.PutSecret("s" + i, new byte[] { (byte)i });
+                    Expect<NoMemoryException>(() => l.PutSecret("one-too-many", new byte[1]));
+                }
+            });
+        }
+
+        // --------------------------------------------------------------- listeners
+
+        static IdleLockOptions Watched(long idleMs)
+        {
+            return new IdleLockOptions { IdleAfterMs = idleMs, KdfOpslimit = 2, KdfMemlimit = MemlimitFloor };
+        }
+
+        static void Listeners(Harness h)
+        {
+            h.Test("listeners hear each change in seq order, until unsubscribed", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    var heard = new List<Snapshot>();
+                    var token = l.Subscribe(s => { lock (heard) heard.Add(s); });
+                    l.SetPasscode(C("2468"));
+                    l.Lock();
+                    l.Unlock(C("2468"));
+                    Check(heard.Count >= 3, "heard " + heard.Count);
+                    for (int i = 1; i < heard.Count; i++) Check(heard[i].Seq > heard[i - 1].Seq, "seq order");
+                    Check(heard.Any(s => s.Reason == LockReason.Manual), "heard the lock");
+                    l.Unsubscribe(token);
+                    int n = heard.Count;
+                    l.Lock();
+                    Eq(heard.Count, n, "nothing after unsubscribe");
+                    Expect<InvalidArgumentException>(() => l.Unsubscribe(token));
+                }
+            });
+            h.Test("a listener may call into the lock and unsubscribe itself", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    Snapshot inner = null;
+                    ulong token = 0;
+                    token = l.Subscribe(s => { inner = l.Snapshot(); l.Unsubscribe(token); });
+                    l.SetPasscode(C("2468"));
+                    Check(inner != null && inner.IsEnabled, "called back in");
+                    inner = null;
+                    l.Lock();
+                    Check(inner == null, "unsubscribed itself");
+                }
+            });
+            h.Test("a listener's exception is thrown from the call that ran it", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    l.SetPasscode(C("2468"));
+                    l.Subscribe(s => { throw new ApplicationException("listener bug"); });
+                    var e = Expect<CallbackException>(() => l.Lock());
+                    Check(e.InnerExceptions[0] is ApplicationException, "inner");
+                    Eq(l.Snapshot().State, LockState.Locked, "the call took effect");
+                }
+            });
+            h.Test("a SynchronizationContext hands snapshots to the main loop", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    var ctx = new QueueContext();
+                    var threads = new List<int>();
+                    var token = l.Subscribe(s => threads.Add(Thread.CurrentThread.ManagedThreadId), ctx);
+                    var worker = new Thread(() => l.SetPasscode(C("2468")));
+                    worker.Start();
+                    worker.Join();
+                    Eq(threads.Count, 0, "nothing before the pump");
+                    Check(ctx.Pump() > 0, "posted");
+                    Eq(threads[0], Thread.CurrentThread.ManagedThreadId, "on the pumping thread");
+                    l.Lock();
+                    l.Unsubscribe(token);
+                    int n = threads.Count;
+                    ctx.Pump();
+                    Eq(threads.Count, n, "dropped after unsubscribe");
+                }
+            });
+            h.Test("a listener fired from the watcher thread", () =>
+            {
+                using (var l = new IdleLock(Watched(300)))
+                {
+                    l.SetPasscode(C("2468"));
+                    var locked = new ManualResetEventSlim();
+                    int on = 0;
+                    l.Subscribe(s => { if (s.State == LockState.Locked) { on = Thread.CurrentThread.ManagedThreadId; locked.Set(); } });
+                    l.WatchStart();
+                    Check(locked.Wait(10000), "the watcher locked the session with no call from us");
+                    Check(on != Thread.CurrentThread.ManagedThreadId, "on another thread");
+                    Eq(l.Snapshot().Reason, LockReason.Idle, "IDLE");
+                    l.WatchStop();
+                }
+            });
+            h.Test("a listener that throws on the watcher thread is reported, not lost", () =>
+            {
+                Exception seen = null;
+                var done = new ManualResetEventSlim();
+                Action<Exception> handler = e => { seen = e; done.Set(); };
+                IdleLock.UnobservedCallbackException += handler;
+                try
+                {
+                    using (var l = new IdleLock(Watched(200)))
+                    {
+                        l.SetPasscode(C("2468"));
+                        l.Subscribe(s => { if (s.State == LockState.Locked) throw new ApplicationException("from the watcher"); });
+                        l.WatchStart();
+                        Check(done.Wait(10000), "reported");
+                        Eq(seen.Message, "from the watcher", "the listener's exception");
+                        l.Touch(); // nothing pending for this thread
+                    }
+                }
+                finally
+                {
+                    IdleLock.UnobservedCallbackException -= handler;
+                }
+            });
+            h.Test("the watcher needs the default clock", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                    Expect<InvalidArgumentException>(() => l.WatchStart());
+            });
+            h.Test("dispose from a listener on the watcher thread", () =>
+            {
+                int live = LiveHandles();
+                var l = new IdleLock(Watched(200));
+                l.SetPasscode(C("2468"));
+                var disposed = new ManualResetEventSlim();
+                l.Subscribe(s => { if (s.State == LockState.Locked) { l.Dispose(); disposed.Set(); } });
+                l.WatchStart();
+                Check(disposed.Wait(10000), "disposed");
+                WaitFor(() => LiveHandles() == live, 5000, "destroyed on the watcher thread");
+                Expect<ObjectDisposedException>(() => l.Snapshot());
+            });
+            h.Test("a clock that throws locks the session; one that calls in is refused", () =>
+            {
+                var clock = new FakeClock();
+                bool broken = false, reenter = false;
+                IdleLock self = null;
+                var o = Fast(null);
+                o.Clock = () =>
+                {
+                    if (broken) throw new ArithmeticException("clock broke");
+                    if (reenter) self.Touch();
+                    return clock.Now();
+                };
+                using (var l = new IdleLock(o))
+                {
+                    self = l;
+                    l.SetPasscode(C("2468"));
+                    broken = true;
+                    Check(Expect<CallbackException>(() => l.Touch()).InnerExceptions[0] is ArithmeticException, "cause");
+                    broken = false;
+                    Eq(l.Snapshot().Reason, LockReason.Clock, "failed closed");
+                    l.Unlock(C("2468"));
+                    reenter = true;
+                    Check(Expect<CallbackException>(() => l.Check()).InnerExceptions[0] is InvalidOperationException, "refused");
+                    reenter = false;
+                    Eq(l.Snapshot().Reason, LockReason.Clock, "the failed reading locked it");
+                }
+            });
+        }
+
+        // -------------------------------------------------------------- biometrics
+
+        static IdleLock Enabled(FakeKeystore ks)
+        {
+            var o = Fast(new FakeClock());
+            o.Authenticator = ks;
+            o.UnlockReason = "Unlock your notes";
+            var l = new IdleLock(o);
+            l.SetPasscode(C("2468"));
+            l.EnableBiometrics();
+            return l;
+        }
+
+        static void Biometrics(Harness h)
+        {
+            h.Test("enable, lock, unlock with the check; the binding clears the secret's arrays", () =>
+            {
+                var ks = new FakeKeystore();
+                using (var l = Enabled(ks))
+                {
+                    Check(l.Snapshot().IsBiometricsEnabled, "enabled");
+                    Eq(ks.Item.Length, IdleLock.AuthSecretBytes, "32 bytes kept");
+                    Check(ks.LastStoreArgument.All(b => b == 0), "StoreSecret's argument cleared");
+                    l.Lock();
+                    Eq(l.UnlockWithBiometrics().State, LockState.Unlocked, "unlocked");
+                    Eq(ks.LastReason, "Unlock your notes", "reason");
+                    Check(ks.LastLoadReturned.All(b => b == 0), "LoadSecret's array cleared");
+                    l.DisableBiometrics();
+                    Eq(ks.Deletes, 1, "DeleteSecret");
+                }
+            });
+            h.Test("failed, cancelled, replaced: LockUnavailable, never counted", () =>
+            {
+                var ks = new FakeKeystore();
+                using (var l = Enabled(ks))
+                {
+                    l.Lock();
+                    ks.Outcome = AuthResult.Cancelled;
+                    Contains(Expect<LockUnavailableException>(() => l.UnlockWithBiometrics()).Message.ToLowerInvariant(), "cancel", "says cancelled");
+                    ks.Outcome = AuthResult.Failed;
+                    Expect<LockUnavailableException>(() => l.UnlockWithBiometrics());
+                    Eq(l.Snapshot().AttemptsRemaining, 5, "not counted");
+                    ks.Outcome = AuthResult.Ok;
+                    ks.Item = new byte[32];
+                    Expect<LockUnavailableException>(() => l.UnlockWithBiometrics());
+                    Check(!l.Snapshot().IsBiometricsEnabled, "a wrong secret turns it off");
+                    ks.WrongLength = true;
+                    Eq(l.Unlock(C("2468")).State, LockState.Unlocked, "the passcode remains");
+                }
+            });
+            h.Test("an authenticator bug surfaces as CallbackException", () =>
+            {
+                var ks = new FakeKeystore();
+                using (var l = Enabled(ks))
+                {
+                    l.Lock();
+                    ks.WrongLength = true;
+                    var e = Expect<CallbackException>(() => l.UnlockWithBiometrics());
+                    Contains(e.InnerExceptions[0].Message, "31 bytes", "names the length");
+                    Check(e.CallFailure is LockUnavailableException, "the call's own failure");
+                }
+            });
+            h.Test("the async unlock runs on a worker until the prompt answers", () =>
+            {
+                var ks = new FakeKeystore();
+                using (var l = Enabled(ks))
+                {
+                    l.Lock();
+                    ks.Answer = new ManualResetEventSlim();
+                    Task<Snapshot> t = l.UnlockWithBiometricsAsync();
+                    Thread.Sleep(50);
+                    Check(!t.IsCompleted, "waiting for the person");
+                    l.Touch();
+                    ks.Answer.Set();
+                    Check(t.Wait(10000), "completed");
+                    Eq(t.Result.State, LockState.Unlocked, "unlocked");
+                    Check(ks.LoadThread != Thread.CurrentThread.ManagedThreadId, "LoadSecret ran on a worker");
+                    l.Lock();
+                    ks.Answer = null;
+                    ks.Outcome = AuthResult.Cancelled;
+                    var ae = Expect<AggregateException>(() => l.UnlockWithBiometricsAsync().Wait());
+                    Check(ae.InnerExceptions[0] is LockUnavailableException, "faulted with the call's exception");
+                }
+            });
+            h.Test("unavailable hardware: enabling is refused", () =>
+            {
+                var ks = new FakeKeystore { Available = false };
+                var o = Fast(new FakeClock());
+                o.Authenticator = ks;
+                using (var l = new IdleLock(o))
+                {
+                    l.SetPasscode(C("2468"));
+                    Expect<LockUnavailableException>(() => l.EnableBiometrics());
+                }
+            });
+        }
+
+        // ------------------------------------------------------------------- store
+
+        static IdleLockOptions Stored(string path)
+        {
+            return new IdleLockOptions { IdleAfterMs = 60000, KdfOpslimit = 2, KdfMemlimit = MemlimitFloor, StorePath = path };
+        }
+
+        static string TempDir()
+        {
+            var d = Path.Combine(Path.GetTempPath(), "idlelock-cs-" + Guid.NewGuid().ToString("N"));
+            Directory.CreateDirectory(d);
+            return d;
+        }
+
+        static void Store(Harness h)
+        {
+            h.Test("a stored session outlives its handle; sign-out deletes it", () =>
+            {
+                var path = Path.Combine(TempDir(), "session");
+                using (var a = new IdleLock(Stored(path)))
+                {
+                    a.SetPasscode(C("2468"));
+                    a.PutSecret("token", new byte[] { 4, 2 });
+                }
+                using (var b = new IdleLock(Stored(path)))
+                {
+                    Eq(b.Snapshot().Reason, LockReason.Startup, "locked from create");
+                    b.Unlock(C("2468"));
+                    Check(b.GetSecret("token").SequenceEqual(new byte[] { 4, 2 }), "read back");
+                    b.Disable();
+                    Check(!File.Exists(path), "deleted");
+                }
+            });
+            h.Test("a damaged store is refused and left untouched", () =>
+            {
+                var path = Path.Combine(TempDir(), "session");
+                var junk = Enumerable.Repeat((byte)0x5A, 600).ToArray();
+                File.WriteAllBytes(path, junk);
+                Eq(Expect<StorageException>(() => new IdleLock(Stored(path))).Status, 7, "status");
+                Check(File.ReadAllBytes(path).SequenceEqual(junk), "untouched");
+            });
+            h.Test("a device key opens the session at create; another key is refused", () =>
+            {
+                var path = Path.Combine(TempDir(), "session");
+                var key = Enumerable.Repeat((byte)9, 32).ToArray();
+                var o = Stored(path);
+                o.DeviceKey = key;
+                o.LockOnStart = false;
+                using (var a = new IdleLock(o)) a.SetPasscode(C("2468"));
+                using (var b = new IdleLock(o)) Eq(b.Start().State, LockState.Unlocked, "opened");
+                o.DeviceKey = new byte[32];
+                Expect<StorageException>(() => new IdleLock(o));
+            });
+        }
+
+        // ---------------------------------------------------------------- lifetime
+
+        static Dictionary<string, Action> EveryCall(IdleLock l)
+        {
+            return new Dictionary<string, Action>
+            {
+                { "Start", () => l.Start() }, { "Touch", l.Touch }, { "Inactive", () => l.Inactive() },
+                { "Background", () => l.Background() }, { "Foreground", () => l.Foreground() },
+                { "Check", () => l.Check() }, { "Lock", () => l.Lock() }, { "Snapshot", () => l.Snapshot() },
+                { "Lifecycle", () => l.Lifecycle(Platform.IosScenePhase, "active") },
+                { "PromptBegin", () => l.PromptBegin() }, { "PromptEnd", () => l.PromptEnd(1) },
+                { "OpenPrompt", () => l.OpenPrompt() },
+                { "SetPasscode", () => l.SetPasscode(C("2468")) },
+                { "SetPasscodeUtf8", () => l.SetPasscodeUtf8(new byte[] { 50, 52, 54, 56 }) },
+                { "Unlock", () => l.Unlock(C("2468")) }, { "UnlockUtf8", () => l.UnlockUtf8(new byte[] { 50, 52, 54, 56 }) },
+                { "EnableBiometrics", l.EnableBiometrics }, { "DisableBiometrics", l.DisableBiometrics },
+                { "UnlockWithBiometrics", () => l.UnlockWithBiometrics() },
+                { "UnlockWithBiometricsAsync", () => l.UnlockWithBiometricsAsync().Wait() },
+                { "Disable", l.Disable }, { "Subscribe", () => l.Subscribe(s => { }) },
+                { "Subscribe(context)", () => l.Subscribe(s => { }, new QueueContext()) },
+                { "Unsubscribe", () => l.Unsubscribe(1) }, { "PutSecret", () => l.PutSecret("n", new byte[1]) },
+                { "GetSecret", () => l.GetSecret("n") }, { "RemoveSecret", () => l.RemoveSecret("n") },
+                { "RequireUnlocked", l.RequireUnlocked }, { "WatchStart", l.WatchStart }, { "WatchStop", l.WatchStop },
+            };
+        }
+
+        static void MakeForgotten(int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                var l = new IdleLock(new IdleLockOptions { IdleAfterMs = 60000 });
+                // A listener that refers to its lock: held weakly from native memory, so
+                // the cycle does not pin the handle.
+                l.Subscribe(s => l.Snapshot());
+                l.PutSecret("s", new byte[] { (byte)i });
+            }
+        }
+
+        static void Lifetime(Harness h)
+        {
+            h.Test("every call after Dispose is ObjectDisposedException; Dispose is idempotent", () =>
+            {
+                int live = LiveHandles();
+                var l = new IdleLock(Fast(new FakeClock()));
+                Eq(LiveHandles(), live + 1, "one handle");
+                l.Dispose();
+                l.Dispose();
+                Check(l.IsDisposed, "IsDisposed");
+                Eq(LiveHandles(), live, "destroyed once");
+                var calls = EveryCall(l);
+                foreach (var c in calls) Expect<ObjectDisposedException>(c.Value);
+                Eq(calls.Count, 30, "covers the 30 calls");
+            });
+            h.Test("forgotten handles are finalized and destroyed without a leak", () =>
+            {
+                int live = LiveHandles();
+                MakeForgotten(200);
+                Check(LiveHandles() >= live + 1, "created");
+                var until = DateTime.UtcNow.AddSeconds(20);
+                while (LiveHandles() > live && DateTime.UtcNow < until)
+                {
+                    GC.Collect();
+                    GC.WaitForPendingFinalizers();
+                }
+                Eq(LiveHandles(), live, "every forgotten handle was destroyed");
+            });
+            h.Test("Dispose from a listener inside a call: the call finishes, then the handle goes", () =>
+            {
+                int live = LiveHandles();
+                var l = new IdleLock(Fast(new FakeClock()));
+                l.SetPasscode(C("2468"));
+                l.Subscribe(s => l.Dispose());
+                l.Lock();
+                Check(l.IsDisposed, "disposed");
+                Eq(LiveHandles(), live, "destroyed after the call returned");
+            });
+            h.Test("Dispose while a call is in flight never waits; the last call out destroys", () =>
+            {
+                int live = LiveHandles();
+                var ks = new FakeKeystore();
+                var l = Enabled(ks);
+                l.Lock();
+                ks.Answer = new ManualResetEventSlim();
+                var t = l.UnlockWithBiometricsAsync();
+                Thread.Sleep(50);
+                l.Dispose();
+                Check(l.IsDisposed, "disposed");
+                Eq(LiveHandles(), live + 1, "the call in flight keeps the handle");
+                ks.Answer.Set();
+                try { t.Wait(10000); } catch (AggregateException) { }
+                WaitFor(() => LiveHandles() == live, 5000, "the last call out destroyed it");
+            });
+        }
+
+        // --------------------------------------------------------------- bad input
+
+        static void BadInput(Harness h)
+        {
+            h.Test("bad input for every entry point changes nothing", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    l.SetPasscode(C("2468"));
+                    l.PutSecret("keep", new byte[] { 1 });
+                    l.Lock();
+                    var before = l.Snapshot();
+                    var bad = new Dictionary<string, Action>
+                    {
+                        { "Lifecycle(bad platform)", () => l.Lifecycle((Platform)0, "active") },
+                        { "Lifecycle(null)", () => l.Lifecycle(Platform.IosScenePhase, null) },
+                        { "Lifecycle(NUL)", () => l.Lifecycle(Platform.IosScenePhase, "act\0ive") },
+                        { "Lifecycle(unknown)", () => l.Lifecycle(Platform.IosScenePhase, "ACTIVE") },
+                        { "PromptEnd(never issued)", () => l.PromptEnd(987654321) },
+                        { "PromptEnd(0)", () => l.PromptEnd(0) },
+                        { "SetPasscode(null)", () => l.SetPasscode(null) },
+                        { "SetPasscodeUtf8(null)", () => l.SetPasscodeUtf8(null) },
+                        { "SetPasscodeUtf8(invalid)", () => l.SetPasscodeUtf8(new byte[] { 0xC0, 0x80, 97, 98 }) },
+                        { "Unlock(null)", () => l.Unlock(null) },
+                        { "UnlockUtf8(null)", () => l.UnlockUtf8(null) },
+                        { "UnlockUtf8(empty)", () => l.UnlockUtf8(new byte[0]) },
+                        { "Unlock(empty)", () => l.Unlock(new char[0]) },
+                        { "UnlockUtf8(1025)", () => l.UnlockUtf8(new byte[1025]) },
+                        { "Unlock(lone surrogate)", () => l.Unlock(new[] { '\udfff' }) },
+                        { "UnlockUtf8(invalid)", () => l.UnlockUtf8(new byte[] { 0xFF }) },
+                        { "Subscribe(null)", () => l.Subscribe(null) },
+                        { "Subscribe(null, ctx)", () => l.Subscribe(null, new QueueContext()) },
+                        { "Unsubscribe(never issued)", () => l.Unsubscribe(555) },
+                        { "PutSecret(null name)", () => l.PutSecret(null, new byte[1]) },
+                        { "PutSecret(null value)", () => l.PutSecret("n", null) },
+                        { "PutSecret(empty)", () => l.PutSecret("", new byte[1]) },
+                        { "GetSecret(null)", () => l.GetSecret(null) },
+                        { "GetSecret(65)", () => l.GetSecret(new string('k', 65)) },
+                        { "GetSecret(NUL)", () => l.GetSecret("ke\0ep") },
+                        { "RemoveSecret(null)", () => l.RemoveSecret(null) },
+                        { "RemoveSecret(surrogate)", () => l.RemoveSecret("\ud800x") },
+                    };
+                    foreach (var b in bad)
+                    {
+                        var e = Expect<InvalidArgumentException>(b.Value);
+                        Check(!string.IsNullOrEmpty(e.Message), b.Key + ": a message");
+                        Check(e.Snapshot == null, b.Key + ": no snapshot");
+                    }
+                    var after = l.Snapshot();
+                    Eq(after.Seq, before.Seq, "nothing changed");
+                    Eq(after.AttemptsRemaining, before.AttemptsRemaining, "no attempt counted");
+                    l.Unlock(C("2468"));
+                    Eq(l.GetSecret("keep")[0], (byte)1, "intact");
+                }
+            });
+            h.Test("a missing folder is a storage error that says what to check", () =>
+                Contains(Expect<StorageException>(() => new IdleLock(Stored("/no/such/folder/x"))).Message, "folder", "message"));
+        }
+
+        // ----------------------------------------------------------------- threads
+
+        static void Threads(Harness h)
+        {
+            h.Test("four threads hammer one handle, then it is disposed under them", () =>
+            {
+                int live = LiveHandles();
+                var l = new IdleLock(new IdleLockOptions { IdleAfterMs = 3600000, KdfOpslimit = 2, KdfMemlimit = MemlimitFloor });
+                l.SetPasscode(C("2468"));
+                var unexpected = new List<Exception>();
+                int heard = 0, disposedSeen = 0;
+                l.Subscribe(s => Interlocked.Increment(ref heard));
+                var go = new ManualResetEventSlim();
+                var threads = new Thread[4];
+                for (int t = 0; t < threads.Length; t++)
+                {
+                    int id = t;
+                    threads[t] = new Thread(() =>
+                    {
+                        go.Wait();
+                        for (int i = 0; ; i++)
+                        {
+                            try
+                            {
+                                switch ((i + id) % 8)
+                                {
+                                    case 0: l.Touch(); break;
+                                    case 1: l.Snapshot(); break;
+                                    case 2: l.PutSecret("t" + id, new byte[] { (byte)i }); break;
+                                    case 3: l.GetSecret("t" + id); break;
+                                    case 4: if (i % 64 == 4) l.Lock(); else l.Check(); break;
+                                    case 5: if (i % 64 == 5) l.Unlock(C(i % 128 == 5 ? "0000" : "2468")); else l.Touch(); break;
+                                    case 6: l.Unsubscribe(l.Subscribe(s => { })); break;
+                                    default: l.RequireUnlocked(); break;
+                                }
+                            }
+                            catch (SessionLockedException) { }
+                            catch (InvalidPasscodeException) { }
+                            catch (NotFoundException) { }
+                            catch (LockedOutException) { return; }
+                            catch (ObjectDisposedException) { Interlocked.Increment(ref disposedSeen); return; }
+                            catch (Exception e) { lock (unexpected) unexpected.Add(e); return; }
+                        }
+                    });
+                    threads[t].Start();
+                }
+                go.Set();
+                Thread.Sleep(1500);
+                l.Dispose();
+                foreach (var t in threads) Check(t.Join(20000), "thread ended");
+                Check(unexpected.Count == 0, "unexpected: " + string.Join("; ", unexpected.Select(e => e.ToString())));
+                Eq(disposedSeen, threads.Length, "every thread saw the Dispose as ObjectDisposedException");
+                Check(heard > 0, "listeners ran meanwhile");
+                WaitFor(() => LiveHandles() == live, 5000, "destroyed exactly once");
+            });
+        }
+    }
+}

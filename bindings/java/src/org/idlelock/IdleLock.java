@@ -1,0 +1,702 @@
+package org.idlelock;
+
+import java.io.File;
+import java.lang.ref.Cleaner;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+
+/**
+ * An idle lock for a signed-in session ({@code idlelock *}): the host
+ * reports lifecycle events and user activity, the library decides when the
+ * session locks, keeps the session's secrets sealed while it is locked, and
+ * unlocks it with the passcode or the biometric shortcut. Every rule is
+ * written in {@code include/idlelock.h}; this class is a thin, checked
+ * binding of it.
+ *
+ * <pre>{@code
+ * try (IdleLock lock = IdleLock.builder().idleAfterMs(300_000).backgroundAfterMs(30_000).build()) {
+ *     lock.setPasscode(passcodeChars);          // char[] or UTF-8 byte[]: wipe yours afterwards
+ *     lock.putSecret("token", tokenBytes);
+ *     lock.touch();                             // on every input event
+ *     lock.lock();                              // "Lock now"
+ *     lock.unlock(passcodeChars);               // InvalidPasscodeException: attemptsRemaining()
+ *     byte[] token = lock.getSecret("token");   // yours: Arrays.fill(token, (byte) 0) when done
+ * }
+ * }</pre>
+ *
+ * <p><b>Units.</b> Every time and duration is a {@code long} of
+ * milliseconds; {@link #NEVER} ({@code Long.MAX_VALUE}) is "no deadline".
+ *
+ * <p><b>Threads.</b> Every method may be called from any thread, also
+ * several at once on one lock. Listeners run on the thread of some call on
+ * the lock (often the one that caused the change), or on the watcher
+ * thread ({@link #watchStart()}), which the JNI glue attaches to the JVM
+ * once (as a daemon) and detaches when it ends; subscribe with an {@link
+ * Executor} to have them handed to your main thread. The clock runs on the
+ * calling thread with the library's internal lock held: it must be quick
+ * and must not call into the lock ({@link IllegalStateException}).
+ *
+ * <p><b>Lifetime.</b> {@link #close()} (or try-with-resources) destroys the
+ * handle: its session key, passcode wrap and secrets are wiped. A lock
+ * that is never closed is destroyed by a {@link Cleaner} once it is
+ * unreachable. Calls in flight on other threads when close() is called
+ * finish first (the last one to return destroys the handle; close never
+ * waits, so it is safe from a listener and from the main thread); every
+ * call after close() throws {@link IllegalStateException}. The native
+ * handle is freed exactly once.
+ *
+ * <p><b>Errors.</b> Each failed call throws the {@link IdleLockException}
+ * subclass for its status, with the library's message, the snapshot after
+ * the call where there is one, and {@link
+ * InvalidPasscodeException#attemptsRemaining()} or {@link
+ * RetryLaterException#msUntilRetry()} where they apply. An exception
+ * thrown by a listener, the clock or the authenticator surfaces as a
+ * {@link CallbackException} from the call that ran it.
+ *
+ * <p><b>Passcodes and secrets.</b> Passcodes are {@code char[]} (encoded to
+ * UTF-8 strictly: an unpaired surrogate is refused, never replaced) or
+ * UTF-8 {@code byte[]}; never a {@link String}, which cannot be wiped and
+ * which JNI would convert to "modified UTF-8" (NUL as two bytes, emoji as
+ * two surrogates), a different passcode. The binding wipes its own copies
+ * (Java and C) after each call; wipe yours. Secrets come back as a new
+ * {@code byte[]} that the caller owns.
+ */
+public final class IdleLock implements AutoCloseable {
+    /** {@code IDLELOCK_NEVER}: "no deadline"; a timeout of NEVER never passes. */
+    public static final long NEVER = Long.MAX_VALUE;
+    /** {@code IDLELOCK_SAME_AS_IDLE}: backgroundAfterMs takes the value of idleAfterMs. */
+    public static final long SAME_AS_IDLE = -1L;
+    /** The header version this binding mirrors. */
+    public static final String HEADER_VERSION = "1.2.0";
+    public static final int HEADER_VERSION_NUMBER = Native.HEADER_VERSION_NUMBER;
+
+    // The header's limits (a test compares them with include/idlelock.h).
+    public static final long GRACE_MAX_MS = 60000;
+    public static final int MAX_ATTEMPTS_MAX = 100;
+    public static final int PASSCODE_MIN_SCALARS = 4;
+    public static final int PASSCODE_MAX_BYTES = 1024;
+    public static final int SECRET_NAME_MAX_BYTES = 64;
+    public static final int SECRET_VALUE_MAX_BYTES = 65536;
+    public static final int SECRETS_MAX = 256;
+    public static final int LISTENERS_MAX = 64;
+    public static final int UNLOCK_REASON_MAX_BYTES = 512;
+    public static final int DEVICE_KEY_BYTES = 32;
+    public static final int AUTH_SECRET_BYTES = 32;
+    public static final long KDF_OPSLIMIT_MIN = 2;
+    public static final long KDF_OPSLIMIT_MAX = 10;
+    public static final long KDF_MEMLIMIT_MIN = 19L * 1024 * 1024;
+    public static final long KDF_MEMLIMIT_MAX = 1024L * 1024 * 1024;
+    /** Bounds the header states in prose: prompt_cap_ms, a delay step, a schedule's length. */
+    public static final long PROMPT_CAP_MAX_MS = 600000;
+    public static final long DELAY_MAX_MS = 86_400_000;
+    public static final int DELAY_SCHEDULE_MAX_STEPS = 32;
+
+    /** Hears every change of state, reason, a flag or attemptsRemaining, in seq order. */
+    @FunctionalInterface
+    public interface Listener {
+        /** The snapshot is immutable and may be kept. Must not block waiting
+         * for another thread that is calling into the same lock. */
+        void onChange(Snapshot snapshot);
+    }
+
+    /** A clock: milliseconds from any fixed origin, monotonic, counting time asleep. */
+    @FunctionalInterface
+    public interface Clock {
+        long nowMs();
+    }
+
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final AtomicLong NEXT_LISTENER_ID = new AtomicLong();
+
+    /** state: bit 62 = closed; the low bits count calls in flight. */
+    private static final long CLOSED = 1L << 62;
+    private static final AtomicLongFieldUpdater<IdleLock> STATE =
+            AtomicLongFieldUpdater.newUpdater(IdleLock.class, "state");
+    private volatile long state;
+
+    private final long handle;
+    private final Callbacks callbacks;
+    private final boolean hasClock;
+    private final Cleaner.Cleanable cleanable;
+
+    /** The Cleaner's action: holds the native pointer, never the IdleLock. */
+    private static final class Destroyer implements Runnable {
+        private final long handle;
+
+        Destroyer(long handle) { this.handle = handle; }
+
+        @Override public void run() { Native.destroy(handle); }
+    }
+
+    private IdleLock(long handle, Callbacks callbacks, boolean hasClock) {
+        this.handle = handle;
+        this.callbacks = callbacks;
+        this.hasClock = hasClock;
+        this.cleanable = CLEANER.register(this, new Destroyer(handle));
+    }
+
+    // -- versions and names -------------------------------------------------------
+
+    /** The library's version, "MAJOR.MINOR.PATCH" ({@code idlelock_version}). */
+    public static String version() {
+        Native.ensureLoaded();
+        return Utf8.decode(Native.version());
+    }
+
+    /** The library's version as MAJOR * 10000 + MINOR * 100 + PATCH. */
+    public static int versionNumber() {
+        Native.ensureLoaded();
+        return Native.versionNumber();
+    }
+
+    /** The fixed name of a status ("IDLELOCK_ERR_SESSION_LOCKED"), "IDLELOCK_ERR_UNKNOWN" for others. */
+    public static String statusName(int status) {
+        Native.ensureLoaded();
+        return Utf8.decode(Native.statusName(status));
+    }
+
+    /** The library's iOS-like delay preset ({@code idlelock_delay_schedule_ios}): 5 wrong
+     * passcodes: 1 min; 6: 5 min; 7: 15 min; 9: 1 h. Use it with maxAttempts 10. */
+    public static List<DelayStep> iosDelaySchedule() {
+        Native.ensureLoaded();
+        long[] pairs = Native.iosDelaySchedule();
+        List<DelayStep> steps = new ArrayList<>(pairs.length / 2);
+        for (int i = 0; i + 1 < pairs.length; i += 2) steps.add(new DelayStep((int) pairs[i], pairs[i + 1]));
+        return Collections.unmodifiableList(steps);
+    }
+
+    // -- creation -------------------------------------------------------------------
+
+    public static Builder builder() { return new Builder(); }
+
+    /**
+     * The options of {@code idlelock_config}; unset ones keep the library's
+     * defaults (idle and background timeouts unset: {@link #build()} refuses
+     * a lock that never times out until one of them is finite). Ranges are
+     * the library's; it checks them at build() and names the field.
+     */
+    public static final class Builder {
+        private final long[] numbers = new long[Native.CFG_FIELDS];
+        private int mask;
+        private String storePath;
+        private Clock clock;
+        private Authenticator authenticator;
+        private String unlockReason;
+        private byte[] deviceKey;
+        private List<DelayStep> delaySchedule;
+
+        private Builder() {}
+
+        private Builder set(int slot, long value) {
+            numbers[slot] = value;
+            mask |= 1 << slot;
+            return this;
+        }
+
+        /** Lock after this long without {@link IdleLock#touch()}: > 0 or NEVER (default). */
+        public Builder idleAfterMs(long ms) { return set(Native.CFG_IDLE, ms); }
+        /** Lock when away (backgrounded) this long: >= 0, NEVER, or SAME_AS_IDLE (default). */
+        public Builder backgroundAfterMs(long ms) { return set(Native.CFG_BACKGROUND, ms); }
+        /** An absence that stayed inactive locks after the longer of this and backgroundAfterMs; default 30000. */
+        public Builder inactiveAfterMs(long ms) { return set(Native.CFG_INACTIVE, ms); }
+        /** 0..60000, default 1500: an absence this short is presence (a Face ID sheet). */
+        public Builder graceMs(long ms) { return set(Native.CFG_GRACE, ms); }
+        /** 1..100, default 5: wrong passcodes before LOCKED_OUT. */
+        public Builder maxAttempts(int attempts) { return set(Native.CFG_MAX_ATTEMPTS, attempts); }
+        /** Default true: the first start() locks an engaged session (REASON_STARTUP). */
+        public Builder lockOnStart(boolean lock) { return set(Native.CFG_LOCK_ON_START, lock ? 1 : 0); }
+        /** Argon2id passes, 2..10, default 2. */
+        public Builder kdfOpslimit(long passes) { return set(Native.CFG_OPSLIMIT, passes); }
+        /** Argon2id memory in bytes, 19 MiB..1 GiB, default 64 MiB. */
+        public Builder kdfMemlimit(long bytes) { return set(Native.CFG_MEMLIMIT, bytes); }
+        /** (1.1) 0..600000, default 120000: how long prompts the app opened can defer the rules. */
+        public Builder promptCapMs(long ms) { return set(Native.CFG_PROMPT_CAP, ms); }
+        /** (1.1) 0 (off, default) or 1..idleAfterMs-1: isWarning opens this long before the idle lock. */
+        public Builder warnBeforeMs(long ms) { return set(Native.CFG_WARN_BEFORE, ms); }
+
+        /** A store file the library owns (plus {@code <path>.lock}), in an existing folder;
+         * null (default): memory only. See "The store" in include/idlelock.h. */
+        public Builder storePath(String path) { this.storePath = path; return this; }
+        public Builder storePath(File path) { this.storePath = path == null ? null : path.getPath(); return this; }
+        /** Null (default): Linux CLOCK_BOOTTIME. The watcher needs the default clock. */
+        public Builder clock(Clock clock) { this.clock = clock; return this; }
+        /** Null (default): no biometric shortcut. */
+        public Builder authenticator(Authenticator authenticator) { this.authenticator = authenticator; return this; }
+        /** At most 512 UTF-8 bytes, no NUL: the text the authenticator's prompt shows. */
+        public Builder unlockReason(String reason) { this.unlockReason = reason; return this; }
+        /**
+         * 32 bytes from a hardware keystore (see include/idlelock.h). The
+         * array is referenced, not copied: keep it unchanged until build()
+         * returns, then wipe it ({@code Arrays.fill(key, (byte) 0)}); the
+         * library keeps its own copy in secure memory.
+         */
+        public Builder deviceKey(byte[] key) { this.deviceKey = key; return this; }
+        /** (1.1) Escalating delays after wrong passcodes; null or empty: none. */
+        public Builder delaySchedule(List<DelayStep> steps) { this.delaySchedule = steps; return this; }
+        /** (1.1) The iOS-like preset ({@link IdleLock#iosDelaySchedule()}); needs maxAttempts(10). */
+        public Builder iosDelaySchedule() { return delaySchedule(IdleLock.iosDelaySchedule()); }
+
+        /**
+         * Creates the lock ({@code idlelock_create}). Throws {@link
+         * InvalidArgumentException} naming the field for a value out of
+         * range, {@link StorageException} for a store that cannot be opened,
+         * {@link NoMemoryException}, {@link InternalException}.
+         */
+        public IdleLock build() {
+            Native.ensureLoaded();
+            for (int slot : new int[] {Native.CFG_OPSLIMIT, Native.CFG_MEMLIMIT}) {
+                if ((mask & (1 << slot)) != 0 && numbers[slot] < 0) {
+                    throw new InvalidArgumentException((slot == Native.CFG_OPSLIMIT ? "kdfOpslimit" : "kdfMemlimit")
+                            + " is " + numbers[slot] + ": it cannot be negative");
+                }
+            }
+            byte[] path = storePath == null ? null : Utf8.cString(storePath, "storePath");
+            byte[] reason = unlockReason == null ? null : Utf8.cString(unlockReason, "unlockReason");
+            long[] steps = null;
+            if (delaySchedule != null) {
+                steps = new long[delaySchedule.size() * 2];
+                for (int i = 0; i < delaySchedule.size(); i++) {
+                    DelayStep step = delaySchedule.get(i);
+                    if (step == null) throw new InvalidArgumentException("delaySchedule[" + i + "] is null");
+                    steps[2 * i] = step.failedAttempts;
+                    steps[2 * i + 1] = step.delayMs;
+                }
+            }
+            Callbacks callbacks = new Callbacks(clock, authenticator);
+            long[] out = new long[1];
+            int rc = Native.create(numbers.clone(), mask, path, reason, deviceKey, steps, callbacks,
+                    clock != null, authenticator != null, out);
+            String message = rc == 0 ? null : lastError();
+            List<Throwable> errors = Callbacks.takePending();
+            if (rc != 0) {
+                throw thrown(IdleLockException.of(rc, message, null), errors);
+            }
+            IdleLock lock = new IdleLock(out[0], callbacks, clock != null);
+            if (errors != null) {
+                // The authenticator's isAvailable threw during create: a bug
+                // in the host, reported before the lock is handed out.
+                lock.close();
+                throw thrown(null, errors);
+            }
+            return lock;
+        }
+    }
+
+    // -- the guard around every native call --------------------------------------------
+
+    /** Counts a call in; the handle stays valid until the matching exit(). */
+    private long enter() {
+        if (hasClock && Callbacks.inClock()) {
+            throw new IllegalStateException("the clock must not call into the IdleLock: "
+                    + "it runs with the library's internal lock held");
+        }
+        long s = STATE.incrementAndGet(this);
+        if ((s & CLOSED) != 0) {
+            exit();
+            throw new IllegalStateException("this IdleLock is closed");
+        }
+        return handle;
+    }
+
+    /** Counts a call out; the last one out of a closed lock destroys it. Its
+     * use of {@code this} also keeps the lock reachable (so uncleaned) until
+     * the native call has returned. */
+    private void exit() {
+        if (STATE.decrementAndGet(this) == CLOSED) cleanable.clean();
+    }
+
+    private static String lastError() { return Utf8.decode(Native.lastError()); }
+
+    /** What to throw after a call: the callbacks' exceptions first (the
+     * call's own failure then suppressed), else the call's failure. */
+    private static RuntimeException thrown(IdleLockException failure, List<Throwable> errors) {
+        if (errors == null || errors.isEmpty()) return failure;
+        Throwable first = errors.get(0);
+        CallbackException e = new CallbackException(
+                "a listener, the clock or the authenticator threw: " + first, first);
+        for (int i = 1; i < errors.size(); i++) e.addSuppressed(errors.get(i));
+        if (failure != null) e.addSuppressed(failure);
+        return e;
+    }
+
+    /** Throws for a failed call (rc != 0) or for exceptions its callbacks threw. */
+    private static void finish(int rc, Snapshot snapshot) {
+        IdleLockException failure = null;
+        if (rc < 0) {
+            failure = glueFailure(rc);
+        } else if (rc != 0) {
+            failure = IdleLockException.of(rc, lastError(), rc == InvalidArgumentException.STATUS ? null : snapshot);
+        }
+        List<Throwable> errors = Callbacks.anyPending() ? Callbacks.takePending() : null;
+        RuntimeException e = thrown(failure, errors);
+        if (e != null) throw e;
+    }
+
+    /** The glue's own statuses (negative; jni/idlelock_jni.c). */
+    private static IdleLockException glueFailure(int rc) {
+        if (rc == -1) return new InvalidArgumentException("the token is not subscribed on this IdleLock");
+        return new NoMemoryException("the JNI glue could not allocate its bookkeeping", null);
+    }
+
+    private static void required(Object value, String what) {
+        if (value == null) throw new InvalidArgumentException(what + " is null");
+    }
+
+    private Snapshot event(int kind) {
+        long[] out = new long[Native.SNAP_FIELDS];
+        long h = enter();
+        int rc;
+        try {
+            rc = Native.event(h, kind, out);
+        } finally {
+            exit();
+        }
+        Snapshot s = Snapshot.of(out);
+        if (rc != 0 || Callbacks.anyPending()) finish(rc, s);
+        return s;
+    }
+
+    private interface Call {
+        int run(long handle);
+    }
+
+    private int call(Call c) {
+        long h = enter();
+        try {
+            return c.run(h);
+        } finally {
+            exit();
+        }
+    }
+
+    // -- life cycle -----------------------------------------------------------------
+
+    /**
+     * Destroys the lock ({@code idlelock_destroy}): wipes its session key,
+     * passcode wrap and secrets, stops the watcher. Idempotent and never
+     * blocking: with calls in flight on other threads (an unlock running
+     * Argon2id, a biometric prompt), the last of them to return destroys
+     * the handle; may be called from a listener. Afterwards every method
+     * throws {@link IllegalStateException}.
+     */
+    @Override
+    public void close() {
+        long s;
+        do {
+            s = state;
+            if ((s & CLOSED) != 0) return;
+        } while (!STATE.compareAndSet(this, s, s | CLOSED));
+        if (s == 0) cleanable.clean();
+    }
+
+    /** True once {@link #close()} was called. */
+    public boolean isClosed() { return (state & CLOSED) != 0; }
+
+    /**
+     * Starts the watcher thread ({@code idlelock_watch_start}): it sleeps
+     * until the next deadline and calls check(), so the session locks on
+     * time with no call from you; listeners then run on that thread, which
+     * the glue attaches to the JVM (a daemon named "idlelock-native") and
+     * detaches when it ends. Needs the default clock ({@link
+     * InvalidArgumentException} with a custom one).
+     */
+    public void watchStart() { finish(call(Native::watchStart), null); }
+
+    /** Stops the watcher and waits for it to end (not for itself, from one of its listeners). */
+    public void watchStop() { finish(call(Native::watchStop), null); }
+
+    // -- events -------------------------------------------------------------------
+
+    /** Applies lockOnStart (only the first start does); later starts only judge. */
+    public Snapshot start() { return event(Native.EV_START); }
+
+    /**
+     * User activity: call it on every input event. No I/O, no allocation
+     * in the library, no snapshot (call {@link #snapshot()} when you need
+     * one). Throws only {@link StorageException} (it locked and the lock
+     * could not be saved) or a {@link CallbackException}.
+     */
+    public void touch() {
+        long h = enter();
+        int rc;
+        try {
+            rc = Native.touch(h);
+        } finally {
+            exit();
+        }
+        if (rc != 0 || Callbacks.anyPending()) finish(rc, null);
+    }
+
+    /** Still visible but not interactive (Android onPause, iOS resign-active). */
+    public Snapshot inactive() { return event(Native.EV_INACTIVE); }
+    /** No longer visible (Android onStop, iOS did-enter-background). */
+    public Snapshot background() { return event(Native.EV_BACKGROUND); }
+    /** Back in the foreground: judges the absence (grace window, background timeout). */
+    public Snapshot foreground() { return event(Native.EV_FOREGROUND); }
+    /** Judges the deadlines due now; call it from a timer at msUntilNextDeadline. */
+    public Snapshot check() { return event(Native.EV_CHECK); }
+    /** "Lock now": an engaged unlocked session locks with {@link Reason#MANUAL}. */
+    public Snapshot lock() { return event(Native.EV_LOCK); }
+    /** The state now, after judging the deadlines that are due. */
+    public Snapshot snapshot() { return event(Native.EV_SNAPSHOT); }
+
+    /**
+     * Reports a platform's own state name ({@code "ON_STOP"}, {@code
+     * "inactive"}) as foreground, inactive or background would
+     * ({@code idlelock_lifecycle}). An unknown name: {@link InvalidArgumentException}.
+     */
+    public Snapshot lifecycle(Platform platform, String stateName) {
+        required(platform, "platform");
+        required(stateName, "stateName");
+        byte[] name = Utf8.cString(stateName, "stateName");
+        long[] out = new long[Native.SNAP_FIELDS];
+        int rc = call(h -> Native.lifecycle(h, platform.code, name, out));
+        Snapshot s = Snapshot.of(out);
+        finish(rc, s);
+        return s;
+    }
+
+    /**
+     * Opens a prompt the app shows itself (a file picker, the camera, a
+     * share sheet): until it ends, and never past promptCapMs, the idle
+     * rule waits and an absence that began meanwhile is presence. Returns
+     * its token for {@link #promptEnd}; {@link #prompt()} pairs them for you.
+     */
+    public long promptBegin() {
+        long[] token = new long[1];
+        finish(call(h -> Native.promptBegin(h, token)), null);
+        return token[0];
+    }
+
+    /** Ends a prompt (activity). A token ended twice or never issued: {@link InvalidArgumentException}. */
+    public void promptEnd(long token) { finish(call(h -> Native.promptEnd(h, token)), null); }
+
+    /** A prompt for try-with-resources: {@code try (IdleLock.Prompt p = lock.prompt()) { pick(); }}. */
+    public Prompt prompt() { return new Prompt(this, promptBegin()); }
+
+    /** An open prompt; {@link #close()} ends it once. */
+    public static final class Prompt implements AutoCloseable {
+        private final IdleLock lock;
+        private final long token;
+        private boolean ended;
+
+        private Prompt(IdleLock lock, long token) {
+            this.lock = lock;
+            this.token = token;
+        }
+
+        public long token() { return token; }
+
+        @Override
+        public synchronized void close() {
+            if (ended) return;
+            ended = true;
+            lock.promptEnd(token);
+        }
+    }
+
+    // -- passcode -------------------------------------------------------------------
+
+    /**
+     * Sets or replaces the passcode, engaging the lock: at least 4
+     * characters (Unicode scalar values), at most 1024 UTF-8 bytes. The
+     * biometric shortcut is turned off and the attempt count reset. Runs
+     * Argon2id: call it off the main thread. {@link
+     * SessionLockedException} while locked. The binding wipes its UTF-8
+     * copy; wipe {@code passcode} yourself.
+     */
+    public void setPasscode(char[] passcode) {
+        required(passcode, "passcode");
+        int[] len = new int[1];
+        byte[] utf8 = Utf8.encodeSecret(passcode, "the passcode", len);
+        try {
+            setPasscodeUtf8(utf8, len[0]);
+        } finally {
+            Arrays.fill(utf8, (byte) 0);
+        }
+    }
+
+    /** As {@link #setPasscode(char[])}, with the passcode as UTF-8 bytes (checked by the library). */
+    public void setPasscode(byte[] utf8) {
+        required(utf8, "passcode");
+        setPasscodeUtf8(utf8, utf8.length);
+    }
+
+    private void setPasscodeUtf8(byte[] utf8, int len) {
+        finish(call(h -> Native.setPasscode(h, utf8, len)), null);
+    }
+
+    /**
+     * Unlocks with the passcode (on an unlocked session it re-authenticates
+     * and still counts). Throws {@link InvalidPasscodeException} (counted;
+     * {@code attemptsRemaining()}), {@link LockedOutException}, {@link
+     * RetryLaterException} ({@code msUntilRetry()}, not counted), {@link
+     * NoPasscodeException}, {@link SessionLockedException} (a lock
+     * overtook it), {@link StorageException}. Runs Argon2id: call it off
+     * the main thread.
+     */
+    public Snapshot unlock(char[] passcode) {
+        required(passcode, "passcode");
+        int[] len = new int[1];
+        byte[] utf8 = Utf8.encodeSecret(passcode, "the passcode", len);
+        try {
+            return unlockUtf8(utf8, len[0]);
+        } finally {
+            Arrays.fill(utf8, (byte) 0);
+        }
+    }
+
+    /** As {@link #unlock(char[])}, with the passcode as UTF-8 bytes (checked by the library). */
+    public Snapshot unlock(byte[] utf8) {
+        required(utf8, "passcode");
+        return unlockUtf8(utf8, utf8.length);
+    }
+
+    private Snapshot unlockUtf8(byte[] utf8, int len) {
+        long[] out = new long[Native.SNAP_FIELDS];
+        int rc = call(h -> Native.unlock(h, utf8, len, out));
+        Snapshot s = Snapshot.of(out);
+        finish(rc, s);
+        return s;
+    }
+
+    // -- biometric shortcut ------------------------------------------------------------
+    //
+    // Today: the callback Authenticator, whose loadSecret blocks the calling
+    // thread until the prompt answers (a worker thread, or the Async
+    // variant below). The two-phase calls of libidlelock 1.2 (begin/finish
+    // with a request token) will sit here as a request object completed
+    // from BiometricPrompt's callback: see bindings/java/README.md.
+
+    /** Turns the shortcut on (needs an unlocked session with a passcode and an
+     * available authenticator; calls isAvailable and storeSecret on this thread). */
+    public void enableBiometrics() { finish(call(Native::enableBiometrics), null); }
+
+    /** Turns the shortcut off (calls deleteSecret). */
+    public void disableBiometrics() { finish(call(Native::disableBiometrics), null); }
+
+    /**
+     * Unlocks with the authenticator's check: blocks this thread in
+     * loadSecret while the prompt is up. Never counts an attempt. {@link
+     * LockUnavailableException} when the shortcut is off, unavailable, the
+     * check failed or was cancelled (the message says which).
+     */
+    public Snapshot unlockWithBiometrics() {
+        long[] out = new long[Native.SNAP_FIELDS];
+        int rc = call(h -> Native.unlockWithBiometrics(h, out));
+        Snapshot s = Snapshot.of(out);
+        finish(rc, s);
+        return s;
+    }
+
+    /**
+     * {@link #unlockWithBiometrics()} on {@code executor} (a worker, never
+     * the thread that answers the prompt): the future completes with the
+     * snapshot, or exceptionally with the exception it threw (wrapped in a
+     * {@code CompletionException} by {@code join()}). Cancelling the future
+     * does not cancel the prompt.
+     */
+    public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
+        required(executor, "executor");
+        return CompletableFuture.supplyAsync(this::unlockWithBiometrics, executor);
+    }
+
+    // -- sign-out -------------------------------------------------------------------
+
+    /**
+     * Signs out: forgets the passcode, the shortcut, every secret, the
+     * attempt count and the lockout (the only way out of LOCKED_OUT); with
+     * a store, deletes it. Drop your own session data too.
+     */
+    public void disable() { finish(call(Native::disable), null); }
+
+    // -- listeners ------------------------------------------------------------------
+
+    /**
+     * Registers {@code listener} to hear every change made from now on
+     * (call {@link #snapshot()} for the state now), on the thread of the
+     * call that delivers it (or the watcher thread). Returns its token for
+     * {@link #unsubscribe}. At most 64 per lock ({@link InvalidArgumentException}).
+     */
+    public long subscribe(Listener listener) { return subscribe(null, listener); }
+
+    /**
+     * As {@link #subscribe(Listener)}, but each snapshot is handed to
+     * {@code executor} (Android: {@code ContextCompat.getMainExecutor(context)};
+     * a UI toolkit's event queue): the listener then runs on your thread, in
+     * seq order when the executor is serial, and not after unsubscribe.
+     */
+    public long subscribe(Executor executor, Listener listener) {
+        required(listener, "listener");
+        long id = NEXT_LISTENER_ID.incrementAndGet();
+        callbacks.listeners.put(id, new Callbacks.Registration(listener, executor));
+        int rc = call(h -> Native.subscribe(h, id));
+        if (rc != 0) callbacks.listeners.remove(id);
+        finish(rc, null);
+        return id;
+    }
+
+    /** Removes a listener: when it returns, no call of it runs on another
+     * thread and none will follow. An unknown token: {@link InvalidArgumentException}. */
+    public void unsubscribe(long token) {
+        int rc = call(h -> Native.unsubscribe(h, token));
+        if (rc == 0) {
+            Callbacks.Registration r = callbacks.listeners.remove(token);
+            if (r != null) r.active = false;
+        }
+        finish(rc, null);
+    }
+
+    // -- secrets and the gate -------------------------------------------------------------
+
+    /**
+     * Stores {@code value} (0..65536 bytes, copied and sealed) under {@code
+     * name} (1..64 UTF-8 bytes, no NUL). {@link SessionLockedException}
+     * while locked. At most 256 names ({@link NoMemoryException} beyond).
+     */
+    public void putSecret(String name, byte[] value) {
+        required(name, "name");
+        required(value, "value");
+        byte[] n = Utf8.cString(name, "the secret name");
+        finish(call(h -> Native.secretPut(h, n, value)), null);
+    }
+
+    /**
+     * The secret {@code name} as a new array that the caller owns: wipe it
+     * when done ({@code Arrays.fill(value, (byte) 0)}). {@link
+     * NotFoundException}, {@link SessionLockedException}.
+     */
+    public byte[] getSecret(String name) {
+        required(name, "name");
+        byte[] n = Utf8.cString(name, "the secret name");
+        int[] status = new int[1];
+        long h = enter();
+        byte[] value;
+        try {
+            value = Native.secretGet(h, n, status);
+        } finally {
+            exit();
+        }
+        finish(status[0], null);
+        return value;
+    }
+
+    /** Forgets the secret {@code name} (its ciphertext is wiped). */
+    public void removeSecret(String name) {
+        required(name, "name");
+        byte[] n = Utf8.cString(name, "the secret name");
+        finish(call(h -> Native.secretRemove(h, n)), null);
+    }
+
+    /** The gate for your own protected work: throws {@link SessionLockedException} unless unlocked. */
+    public void requireUnlocked() { finish(call(Native::requireUnlocked), null); }
+
+    @Override
+    public String toString() { return "IdleLock(" + (isClosed() ? "closed" : "open") + ")"; }
+}

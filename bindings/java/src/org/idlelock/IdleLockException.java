@@ -1,0 +1,51 @@
+package org.idlelock;
+
+/**
+ * A libidlelock call failed. Each status has its subclass ({@link
+ * InvalidPasscodeException}, {@link SessionLockedException}, ...); a status
+ * this binding does not know (from a newer library) is thrown as this
+ * class. {@link #status()} is the C status, {@link #getMessage()} the
+ * library's message ({@code idlelock_last_error()}, read right after the
+ * failing call on the same thread) or the binding's own, and {@link
+ * #snapshot()} the state after the call when the call fills one (events,
+ * unlocks; never for INVALID_ARGUMENT), else null.
+ */
+public class IdleLockException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+    private final transient Snapshot snapshot;
+
+    public IdleLockException(int status, String message, Snapshot snapshot) {
+        super(message);
+        this.status = status;
+        this.snapshot = snapshot;
+    }
+
+    /** The C status code ({@code IDLELOCK_ERR_*}). */
+    public int status() { return status; }
+
+    /** The fixed name of the status ({@code "IDLELOCK_ERR_SESSION_LOCKED"}). */
+    public String statusName() { return IdleLock.statusName(status); }
+
+    /** The state after the call, or null when the call does not report one. */
+    public Snapshot snapshot() { return snapshot; }
+
+    /** The exception for {@code status}. */
+    static IdleLockException of(int status, String message, Snapshot snapshot) {
+        switch (status) {
+            case InvalidArgumentException.STATUS: return new InvalidArgumentException(message);
+            case SessionLockedException.STATUS: return new SessionLockedException(message, snapshot);
+            case InvalidPasscodeException.STATUS: return new InvalidPasscodeException(message, snapshot);
+            case LockedOutException.STATUS: return new LockedOutException(message, snapshot);
+            case LockUnavailableException.STATUS: return new LockUnavailableException(message, snapshot);
+            case NoPasscodeException.STATUS: return new NoPasscodeException(message, snapshot);
+            case StorageException.STATUS: return new StorageException(message, snapshot);
+            case NotFoundException.STATUS: return new NotFoundException(message);
+            case BufferTooSmallException.STATUS: return new BufferTooSmallException(message);
+            case NoMemoryException.STATUS: return new NoMemoryException(message, snapshot);
+            case InternalException.STATUS: return new InternalException(message, snapshot);
+            case RetryLaterException.STATUS: return new RetryLaterException(message, snapshot);
+            default: return new IdleLockException(status, message, snapshot);
+        }
+    }
+}

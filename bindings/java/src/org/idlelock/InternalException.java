@@ -1,0 +1,10 @@
+package org.idlelock;
+
+/** {@code IDLELOCK_ERR_INTERNAL}: a failure inside the library or libsodium that is not the caller's; the message says which step. */
+public class InternalException extends IdleLockException {
+    private static final long serialVersionUID = 1L;
+    /** The C status. */
+    public static final int STATUS = 11;
+
+    public InternalException(String message, Snapshot snapshot) { super(STATUS, message, snapshot); }
+}

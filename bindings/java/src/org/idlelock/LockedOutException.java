@@ -1,0 +1,10 @@
+package org.idlelock;
+
+/** {@code IDLELOCK_ERR_LOCKED_OUT}: too many wrong passcodes; only {@link IdleLock#disable()} (sign-out) leaves this state. */
+public class LockedOutException extends IdleLockException {
+    private static final long serialVersionUID = 1L;
+    /** The C status. */
+    public static final int STATUS = 4;
+
+    public LockedOutException(String message, Snapshot snapshot) { super(STATUS, message, snapshot); }
+}

@@ -1,0 +1,124 @@
+package org.idlelock;
+
+/**
+ * The native methods of {@code libidlelock_jni.so} (jni/idlelock_jni.c),
+ * registered with {@code RegisterNatives} when the library loads. Private to
+ * the package: {@link IdleLock} validates every argument before it calls
+ * one, and calls one only between {@code enter()} and {@code exit()}, so a
+ * handle is never used after it was destroyed.
+ *
+ * <p>Strings cross as byte arrays of UTF-8 (never through JNI's
+ * {@code NewStringUTF}/{@code GetStringUTFChars}, whose "modified UTF-8"
+ * encodes NUL as two bytes and a character outside the BMP as two
+ * surrogates). Snapshots cross as a {@code long[SNAP_FIELDS]}.
+ */
+final class Native {
+    private Native() {}
+
+    /** The header version the glue and this package were built against. */
+    static final int HEADER_VERSION_NUMBER = 10200;
+
+    /** Slots of a snapshot array, in this order. */
+    static final int SNAP_STATE = 0, SNAP_SEQ = 1, SNAP_REASON = 2, SNAP_ENABLED = 3,
+            SNAP_BIO_ENABLED = 4, SNAP_BIO_AVAILABLE = 5, SNAP_AWAY = 6, SNAP_ATTEMPTS = 7,
+            SNAP_LAST_ACTIVITY = 8, SNAP_UNTIL_IDLE = 9, SNAP_WARNING = 10,
+            SNAP_UNTIL_WARNING = 11, SNAP_UNTIL_RETRY = 12, SNAP_UNTIL_DEADLINE = 13;
+    static final int SNAP_FIELDS = 14;
+
+    /** {@link #event} kinds (the switch in the glue). */
+    static final int EV_START = 0, EV_TOUCH = 1, EV_INACTIVE = 2, EV_BACKGROUND = 3,
+            EV_FOREGROUND = 4, EV_CHECK = 5, EV_LOCK = 6, EV_SNAPSHOT = 7;
+
+    /** Slots of {@link #create}'s {@code numbers}; bit {@code 1 << slot} of
+     * {@code setMask} says the slot was set (else config_init's default). */
+    static final int CFG_LOCK_ON_START = 0, CFG_IDLE = 1, CFG_BACKGROUND = 2, CFG_INACTIVE = 3,
+            CFG_GRACE = 4, CFG_MAX_ATTEMPTS = 5, CFG_OPSLIMIT = 6, CFG_MEMLIMIT = 7,
+            CFG_PROMPT_CAP = 8, CFG_WARN_BEFORE = 9;
+    static final int CFG_FIELDS = 10;
+
+    private static final Throwable LOAD_ERROR = load();
+
+    private static Throwable load() {
+        try {
+            String path = System.getProperty("org.idlelock.jni.path");
+            if (path != null && !path.isEmpty()) {
+                System.load(path);
+            } else {
+                System.loadLibrary("idlelock_jni");
+            }
+            byte[] problem = checkAbi(HEADER_VERSION_NUMBER);
+            if (problem != null) {
+                return new UnsatisfiedLinkError(Utf8.decode(problem));
+            }
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /** Throws an {@link UnsatisfiedLinkError} saying why the native side is
+     * unusable (not found, or built for another version), each time. */
+    static void ensureLoaded() {
+        if (LOAD_ERROR != null) {
+            UnsatisfiedLinkError e = new UnsatisfiedLinkError(
+                    "libidlelock_jni could not be used: " + LOAD_ERROR.getMessage()
+                    + " (put libidlelock_jni.so and libidlelock.so.1 where the loader finds them:"
+                    + " java.library.path, LD_LIBRARY_PATH, an Android app's jniLibs/<abi>/;"
+                    + " or set -Dorg.idlelock.jni.path=/absolute/path/libidlelock_jni.so)");
+            e.initCause(LOAD_ERROR);
+            throw e;
+        }
+    }
+
+    // Load-time check: null when the glue, this package and the library agree.
+    static native byte[] checkAbi(int javaHeaderVersion);
+
+    // Versions and errors (byte arrays of UTF-8, never NULL).
+    static native byte[] version();
+    static native int versionNumber();
+    static native byte[] statusName(int status);
+    static native byte[] lastError();
+    static native long[] structSizes();
+    static native long[] iosDelaySchedule();
+
+    // Life cycle. out[0] receives the handle.
+    static native int create(long[] numbers, int setMask, byte[] storePath, byte[] unlockReason,
+                             byte[] deviceKey, long[] delaySteps, Object callbacks,
+                             boolean hasClock, boolean hasAuthenticator, long[] out);
+    static native void destroy(long handle);
+    static native int watchStart(long handle);
+    static native int watchStop(long handle);
+
+    // Events; snap may be null.
+    static native int touch(long handle);
+    static native int event(long handle, int kind, long[] snap);
+    static native int lifecycle(long handle, int platform, byte[] stateName, long[] snap);
+    static native int promptBegin(long handle, long[] token);
+    static native int promptEnd(long handle, long token);
+
+    // Passcode: the first len bytes of utf8.
+    static native int setPasscode(long handle, byte[] utf8, int len);
+    static native int unlock(long handle, byte[] utf8, int len, long[] snap);
+
+    // Biometric shortcut.
+    static native int enableBiometrics(long handle);
+    static native int disableBiometrics(long handle);
+    static native int unlockWithBiometrics(long handle, long[] snap);
+
+    // Sign-out.
+    static native int disable(long handle);
+
+    // Listeners: id is the binding's number for the listener (Callbacks).
+    static native int subscribe(long handle, long id);
+    static native int unsubscribe(long handle, long id);
+
+    // Secrets and the gate; names are NUL-terminated UTF-8.
+    static native int secretPut(long handle, byte[] name, byte[] value);
+    static native byte[] secretGet(long handle, byte[] name, int[] status);
+    static native int secretRemove(long handle, byte[] name);
+    static native int requireUnlocked(long handle);
+
+    // For the tests: {handles alive, threads attached by the glue, threads
+    // detached at their exit}.
+    static native long[] glueCounters();
+}

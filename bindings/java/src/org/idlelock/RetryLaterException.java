@@ -1,0 +1,13 @@
+package org.idlelock;
+
+/** (1.1) {@code IDLELOCK_ERR_RETRY_LATER}: an escalating delay is running after wrong passcodes: try again in {@link #msUntilRetry()} ms. The attempt was not counted. */
+public class RetryLaterException extends IdleLockException {
+    private static final long serialVersionUID = 1L;
+    /** The C status. */
+    public static final int STATUS = 12;
+
+    public RetryLaterException(String message, Snapshot snapshot) { super(STATUS, message, snapshot); }
+
+    /** Milliseconds until a passcode attempt is accepted again, or -1 when the call reported no snapshot. */
+    public long msUntilRetry() { return snapshot() == null ? -1 : snapshot().msUntilRetry(); }
+}

@@ -1,0 +1,53 @@
+package org.idlelock;
+
+/**
+ * What the lock looked like after a call ({@code idlelock_snapshot}),
+ * immutable. Times are milliseconds; {@link IdleLock#NEVER}
+ * ({@code Long.MAX_VALUE}) means "no deadline".
+ */
+public final class Snapshot {
+    private final long[] f;
+
+    private Snapshot(long[] fields) { this.f = fields; }
+
+    /** Wraps the array the glue filled (taken over, not copied). */
+    static Snapshot of(long[] fields) { return new Snapshot(fields); }
+
+    public State state() { return State.of(f[Native.SNAP_STATE]); }
+    /** The C value of the state (for a value a newer library added). */
+    public int stateCode() { return (int) f[Native.SNAP_STATE]; }
+    /** Number of the latest change of state, reason, a flag or attemptsRemaining; 0 at create. */
+    public long seq() { return f[Native.SNAP_SEQ]; }
+    public Reason reason() { return Reason.of(f[Native.SNAP_REASON]); }
+    public int reasonCode() { return (int) f[Native.SNAP_REASON]; }
+    /** True in LOCKED and LOCKED_OUT. */
+    public boolean isLocked() { return f[Native.SNAP_STATE] != State.UNLOCKED.code; }
+    /** A passcode is set: the lock is engaged. */
+    public boolean isEnabled() { return f[Native.SNAP_ENABLED] != 0; }
+    public boolean isBiometricsEnabled() { return f[Native.SNAP_BIO_ENABLED] != 0; }
+    /** Cached by the library: refreshed at create, enableBiometrics and every foreground. */
+    public boolean isBiometricsAvailable() { return f[Native.SNAP_BIO_AVAILABLE] != 0; }
+    /** An absence is recorded: show a privacy cover, whatever the state. */
+    public boolean isAway() { return f[Native.SNAP_AWAY] != 0; }
+    /** Wrong passcodes left before LOCKED_OUT (maxAttempts when not engaged, 0 when locked out). */
+    public int attemptsRemaining() { return (int) f[Native.SNAP_ATTEMPTS]; }
+    /** Clock reading of the last activity. */
+    public long lastActivityMs() { return f[Native.SNAP_LAST_ACTIVITY]; }
+    /** ms until the idle deadline, 0 when due, NEVER when there is none. */
+    public long msUntilIdleLock() { return f[Native.SNAP_UNTIL_IDLE]; }
+    /** (1.1) Within warnBeforeMs of the idle lock: save a draft, ask "still there?". */
+    public boolean isWarning() { return f[Native.SNAP_WARNING] != 0; }
+    /** (1.1) ms until isWarning opens, 0 when open, NEVER without a warning. */
+    public long msUntilWarning() { return f[Native.SNAP_UNTIL_WARNING]; }
+    /** (1.1) ms until a passcode attempt is accepted again (an escalating delay), 0 when it is. */
+    public long msUntilRetry() { return f[Native.SNAP_UNTIL_RETRY]; }
+    /** (1.1) ms until anything can change: wake a timer then and call check(); NEVER when nothing is due. */
+    public long msUntilNextDeadline() { return f[Native.SNAP_UNTIL_DEADLINE]; }
+
+    @Override public String toString() {
+        return "Snapshot(" + state() + ", reason " + reason() + ", seq " + seq()
+                + (isEnabled() ? ", engaged" : ", not engaged")
+                + (isAway() ? ", away" : "") + (isWarning() ? ", warning" : "")
+                + ", attempts remaining " + attemptsRemaining() + ")";
+    }
+}

@@ -1,0 +1,65 @@
+package org.idlelock.tests;
+
+import static org.idlelock.tests.Harness.contains;
+import static org.idlelock.tests.Harness.eq;
+import static org.idlelock.tests.Harness.expect;
+import static org.idlelock.tests.Harness.fast;
+
+import java.util.Arrays;
+import org.idlelock.DelayStep;
+import org.idlelock.IdleLock;
+import org.idlelock.InvalidArgumentException;
+
+/** Options: the library's range checks reach Java naming the field; the binding's own checks. */
+final class ConfigTests {
+    private ConfigTests() {}
+
+    static void bad(IdleLock.Builder b, String... parts) {
+        InvalidArgumentException e = expect(InvalidArgumentException.class, b::build);
+        eq(e.status(), 1, "status");
+        eq(e.statusName(), "IDLELOCK_ERR_INVALID_ARGUMENT", "statusName");
+        for (String p : parts) contains(e.getMessage(), p, "message");
+    }
+
+    static void run(Harness h) {
+        h.test("a lock that never times out is refused, naming idle_after_ms", () ->
+                bad(IdleLock.builder(), "idle_after_ms"));
+        h.test("values out of range name the field and the value", () -> {
+            bad(fast(null).graceMs(60_001), "grace_ms", "60001");
+            bad(fast(null).maxAttempts(0), "max_attempts");
+            bad(fast(null).maxAttempts(101), "max_attempts");
+            bad(fast(null).idleAfterMs(0), "idle_after_ms");
+            bad(fast(null).backgroundAfterMs(-2), "background_after_ms");
+            bad(fast(null).kdfOpslimit(1), "kdf_opslimit");
+            bad(fast(null).kdfMemlimit(1024), "kdf_memlimit");
+            bad(fast(null).promptCapMs(600_001), "prompt_cap_ms");
+            bad(fast(null).warnBeforeMs(60_000), "warn_before_ms");
+            bad(fast(null).deviceKey(new byte[31]), "device_key");
+            char[] reason = new char[513];
+            Arrays.fill(reason, 'r');
+            bad(fast(null).unlockReason(new String(reason)), "unlock_reason");
+        });
+        h.test("the binding's own checks name the option", () -> {
+            bad(fast(null).kdfOpslimit(-1), "kdfOpslimit", "negative");
+            bad(fast(null).kdfMemlimit(-5), "kdfMemlimit");
+            bad(fast(null).storePath("/tmp/a\0b"), "storePath", "NUL");
+            bad(fast(null).unlockReason("why\0not"), "unlockReason", "NUL");
+            bad(fast(null).unlockReason("\ud800"), "unlockReason", "surrogate");
+            bad(fast(null).delaySchedule(Arrays.asList(new DelayStep(1, 10), null)), "delaySchedule[1]");
+        });
+        h.test("a bad delay schedule is refused by the library", () -> {
+            bad(fast(null).delaySchedule(Arrays.asList(new DelayStep(2, 10), new DelayStep(1, 20))), "delay");
+            bad(fast(null).delaySchedule(Arrays.asList(new DelayStep(1, 86_400_001L))), "delay");
+            bad(fast(null).iosDelaySchedule(), "max_attempts");   // needs maxAttempts(10)
+            fast(null).iosDelaySchedule().maxAttempts(10).build().close();
+        });
+        h.test("lock_on_start false with a store and no device key", () ->
+                bad(fast(null).lockOnStart(false).storePath(System.getProperty("java.io.tmpdir") + "/idlelock-nokey"),
+                        "device"));
+        h.test("defaults build", () -> {
+            try (IdleLock lock = IdleLock.builder().idleAfterMs(1000).build()) {
+                eq(lock.snapshot().attemptsRemaining(), 5, "max_attempts default 5");
+            }
+        });
+    }
+}

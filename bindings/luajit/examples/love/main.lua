@@ -1,0 +1,157 @@
+--[[
+A minimal LÖVE game guarded by libidlelock: it locks after IDLE_MS without
+input (or 5 s in the background), shows a passcode screen, and unlocks with
+the passcode typed into an idlelock.passcode_buffer (never a Lua string).
+The lock is driven by lock:poll() from love.update: no watcher thread, no
+callback from C.
+
+Run it from the repository (after `make luajit`):
+  IDLELOCK_LIBRARY=build/libidlelock.so.1 LUA_PATH="build/luajit/?.lua;;" love bindings/luajit/examples/love
+The passcode is 2468. In a shipped game, put idlelock.lua in the game folder
+and libidlelock.so.1 (with libsodium) where the loader finds it.
+
+Scripted input mode (the tests): IDLELOCK_DEMO_SCRIPT names a file of
+steps that are fed through LÖVE's own event queue; see
+bindings/luajit/tests/demo.script.
+]]
+
+local idlelock = require("idlelock")
+
+local IDLE_MS = tonumber(os.getenv("IDLELOCK_DEMO_IDLE_MS")) or 30000
+local lock, typed, snap
+local message = ""
+local screens_seen = {}
+
+local function say(text)
+  message = text
+  print("demo: " .. text)
+end
+
+local shown -- the state line last shown
+
+-- Shows the state when it changed (a counted attempt also changes the
+-- snapshot, and must not hide its own message).
+local function report(s)
+  snap = s
+  local line = s.is_locked and ("state " .. s.state_name .. " (" .. s.reason_name .. ")") or "state UNLOCKED"
+  if line ~= shown then
+    shown = line
+    say(line)
+  end
+end
+
+function love.load()
+  lock = idlelock.new{
+    idle_after_ms = IDLE_MS,
+    background_after_ms = 5000,
+    -- OWASP's Argon2id floor: an unlock costs one frame or two here. The
+    -- library's default (64 MiB) is stronger and takes a few frames.
+    kdf_opslimit = 2,
+    kdf_memlimit = idlelock.KDF_MEMLIMIT_MIN,
+  }
+  -- The demo's account. A real game lets the player choose one.
+  lock:set_passcode("2468")
+  lock:put_secret("save-key", "demo save key")
+  lock:start() -- lock_on_start: the game opens on the passcode screen
+  typed = idlelock.passcode_buffer()
+  report(lock:snapshot())
+  love.keyboard.setKeyRepeat(true)
+  if os.getenv("IDLELOCK_DEMO_SCRIPT") then require("script").start(os.getenv("IDLELOCK_DEMO_SCRIPT")) end
+end
+
+function love.update(dt)
+  local s, changed = lock:poll()
+  if changed then report(s) end
+  snap = s
+  if package.loaded.script then package.loaded.script.update(lock, dt) end
+end
+
+local function try_unlock()
+  local ok, err = pcall(lock.unlock, lock, typed)
+  typed:clear()
+  if ok then
+    report(lock:snapshot())
+  elseif idlelock.is_error(err, idlelock.ERR_INVALID_PASSCODE) then
+    say("wrong passcode: " .. err.attempts_remaining .. " attempts remaining")
+  elseif idlelock.is_error(err, idlelock.ERR_RETRY_LATER) then
+    say(("too many tries: wait %d s"):format(math.ceil(err.ms_until_retry / 1000)))
+  elseif idlelock.is_error(err, idlelock.ERR_LOCKED_OUT) then
+    say("locked out: sign in again")
+  else
+    say("unlock failed: " .. tostring(err))
+  end
+end
+
+function love.textinput(text)
+  if snap.is_locked then
+    typed:append(text)
+  else
+    lock:touch()
+  end
+end
+
+function love.keypressed(key)
+  if not snap.is_locked then
+    lock:touch()
+    if key == "l" then report(lock:lock()) end -- "Lock now"
+    return
+  end
+  if key == "return" or key == "kpenter" then
+    try_unlock()
+  elseif key == "backspace" then
+    typed:backspace()
+  elseif key == "escape" then
+    typed:clear()
+  end
+end
+
+function love.mousepressed()
+  if not snap.is_locked then lock:touch() end
+end
+
+function love.mousemoved()
+  if not snap.is_locked then lock:touch() end
+end
+
+-- Focus lost (another window on top): inactive; minimized: background.
+function love.focus(focused)
+  if focused then lock:foreground() else lock:inactive() end
+end
+
+function love.visible(visible)
+  if visible then lock:foreground() else lock:background() end
+end
+
+local function screen(name)
+  if not screens_seen[name] then
+    screens_seen[name] = true
+    print("demo: drew the " .. name .. " screen")
+  end
+end
+
+function love.draw()
+  local g = love.graphics
+  if snap.is_locked then
+    screen("passcode")
+    g.clear(0.12, 0.12, 0.16)
+    g.print("Locked (" .. snap.reason_name .. ")", 40, 40, 0, 2, 2)
+    g.print("Passcode: " .. ("*"):rep(typed:len()), 40, 120, 0, 1.5, 1.5)
+    g.print("Type it and press Enter (it is 2468).", 40, 170)
+  else
+    screen("game")
+    g.clear(0.1, 0.25, 0.15)
+    g.print("Session open", 40, 40, 0, 2, 2)
+    local left = snap.ms_until_idle_lock
+    g.print(left == idlelock.NEVER and "No idle lock" or ("Locks after %.1f s without input"):format(left / 1000), 40, 120)
+    g.print("Press L to lock now.", 40, 150)
+  end
+  g.print(message, 40, 260)
+end
+
+function love.quit()
+  typed:clear()
+  lock:close()
+end
+
+-- For the script: what the screen shows.
+function demo_state() return snap, message end -- luacheck: ignore

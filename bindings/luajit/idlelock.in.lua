@@ -1,0 +1,739 @@
+--[[
+idlelock.lua: the LuaJIT binding of libidlelock, an idle lock for signed-in
+sessions (LÖVE 11, Defold, any LuaJIT 2.1 host). One module, built by
+`make luajit` from this template and include/idlelock.h: its ffi.cdef and
+constants are generated from the header (bindings/luajit/gen_cdef.lua).
+
+    local idlelock = require("idlelock")
+    local lock = idlelock.new{ idle_after_ms = 300000, background_after_ms = 30000 }
+    lock:set_passcode("2468")                 -- a Lua string is UTF-8 bytes as is
+    lock:start()
+    function love.update() local snap, changed = lock:poll() end
+    lock:touch()                              -- on every input event
+    local ok, err = pcall(lock.unlock, lock, "1111")
+    -- err.status == idlelock.ERR_INVALID_PASSCODE, err.attempts_remaining == 4
+    lock:close()                              -- or let the collector do it (ffi.gc)
+
+Rules (bindings/luajit/README.md has them in full):
+  * Times are milliseconds (Lua numbers); idlelock.NEVER (math.huge) is "no
+    deadline", in options and in snapshots.
+  * Threads: C never calls Lua from another thread. A lock with a Lua listener
+    or a Lua clock refuses watch_start (and a running watcher refuses them);
+    listeners run inside the call that caused the change, on your thread.
+    Prefer poll() from the game loop: it calls check() only when
+    ms_until_next_deadline says something can change.
+  * Calls that may run a Lua callback go through a function that is never
+    JIT-compiled (LuaJIT forbids a compiled FFI call that calls back).
+  * Errors are raised as error objects: e.status (IDLELOCK_ERR_*), e.name,
+    e.message, e.snapshot, e.attempts_remaining, e.ms_until_retry; tostring(e)
+    reads well. A call on a closed lock raises "idlelock: the lock is closed".
+  * Passcodes cross as bytes, never re-encoded: a Lua string, an ffi buffer
+    with a length, or an idlelock.passcode_buffer() (typed in place, wiped
+    with ffi.fill). Lua strings cannot be wiped: prefer the buffer.
+  * Secrets come back as a uint8_t[n] buffer the caller owns (wipe it with
+    ffi.fill), or, from get_secret_string, as a Lua string (never wiped).
+]]
+
+local ffi = require("ffi")
+local bit = require("bit")
+
+--@@GENERATED@@
+
+local M = {}
+
+-- ------------------------------------------------------------------ loading
+
+-- The declarations may already be known (another copy of this module in the
+-- same state): then they are the same header's, or the size check fails.
+if not pcall(ffi.typeof, "idlelock_config") then ffi.cdef(IDLELOCK_CDEF) end
+-- CLOCK_BOOTTIME for poll(), under a private name (no clash with another
+-- module's clock_gettime or struct timespec).
+if not pcall(ffi.typeof, "idlelock_lua_timespec") then
+  ffi.cdef[[
+    typedef struct { long sec; long nsec; } idlelock_lua_timespec;
+    int idlelock_lua_clock_gettime(int clock, idlelock_lua_timespec *ts) __asm__("clock_gettime");
+  ]]
+end
+
+local function load_library()
+  local tried = {}
+  local override = os.getenv("IDLELOCK_LIBRARY")
+  local names = override and override ~= "" and { override } or { "libidlelock.so.1", "idlelock" }
+  for _, name in ipairs(names) do
+    local ok, lib = pcall(ffi.load, name)
+    if ok then return lib, name end
+    tried[#tried + 1] = name .. ": " .. tostring(lib)
+  end
+  error("idlelock: libidlelock could not be loaded (" .. table.concat(tried, "; ") ..
+        "); set IDLELOCK_LIBRARY to its path, or put libidlelock.so.1 where the loader finds it", 0)
+end
+
+local C, library_path = load_library()
+M.C, M.library_path = C, library_path
+M.const = IDLELOCK_CONSTANTS
+
+-- Short names: IDLELOCK_ERR_STORAGE -> idlelock.ERR_STORAGE. 64-bit values
+-- that a Lua number holds exactly become numbers.
+for name, value in pairs(IDLELOCK_CONSTANTS) do
+  local short = name:gsub("^IDLELOCK_", "")
+  if type(value) == "cdata" and math.abs(tonumber(value)) < 2 ^ 53 then value = tonumber(value) end
+  M[short] = value
+end
+-- "No deadline", as Lua code compares it: math.huge (the C value is
+-- idlelock.const.IDLELOCK_NEVER).
+M.NEVER = math.huge
+M.SAME_AS_IDLE = -1
+M.HEADER_VERSION = IDLELOCK_CONSTANTS.IDLELOCK_VERSION_STRING
+-- Bounds the header states in prose.
+M.PROMPT_CAP_MAX_MS, M.DELAY_MAX_MS, M.DELAY_SCHEDULE_MAX_STEPS = 600000, 86400000, 32
+
+do -- the library must serve this header: same major, minor at least ours,
+   -- and the struct mirrors (the cdef) of the library's sizes.
+  local number = C.idlelock_version_number()
+  local major, minor = math.floor(number / 10000), math.floor(number / 100) % 100
+  local prefix = "idlelock: libidlelock " .. ffi.string(C.idlelock_version()) ..
+                 " (" .. library_path .. ") does not match this module (header " .. M.HEADER_VERSION .. "): "
+  if major ~= M.VERSION_MAJOR then error(prefix .. "another ABI major", 0) end
+  if minor < M.VERSION_MINOR then error(prefix .. "its minor is older", 0) end
+  for _, s in ipairs{ "config", "snapshot", "authenticator", "delay_step" } do
+    local ours, theirs = ffi.sizeof("idlelock_" .. s), tonumber(C["idlelock_" .. s .. "_size"]())
+    if (minor == M.VERSION_MINOR and theirs ~= ours) or theirs < ours then
+      error(prefix .. "idlelock_" .. s .. " is " .. theirs .. " bytes in the library, " .. ours .. " in the cdef", 0)
+    end
+  end
+end
+
+local NEVER_C = IDLELOCK_CONSTANTS.IDLELOCK_NEVER
+local INT64_MIN = -0x7fffffffffffffffLL - 1
+local CLOCK_BOOTTIME = 7
+local snapshot_t = ffi.typeof("idlelock_snapshot")
+local snapshot_size = ffi.sizeof(snapshot_t)
+local u64_box = ffi.typeof("uint64_t[1]")
+local size_box = ffi.typeof("size_t[1]")
+local u8_vla = ffi.typeof("uint8_t[?]")
+
+-- ------------------------------------------------------------------ errors
+
+local status_names = {}
+for name, value in pairs(IDLELOCK_CONSTANTS) do
+  local short = name:match("^IDLELOCK_(ERR_[%w_]+)$") or (name == "IDLELOCK_OK" and "OK")
+  if short then status_names[value] = short end
+end
+
+local Error = {}
+Error.__index = Error
+Error.__tostring = function(e)
+  return "idlelock: " .. (e.name or "?") .. ": " .. (e.message or "")
+end
+M.Error = Error
+
+--- Is `e` an idlelock error, and (given `status`) of that status?
+function M.is_error(e, status)
+  return getmetatable(e) == Error and (status == nil or e.status == status)
+end
+
+local function raise(status, message, snapshot, level)
+  local e = setmetatable({
+    status = status,
+    name = ffi.string(C.idlelock_status_name(status)),
+    message = message,
+    snapshot = snapshot,
+  }, Error)
+  if snapshot then
+    if status == M.ERR_INVALID_PASSCODE then e.attempts_remaining = snapshot.attempts_remaining end
+    if status == M.ERR_RETRY_LATER then e.ms_until_retry = snapshot.ms_until_retry end
+  end
+  error(e, level or 3)
+end
+
+-- The binding's own check of an argument: INVALID_ARGUMENT, like the library's.
+local function bad(message)
+  raise(M.ERR_INVALID_ARGUMENT, message, nil, 4)
+end
+
+local function last_error()
+  return ffi.string(C.idlelock_last_error())
+end
+
+-- ----------------------------------------------------------------- helpers
+
+local function ms(v)
+  if v == math.huge then return math.huge end
+  return tonumber(v)
+end
+
+local state_names = { [0] = "UNLOCKED", [1] = "LOCKED", [2] = "LOCKED_OUT" }
+local reason_names = { [0] = "NONE", "IDLE", "BACKGROUNDED", "STARTUP", "MANUAL", "CLOCK" }
+
+local function never(v)
+  if v == NEVER_C then return math.huge end
+  return tonumber(v)
+end
+
+--- A snapshot as a plain table (times in ms, NEVER as math.huge).
+local function snapshot_table(s)
+  local state, reason = s.state, s.reason
+  return {
+    state = state,
+    state_name = state_names[state] or tostring(state),
+    reason = reason,
+    reason_name = reason_names[reason] or tostring(reason),
+    seq = tonumber(s.seq),
+    is_locked = state ~= 0,
+    is_enabled = s.is_enabled ~= 0,
+    is_biometrics_enabled = s.is_biometrics_enabled ~= 0,
+    is_biometrics_available = s.is_biometrics_available ~= 0,
+    is_away = s.is_away ~= 0,
+    attempts_remaining = s.attempts_remaining,
+    last_activity_ms = tonumber(s.last_activity_ms),
+    ms_until_idle_lock = never(s.ms_until_idle_lock),
+    is_warning = s.is_warning ~= 0,
+    ms_until_warning = never(s.ms_until_warning),
+    ms_until_retry = tonumber(s.ms_until_retry),
+    ms_until_next_deadline = never(s.ms_until_next_deadline),
+  }
+end
+
+--- `v` as an int64 for a C field: an integer, NEVER (math.huge or the C
+--- constant), or an int64 cdata. `what` names the option in the error.
+local function int64(v, what)
+  if v == math.huge or v == NEVER_C then return NEVER_C end
+  if type(v) == "cdata" then return ffi.cast("int64_t", v) end
+  if type(v) ~= "number" or v ~= v or v % 1 ~= 0 or v >= 2 ^ 63 or v < -2 ^ 63 then
+    bad(what .. " must be an integer number of milliseconds (or idlelock.NEVER), got " .. tostring(v))
+  end
+  return v
+end
+
+local function uint64(v, what)
+  if type(v) == "cdata" then v = tonumber(v) end
+  if type(v) ~= "number" or v ~= v or v % 1 ~= 0 or v < 0 or v >= 2 ^ 64 then
+    bad(what .. " must be a non-negative integer, got " .. tostring(v))
+  end
+  return v
+end
+
+local function int32(v, what)
+  if type(v) ~= "number" or v % 1 ~= 0 or v < -2 ^ 31 or v >= 2 ^ 31 then
+    bad(what .. " must be an integer, got " .. tostring(v))
+  end
+  return v
+end
+
+--- A C string argument: a Lua string with no NUL (the library checks UTF-8).
+local function cstr(v, what)
+  if type(v) ~= "string" then bad(what .. " must be a string, got " .. type(v)) end
+  if v:find("\0", 1, true) then bad(what .. " contains a NUL byte, which a C string cannot hold") end
+  return v
+end
+
+--- Bytes for a passcode or a value: a Lua string, a passcode_buffer, or an
+--- ffi pointer/array with an explicit length. Returns pointer, length.
+local PasscodeBuffer = {}
+PasscodeBuffer.__index = PasscodeBuffer
+
+local function bytes(v, len, what)
+  if type(v) == "string" then
+    if len ~= nil then bad(what .. ": a length is only for an ffi buffer") end
+    return v, #v
+  end
+  if getmetatable(v) == PasscodeBuffer then return v.buf, v.n end
+  if type(v) == "cdata" then
+    if type(len) ~= "number" or len < 0 or len % 1 ~= 0 then
+      bad(what .. ": an ffi buffer needs its length in bytes")
+    end
+    return ffi.cast("const uint8_t *", v), len
+  end
+  bad(what .. " must be a string, an idlelock.passcode_buffer() or an ffi buffer with a length, got " .. type(v))
+end
+
+-- ---------------------------------------------------- callbacks (one thread)
+--
+-- Two ffi callbacks for the whole module (they are a scarce resource),
+-- reaching the right lock through an integer id in ctx. The registries are
+-- weak: a lock the program forgot is still collected.
+
+local listeners = setmetatable({}, { __mode = "v" }) -- id -> listener record
+local clocks = setmetatable({}, { __mode = "v" })    -- id -> lock
+local next_id = 0
+local pending = {}                                   -- errors raised by callbacks, for the call
+local in_clock = false
+
+local function new_id()
+  next_id = next_id + 1
+  return next_id
+end
+
+local function ctx_id(ctx)
+  return tonumber(ffi.cast("intptr_t", ctx))
+end
+
+local listener_cb = ffi.cast("idlelock_listener_fn", function(ctx, snap)
+  local rec = listeners[ctx_id(ctx)]
+  if rec == nil or not rec.active or snap == nil then return end
+  local ok, err = pcall(rec.fn, snapshot_table(snap))
+  if not ok then pending[#pending + 1] = err end
+end)
+
+local clock_cb = ffi.cast("idlelock_clock_fn", function(ctx)
+  local lock = clocks[ctx_id(ctx)]
+  if lock == nil then return INT64_MIN end
+  in_clock = true
+  local ok, v = pcall(lock._clock)
+  in_clock = false
+  if ok and type(v) == "number" and v == v and v % 1 == 0 and v > -2 ^ 63 and v < 2 ^ 63 then
+    return v
+  end
+  pending[#pending + 1] = ok and ("idlelock: the clock returned " .. tostring(v) ..
+                                  ", not an integer number of milliseconds") or v
+  -- The earliest reading: an engaged unlocked session locks (REASON_CLOCK)
+  -- instead of being extended.
+  return INT64_MIN
+end)
+
+-- FFI calls: `call` may be JIT-compiled; `call_nojit` never is, so a C
+-- function that runs a Lua callback is always called from the interpreter.
+local function call(f, ...) return f(...) end
+local function call_nojit(f, ...) return f(...) end
+jit.off(call_nojit)
+
+--- The error a callback raised during the call, re-raised after it.
+local function raise_pending(status, snapshot)
+  local first = pending[1]
+  for i = #pending, 1, -1 do pending[i] = nil end
+  if status ~= 0 then
+    -- The call failed too: keep both.
+    local e = setmetatable({ status = status, name = ffi.string(C.idlelock_status_name(status)),
+                             message = last_error() .. " (and a callback raised: " .. tostring(first) .. ")",
+                             snapshot = snapshot, callback_error = first }, Error)
+    error(e, 0)
+  end
+  error(first, 0)
+end
+
+-- -------------------------------------------------------------- the lock
+
+local Lock = {}
+Lock.__index = Lock
+M.Lock = Lock
+
+local live = 0 -- handles not yet destroyed (M._live_handles, for the tests)
+
+local function destroy(h)
+  live = live - 1
+  C.idlelock_destroy(h)
+end
+
+local function handle(self)
+  local h = self._h
+  if h == nil then error("idlelock: the lock is closed", 3) end
+  if in_clock and self._clock then error("idlelock: the clock must not call into the lock", 3) end
+  return h
+end
+
+--- After a call: raise its failure (or a callback's error); destroy a
+--- lock closed from inside the call once the outermost call is done.
+local function finish(self, rc, snapshot)
+  self._depth = self._depth - 1
+  if self._depth == 0 and self._closing then self:close() end
+  if pending[1] ~= nil then raise_pending(rc, snapshot) end
+  if rc ~= 0 then raise(rc, last_error(), snapshot) end
+end
+
+local function event(cfunc)
+  return function(self)
+    local h = handle(self)
+    local out = self._out
+    self._depth = self._depth + 1
+    local rc = (self._cb and call_nojit or call)(cfunc, h, out)
+    local s = snapshot_table(out)
+    self._due = nil
+    finish(self, rc, rc ~= M.ERR_INVALID_ARGUMENT and s or nil)
+    return s
+  end
+end
+
+local function plain(self, cfunc, ...)
+  local h = handle(self)
+  self._depth = self._depth + 1
+  local rc = (self._cb and call_nojit or call)(cfunc, h, ...)
+  self._due = nil
+  finish(self, rc, nil)
+end
+
+--- Creates a lock (idlelock_create). Options (all optional, library
+--- defaults otherwise; at least one of the two timeouts must be finite):
+--- idle_after_ms, background_after_ms, inactive_after_ms, grace_ms,
+--- max_attempts, lock_on_start (boolean), kdf_opslimit, kdf_memlimit,
+--- store_path, clock (a function returning ms), unlock_reason, device_key
+--- (32 bytes: a string, or an ffi buffer), prompt_cap_ms, warn_before_ms,
+--- delay_schedule ({ {failed_attempts, delay_ms}, ... } or "ios").
+function M.new(options)
+  options = options or {}
+  if type(options) ~= "table" then bad("options must be a table") end
+  local known = { idle_after_ms = 1, background_after_ms = 1, inactive_after_ms = 1, grace_ms = 1,
+                  max_attempts = 1, lock_on_start = 1, kdf_opslimit = 1, kdf_memlimit = 1,
+                  store_path = 1, clock = 1, unlock_reason = 1, device_key = 1, prompt_cap_ms = 1,
+                  warn_before_ms = 1, delay_schedule = 1 }
+  for k in pairs(options) do
+    if not known[k] then bad("unknown option " .. tostring(k)) end
+  end
+  local cfg = ffi.new("idlelock_config")
+  if C.idlelock_config_init(cfg, ffi.sizeof(cfg)) ~= 0 then raise(M.ERR_INTERNAL, last_error()) end
+  local o = options
+  if o.idle_after_ms ~= nil then cfg.idle_after_ms = int64(o.idle_after_ms, "idle_after_ms") end
+  if o.background_after_ms ~= nil then cfg.background_after_ms = int64(o.background_after_ms, "background_after_ms") end
+  if o.inactive_after_ms ~= nil then cfg.inactive_after_ms = int64(o.inactive_after_ms, "inactive_after_ms") end
+  if o.grace_ms ~= nil then cfg.grace_ms = int64(o.grace_ms, "grace_ms") end
+  if o.prompt_cap_ms ~= nil then cfg.prompt_cap_ms = int64(o.prompt_cap_ms, "prompt_cap_ms") end
+  if o.warn_before_ms ~= nil then cfg.warn_before_ms = int64(o.warn_before_ms, "warn_before_ms") end
+  if o.max_attempts ~= nil then cfg.max_attempts = int32(o.max_attempts, "max_attempts") end
+  if o.kdf_opslimit ~= nil then cfg.kdf_opslimit = uint64(o.kdf_opslimit, "kdf_opslimit") end
+  if o.kdf_memlimit ~= nil then cfg.kdf_memlimit = uint64(o.kdf_memlimit, "kdf_memlimit") end
+  if o.lock_on_start ~= nil then
+    if type(o.lock_on_start) ~= "boolean" then bad("lock_on_start must be a boolean") end
+    cfg.lock_on_start = o.lock_on_start and 1 or 0
+  end
+  -- Keep every buffer the config points to alive until create returns.
+  local keep = {}
+  if o.store_path ~= nil then keep.path = cstr(o.store_path, "store_path"); cfg.store_path = keep.path end
+  if o.unlock_reason ~= nil then keep.reason = cstr(o.unlock_reason, "unlock_reason"); cfg.unlock_reason = keep.reason end
+  local key, key_len
+  if o.device_key ~= nil then
+    local p, n = bytes(o.device_key, type(o.device_key) == "cdata" and ffi.sizeof(o.device_key) or nil, "device_key")
+    key_len = n
+    key = u8_vla(math.max(1, n))
+    ffi.copy(key, p, n)
+    cfg.device_key, cfg.device_key_len = key, n
+  end
+  local schedule = o.delay_schedule
+  if schedule == "ios" then schedule = M.ios_delay_schedule() end
+  if schedule ~= nil then
+    if type(schedule) ~= "table" then bad("delay_schedule must be a list of {failed_attempts, delay_ms} or \"ios\"") end
+    local steps = ffi.new("idlelock_delay_step[?]", math.max(1, #schedule))
+    for i, step in ipairs(schedule) do
+      if type(step) ~= "table" then bad("delay_schedule[" .. i .. "] must be {failed_attempts, delay_ms}") end
+      steps[i - 1].failed_attempts = int32(step[1] or step.failed_attempts, "delay_schedule[" .. i .. "].failed_attempts")
+      steps[i - 1].delay_ms = int64(step[2] or step.delay_ms, "delay_schedule[" .. i .. "].delay_ms")
+    end
+    keep.steps = steps
+    cfg.delay_schedule, cfg.delay_schedule_len = steps, #schedule
+  end
+  local self = setmetatable({ _depth = 0, _listeners = {}, _cb = nil, _out = snapshot_t(),
+                              _watching = false }, Lock)
+  self._out.size = snapshot_size
+  if o.clock ~= nil then
+    if type(o.clock) ~= "function" then bad("clock must be a function returning milliseconds") end
+    self._clock = o.clock
+    self._cb = true
+    self._id = new_id()
+    clocks[self._id] = self
+    cfg.clock, cfg.clock_ctx = clock_cb, ffi.cast("void *", self._id)
+  end
+  local out = ffi.new("idlelock *[1]")
+  self._depth = 1
+  local rc = (self._cb and call_nojit or call)(C.idlelock_create, cfg, out)
+  self._depth = 0
+  if key then ffi.fill(key, key_len) end
+  keep = nil
+  if rc ~= 0 then
+    local message = last_error()
+    for i = #pending, 1, -1 do pending[i] = nil end
+    raise(rc, message, nil, 2)
+  end
+  live = live + 1
+  self._h = ffi.gc(out[0], destroy)
+  return self
+end
+
+--- Destroys the lock: wipes its session key, passcode wrap and secrets,
+--- stops the watcher. Idempotent. From inside a callback of one of its own
+--- calls, the handle is destroyed when that call returns.
+function Lock:close()
+  local h = self._h
+  if h == nil then return end
+  if self._depth > 0 then
+    self._closing = true
+    return
+  end
+  self._h = nil
+  ffi.gc(h, nil)
+  destroy(h)
+  for _, rec in pairs(self._listeners) do rec.active = false end
+  self._listeners = {}
+  if self._id then clocks[self._id] = nil end
+end
+
+function Lock:is_closed() return self._h == nil end
+
+-- Events (each returns the snapshot table after the call).
+Lock.start = event(C.idlelock_start)
+Lock.inactive = event(C.idlelock_inactive)
+Lock.background = event(C.idlelock_background)
+Lock.foreground = event(C.idlelock_foreground)
+Lock.check = event(C.idlelock_check)
+Lock.lock = event(C.idlelock_lock)
+Lock.snapshot = event(C.idlelock_snapshot_get)
+
+--- User activity: call it on every input event. Returns nothing.
+function Lock:touch()
+  local h = handle(self)
+  self._depth = self._depth + 1
+  local rc = (self._cb and call_nojit or call)(C.idlelock_touch, h, nil)
+  self._depth = self._depth - 1
+  if rc ~= 0 or pending[1] ~= nil or self._closing then
+    self._depth = self._depth + 1
+    finish(self, rc, nil)
+  end
+end
+
+--- A platform's own state name ("ON_STOP", "inactive"): platform is one of
+--- idlelock.PLATFORM_*.
+function Lock:lifecycle(platform, state_name)
+  int32(platform, "platform")
+  cstr(state_name, "state_name")
+  local h = handle(self)
+  local out = self._out
+  self._depth = self._depth + 1
+  local rc = (self._cb and call_nojit or call)(C.idlelock_lifecycle, h, platform, state_name, out)
+  local s = snapshot_table(out)
+  self._due = nil
+  finish(self, rc, rc ~= M.ERR_INVALID_ARGUMENT and s or nil)
+  return s
+end
+
+--- Opens a prompt the app shows itself; returns its token (a uint64 cdata).
+function Lock:prompt_begin()
+  local token = u64_box()
+  plain(self, C.idlelock_prompt_begin, token)
+  return token[0]
+end
+
+function Lock:prompt_end(token)
+  if type(token) ~= "cdata" and type(token) ~= "number" then bad("token must be a prompt token") end
+  plain(self, C.idlelock_prompt_end, token)
+end
+
+--- set_passcode(passcode [, len]): a Lua string, a passcode_buffer, or an
+--- ffi buffer and its length. Runs Argon2id (tens of ms: not every frame).
+function Lock:set_passcode(passcode, len)
+  local p, n = bytes(passcode, len, "passcode")
+  plain(self, C.idlelock_set_passcode, p, n)
+end
+
+--- unlock(passcode [, len]) -> snapshot. Errors: ERR_INVALID_PASSCODE
+--- (e.attempts_remaining), ERR_LOCKED_OUT, ERR_RETRY_LATER (e.ms_until_retry),
+--- ERR_NO_PASSCODE, ERR_SESSION_LOCKED.
+function Lock:unlock(passcode, len)
+  local p, n = bytes(passcode, len, "passcode")
+  local h = handle(self)
+  local out = self._out
+  self._depth = self._depth + 1
+  local rc = (self._cb and call_nojit or call)(C.idlelock_unlock, h, p, n, out)
+  local s = snapshot_table(out)
+  self._due = nil
+  finish(self, rc, rc ~= M.ERR_INVALID_ARGUMENT and s or nil)
+  return s
+end
+
+-- The biometric shortcut. This module configures no authenticator (a game
+-- loop cannot block on a prompt), so enabling answers ERR_LOCK_UNAVAILABLE;
+-- the two-phase calls of libidlelock 1.2 will add a request object finished
+-- from the game loop (README.md).
+function Lock:enable_biometrics() plain(self, C.idlelock_enable_biometrics) end
+function Lock:disable_biometrics() plain(self, C.idlelock_disable_biometrics) end
+Lock.unlock_with_biometrics = event(C.idlelock_unlock_with_biometrics)
+
+--- Signs out: forgets the passcode, every secret, the count and the lockout.
+function Lock:disable() plain(self, C.idlelock_disable) end
+
+--- Registers fn(snapshot) for every change made from now on; returns its
+--- token. It runs inside the call that caused the change, on this thread.
+--- Refused while the watcher runs (it would run on the watcher's thread).
+function Lock:subscribe(fn)
+  if type(fn) ~= "function" then bad("the listener must be a function") end
+  handle(self)
+  if self._watching then
+    bad("a Lua listener cannot be added while the watcher thread runs (C must never call Lua from " ..
+        "another thread): call watch_stop() first, or use poll()")
+  end
+  local rec = { fn = fn, active = true }
+  local id = new_id()
+  listeners[id] = rec
+  local token = u64_box()
+  self._cb = true
+  local ok, err = pcall(plain, self, C.idlelock_subscribe, listener_cb, ffi.cast("void *", id), token)
+  if not ok then
+    listeners[id] = nil
+    self._cb = self._clock ~= nil or next(self._listeners) ~= nil or nil
+    error(err, 2)
+  end
+  local key = tostring(token[0])
+  self._listeners[key] = rec
+  return token[0]
+end
+
+function Lock:unsubscribe(token)
+  if type(token) ~= "cdata" and type(token) ~= "number" then bad("token must be a subscription token") end
+  plain(self, C.idlelock_unsubscribe, token)
+  local key = tostring(ffi.cast("uint64_t", token))
+  local rec = self._listeners[key]
+  if rec then rec.active = false end
+  self._listeners[key] = nil
+  self._cb = self._clock ~= nil or next(self._listeners) ~= nil or nil
+end
+
+--- put_secret(name, value [, len]): value is a string or an ffi buffer and its length.
+function Lock:put_secret(name, value, len)
+  cstr(name, "name")
+  local p, n = bytes(value, len, "value")
+  plain(self, C.idlelock_secret_put, name, p, n)
+end
+
+--- get_secret(name) -> buf, len: a new uint8_t[len] the caller owns (wipe it
+--- with ffi.fill(buf, len) when done).
+function Lock:get_secret(name)
+  cstr(name, "name")
+  local h = handle(self)
+  local size = size_box()
+  self._depth = self._depth + 1
+  local f = self._cb and call_nojit or call
+  local rc = f(C.idlelock_secret_get, h, name, nil, size)
+  local buf = u8_vla(0)
+  while rc == M.ERR_BUFFER_TOO_SMALL do
+    ffi.fill(buf, ffi.sizeof(buf))
+    local cap = size[0]
+    buf = u8_vla(cap)
+    rc = f(C.idlelock_secret_get, h, name, buf, size)
+  end
+  finish(self, rc, nil)
+  return buf, tonumber(size[0])
+end
+
+--- get_secret_string(name) -> string. The binding wipes its buffer; the Lua
+--- string cannot be wiped: use get_secret for keys.
+function Lock:get_secret_string(name)
+  local buf, n = self:get_secret(name)
+  local s = ffi.string(buf, n)
+  ffi.fill(buf, n)
+  return s
+end
+
+function Lock:remove_secret(name)
+  cstr(name, "name")
+  plain(self, C.idlelock_secret_remove, name)
+end
+
+--- The gate: raises ERR_SESSION_LOCKED unless unlocked.
+function Lock:require_unlocked() plain(self, C.idlelock_require_unlocked) end
+
+--- Starts the watcher thread (the session then locks on time with no call).
+--- Refused while a Lua listener or clock is registered: use poll() instead.
+function Lock:watch_start()
+  handle(self)
+  if self._cb then
+    bad("watch_start: this lock has a Lua listener or a Lua clock, and C must never call Lua from " ..
+        "another thread; unsubscribe first, or drive the lock with poll() from the game loop")
+  end
+  plain(self, C.idlelock_watch_start)
+  self._watching = true
+end
+
+function Lock:watch_stop()
+  plain(self, C.idlelock_watch_stop)
+  self._watching = false
+end
+
+local ts = ffi.new("idlelock_lua_timespec")
+-- Resolved once; nil on a libc without clock_gettime (poll then checks every time).
+local clock_gettime
+do
+  local ok, f = pcall(function() return ffi.C.idlelock_lua_clock_gettime end)
+  clock_gettime = ok and f or nil
+end
+
+--- Milliseconds on the lock's clock (CLOCK_BOOTTIME by default), or nil.
+function Lock:_now()
+  if self._clock then
+    local ok, v = pcall(self._clock)
+    return ok and tonumber(v) or nil
+  end
+  if clock_gettime == nil or clock_gettime(CLOCK_BOOTTIME, ts) ~= 0 then return nil end
+  return tonumber(ts.sec) * 1000 + math.floor(tonumber(ts.nsec) / 1000000)
+end
+
+--- For the game loop: returns snapshot, changed. Calls check() only when the
+--- last snapshot's ms_until_next_deadline has passed (or after any other
+--- call), so an idle frame costs one clock reading. `changed`: the state
+--- moved (its seq) since the last poll.
+function Lock:poll()
+  local now = self:_now()
+  if now and self._due and now < self._due and self._last then return self._last, false end
+  local s = self:check()
+  self._last = s
+  self._due = now and (s.ms_until_next_deadline == math.huge and math.huge or now + s.ms_until_next_deadline) or nil
+  local changed = s.seq ~= self._polled_seq
+  self._polled_seq = s.seq
+  return s, changed
+end
+
+Lock.__tostring = function(self) return "idlelock.Lock(" .. (self._h and "open" or "closed") .. ")" end
+
+-- ------------------------------------------------------------ module calls
+
+function M.version() return ffi.string(C.idlelock_version()) end
+function M.version_number() return C.idlelock_version_number() end
+function M.status_name(status) return ffi.string(C.idlelock_status_name(int32(status, "status"))) end
+
+--- The library's iOS-like preset: { {5, 60000}, {6, 300000}, {7, 900000}, {9, 3600000} }.
+function M.ios_delay_schedule()
+  local steps, n = ffi.new("const idlelock_delay_step *[1]"), size_box()
+  if C.idlelock_delay_schedule_ios(steps, n) ~= 0 then raise(M.ERR_INTERNAL, last_error()) end
+  local t = {}
+  for i = 0, tonumber(n[0]) - 1 do
+    t[#t + 1] = { steps[0][i].failed_attempts, tonumber(steps[0][i].delay_ms) }
+  end
+  return t
+end
+
+function M._live_handles() return live end
+
+-- ------------------------------------------------------- passcode buffers
+
+local function wipe_buffer(buf) ffi.fill(buf, ffi.sizeof(buf)) end
+
+--- A passcode typed in place: append(text) from love.textinput, backspace(),
+--- clear() (wipes it with ffi.fill), len(). Wiped when collected too. Pass it
+--- to set_passcode / unlock as is.
+function M.passcode_buffer(capacity)
+  capacity = capacity or M.PASSCODE_MAX_BYTES
+  int32(capacity, "capacity")
+  return setmetatable({ buf = ffi.gc(u8_vla(capacity), wipe_buffer), n = 0, cap = capacity }, PasscodeBuffer)
+end
+
+function PasscodeBuffer:append(text)
+  if type(text) ~= "string" then bad("append takes a string") end
+  if self.n + #text > self.cap then return false end
+  ffi.copy(self.buf + self.n, text, #text)
+  self.n = self.n + #text
+  return true
+end
+
+--- Removes the last UTF-8 character.
+function PasscodeBuffer:backspace()
+  while self.n > 0 do
+    self.n = self.n - 1
+    local b = self.buf[self.n]
+    self.buf[self.n] = 0
+    if bit.band(b, 0xC0) ~= 0x80 then break end
+  end
+end
+
+function PasscodeBuffer:clear()
+  ffi.fill(self.buf, self.cap)
+  self.n = 0
+end
+
+function PasscodeBuffer:len() return self.n end
+
+return M

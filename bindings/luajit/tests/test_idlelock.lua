@@ -1,0 +1,574 @@
+-- The LuaJIT binding's tests, on LuaJIT and the real libidlelock. A plain
+-- runner: a failure prints its name and error, a pass prints nothing; the
+-- run ends with "N passed, N failed".
+--
+--   luajit test_idlelock.lua CONSTANTS_TXT HEADER
+--   (IDLELOCK_LIBRARY and LUA_PATH set by `make test-luajit`)
+
+local ffi = require("ffi")
+local idlelock = require("idlelock")
+
+local constants_path, header_path = ...
+local passed, failed = 0, 0
+
+local function test(name, body)
+  local ok, err = xpcall(body, debug.traceback)
+  if ok then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print("FAIL " .. name .. ": " .. tostring(err))
+  end
+end
+
+local function check(cond, what)
+  if not cond then error("check failed: " .. what, 2) end
+end
+
+local function eq(got, want, what)
+  if got ~= want then error(what .. ": got " .. tostring(got) .. ", want " .. tostring(want), 2) end
+end
+
+--- Runs f and returns the idlelock error it raised (fails if it raised none
+--- or another kind); `status` (optional) is the expected status.
+local function raises(status, f, ...)
+  local ok, err = pcall(f, ...)
+  if ok then error("expected an error, nothing was raised", 2) end
+  if status == "closed" then
+    check(type(err) == "string" and err:find("closed", 1, true), "a closed-lock error, got " .. tostring(err))
+    return err
+  end
+  if not idlelock.is_error(err) then error("expected an idlelock error, got " .. tostring(err), 2) end
+  if status and err.status ~= status then
+    error("expected " .. idlelock.status_name(status) .. ", got " .. tostring(err), 2)
+  end
+  return err
+end
+
+local function contains(text, part, what)
+  check(type(text) == "string" and text:find(part, 1, true), what .. ": \"" .. tostring(text) .. "\" lacks \"" .. part .. "\"")
+end
+
+local FLOOR = idlelock.KDF_MEMLIMIT_MIN
+
+local function fake_clock()
+  local c = { now = 1000000, reads = 0 }
+  c.fn = function() c.reads = c.reads + 1; return c.now end
+  return c
+end
+
+local function fast(clock, extra)
+  local o = { idle_after_ms = 60000, background_after_ms = 30000, kdf_opslimit = 2, kdf_memlimit = FLOOR,
+              clock = clock and clock.fn or nil }
+  for k, v in pairs(extra or {}) do o[k] = v end
+  return idlelock.new(o)
+end
+
+local function sleep_ms(ms)
+  os.execute(("sleep %.3f"):format(ms / 1000))
+end
+
+-- --------------------------------------------------------------- module
+
+test("the generated constants are the C compiler's", function()
+  local n = 0
+  for line in io.lines(constants_path) do
+    local name, value = line:match("^(%S+) (.*)$")
+    local mine = idlelock.const[name]
+    check(mine ~= nil, name .. " is in the module")
+    if type(mine) == "string" then
+      eq(mine, value, name)
+    else
+      eq(tostring(ffi.cast("int64_t", mine)):gsub("LL$", ""), value, name)
+    end
+    n = n + 1
+  end
+  check(n >= 50, "compared " .. n)
+  eq(idlelock.ERR_RETRY_LATER, 12, "short name")
+  eq(idlelock.NEVER, math.huge, "NEVER for Lua")
+end)
+
+test("every function of the header is in the cdef and the library", function()
+  local f = assert(io.open(header_path))
+  local header = f:read("*a"):gsub("/%*.-%*/", "")
+  f:close()
+  local n = 0
+  for name in header:gmatch("(idlelock_[%w_]+)%s*%(") do
+    check(pcall(function() return idlelock.C[name] end), name .. " resolves")
+    n = n + 1
+  end
+  check(n >= 37, "functions: " .. n)
+end)
+
+test("versions and struct sizes agree with the library", function()
+  eq(idlelock.version(), idlelock.HEADER_VERSION, "version")
+  eq(idlelock.version_number(), idlelock.VERSION_NUMBER, "number")
+  eq(ffi.sizeof("idlelock_config"), tonumber(idlelock.C.idlelock_config_size()), "config")
+  eq(ffi.sizeof("idlelock_snapshot"), tonumber(idlelock.C.idlelock_snapshot_size()), "snapshot")
+  eq(ffi.sizeof("idlelock_authenticator"), tonumber(idlelock.C.idlelock_authenticator_size()), "authenticator")
+  eq(ffi.sizeof("idlelock_delay_step"), tonumber(idlelock.C.idlelock_delay_step_size()), "delay step")
+  eq(idlelock.status_name(3), "IDLELOCK_ERR_INVALID_PASSCODE", "status name")
+  eq(idlelock.status_name(4242), "IDLELOCK_ERR_UNKNOWN", "unknown")
+  local ios = idlelock.ios_delay_schedule()
+  eq(#ios, 4, "ios steps")
+  eq(ios[1][1], 5, "first step")
+  eq(ios[4][2], 3600000, "last delay")
+end)
+
+-- --------------------------------------------------------------- config
+
+test("options out of range name the field", function()
+  local function bad(o, part)
+    local e = raises(idlelock.ERR_INVALID_ARGUMENT, idlelock.new, o)
+    contains(e.message, part, "message")
+  end
+  bad({}, "idle_after_ms")
+  bad({ idle_after_ms = 1000, grace_ms = 60001 }, "grace_ms")
+  bad({ idle_after_ms = 1000, max_attempts = 0 }, "max_attempts")
+  bad({ idle_after_ms = 1000, kdf_opslimit = 1 }, "kdf_opslimit")
+  bad({ idle_after_ms = 1000, warn_before_ms = 1000 }, "warn_before_ms")
+  bad({ idle_after_ms = 1000, device_key = "short" }, "device_key")
+  bad({ idle_after_ms = 1000, unlock_reason = ("r"):rep(513) }, "unlock_reason")
+  bad({ idle_after_ms = 1000, delay_schedule = "ios" }, "max_attempts")
+  bad({ idle_after_ms = 1000, delay_schedule = { { 2, 10 }, { 1, 20 } } }, "delay")
+  -- The binding's own checks.
+  bad({ idle_after_ms = 1.5 }, "idle_after_ms")
+  bad({ idle_after_ms = "60000" }, "idle_after_ms")
+  bad({ idle_after_ms = 1000, store_path = "/tmp/a\0b" }, "store_path")
+  bad({ idle_after_ms = 1000, lock_on_start = 1 }, "lock_on_start")
+  bad({ idle_after_ms = 1000, clock = 5 }, "clock")
+  bad({ idle_after_ms = 1000, idle_afer_ms = 5 }, "unknown option idle_afer_ms")
+  bad({ idle_after_ms = 1000, kdf_memlimit = -1 }, "kdf_memlimit")
+  idlelock.new{ idle_after_ms = 1000, delay_schedule = "ios", max_attempts = 10 }:close()
+  idlelock.new{ idle_after_ms = idlelock.NEVER, background_after_ms = 0 }:close()
+end)
+
+-- ---------------------------------------------------------------- rules
+
+test("start, lock, unlock; idle timeout; the next deadline", function()
+  local clock = fake_clock()
+  local l = fast(clock)
+  local s = l:start()
+  eq(s.state_name, "UNLOCKED", "not engaged")
+  eq(s.ms_until_idle_lock, idlelock.NEVER, "no idle deadline")
+  l:set_passcode("2468")
+  s = l:lock()
+  eq(s.reason, idlelock.REASON_MANUAL, "manual")
+  check(s.is_locked, "is_locked")
+  eq(l:unlock("2468").state, idlelock.STATE_UNLOCKED, "unlocked")
+  clock.now = clock.now + 59000
+  l:touch()
+  eq(l:snapshot().ms_until_next_deadline, 60000, "touch moved it")
+  clock.now = clock.now + 60000
+  eq(l:check().reason_name, "IDLE", "idle")
+  l:close()
+end)
+
+test("grace window, background timeout, clock step, lock on start", function()
+  local clock = fake_clock()
+  local l = fast(clock)
+  l:set_passcode("2468")
+  check(l:background().is_away, "away")
+  clock.now = clock.now + 1500
+  eq(l:foreground().state_name, "UNLOCKED", "within grace")
+  l:background()
+  clock.now = clock.now + 30000
+  eq(l:foreground().reason_name, "BACKGROUNDED", "backgrounded")
+  l:unlock("2468")
+  clock.now = clock.now - 1
+  eq(l:check().reason_name, "CLOCK", "clock step")
+  l:close()
+  local l2 = fast(fake_clock())
+  l2:set_passcode("2468")
+  eq(l2:start().reason_name, "STARTUP", "lock on start")
+  l2:close()
+end)
+
+test("named platform states, prompts, the warning", function()
+  local clock = fake_clock()
+  local l = fast(clock, { warn_before_ms = 10000 })
+  l:set_passcode("2468")
+  check(l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_STOP").is_away, "ON_STOP")
+  check(not l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_RESUME").is_away, "ON_RESUME")
+  local seq = l:snapshot().seq
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, idlelock.PLATFORM_IOS_SCENE_PHASE, "Active")
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, 99, "active")
+  eq(l:snapshot().seq, seq, "nothing changed")
+  local token = l:prompt_begin()
+  clock.now = clock.now + 90000
+  eq(l:check().state_name, "UNLOCKED", "deferred by the prompt")
+  l:prompt_end(token)
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.prompt_end, l, token)
+  clock.now = clock.now + 50000
+  check(l:check().is_warning, "warning")
+  l:touch()
+  check(not l:snapshot().is_warning, "activity ends it")
+  l:close()
+end)
+
+-- ------------------------------------------------------------ passcodes
+
+test("attempts, lockout, sign-out, a delay", function()
+  local l = fast(fake_clock(), { max_attempts = 3 })
+  raises(idlelock.ERR_NO_PASSCODE, l.unlock, l, "2468")
+  l:set_passcode("2468")
+  l:lock()
+  local e = raises(idlelock.ERR_INVALID_PASSCODE, l.unlock, l, "1111")
+  eq(e.attempts_remaining, 2, "attempts_remaining")
+  eq(e.snapshot.state_name, "LOCKED", "snapshot")
+  contains(tostring(e), "IDLELOCK_ERR_INVALID_PASSCODE", "tostring")
+  raises(idlelock.ERR_INVALID_PASSCODE, l.unlock, l, "1112")
+  eq(raises(idlelock.ERR_LOCKED_OUT, l.unlock, l, "1113").snapshot.state_name, "LOCKED_OUT", "out")
+  raises(idlelock.ERR_SESSION_LOCKED, l.set_passcode, l, "1357")
+  l:disable()
+  check(not l:snapshot().is_enabled, "signed out")
+  l:close()
+  local clock = fake_clock()
+  local d = fast(clock, { delay_schedule = { { 1, 5000 } } })
+  d:set_passcode("2468")
+  d:lock()
+  raises(idlelock.ERR_INVALID_PASSCODE, d.unlock, d, "0000")
+  eq(raises(idlelock.ERR_RETRY_LATER, d.unlock, d, "2468").ms_until_retry, 5000, "ms_until_retry")
+  clock.now = clock.now + 5000
+  eq(d:unlock("2468").state_name, "UNLOCKED", "after the delay")
+  d:close()
+end)
+
+test("passcode bytes: NUL and emoji as is, invalid UTF-8 refused, buffers", function()
+  local l = fast(fake_clock())
+  local pass = "a\0b\240\159\152\128c" -- a NUL b 😀 c
+  l:set_passcode(pass)
+  l:lock()
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.unlock, l, "a\192\128b") -- C0 80: modified UTF-8's NUL
+  eq(l:snapshot().attempts_remaining, 5, "not counted")
+  eq(l:unlock(pass).state_name, "UNLOCKED", "the same bytes")
+  l:lock()
+  local buf = idlelock.passcode_buffer()
+  buf:append("a"); buf:append("\0"); buf:append("b"); buf:append("x")
+  buf:backspace()
+  buf:append("\240\159\152\128"); buf:append("\226\130\172") -- 😀 €
+  buf:backspace()                                            -- removes the 3-byte €
+  buf:append("c")
+  eq(buf:len(), #pass, "typed in place")
+  eq(l:unlock(buf).state_name, "UNLOCKED", "a passcode_buffer")
+  buf:clear()
+  eq(buf:len(), 0, "cleared")
+  for i = 0, buf.cap - 1 do check(buf.buf[i] == 0, "wiped") end
+  l:lock()
+  local raw = ffi.new("uint8_t[?]", #pass)
+  ffi.copy(raw, pass, #pass)
+  eq(l:unlock(raw, #pass).state_name, "UNLOCKED", "an ffi buffer with a length")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.set_passcode, l, "123").message, "4", "min 4")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.set_passcode, l, ("x"):rep(1025)).message, "1024", "max")
+  l:close()
+end)
+
+-- -------------------------------------------------------------- secrets
+
+test("secrets: the buffer belongs to the caller; locked; not found", function()
+  local l = fast(fake_clock())
+  l:put_secret("token", "eyJhbGciOi")
+  local buf, n = l:get_secret("token")
+  eq(ffi.string(buf, n), "eyJhbGciOi", "value")
+  ffi.fill(buf, n)
+  eq(l:get_secret_string("token"), "eyJhbGciOi", "a fresh copy")
+  l:put_secret("empty", "")
+  local _, zero = l:get_secret("empty")
+  eq(zero, 0, "empty")
+  local big = ("\7"):rep(65536)
+  l:put_secret("max", big)
+  eq(l:get_secret_string("max"), big, "64 KiB")
+  local raw = ffi.new("uint8_t[3]", { 1, 2, 3 })
+  l:put_secret("raw", raw, 3)
+  eq(l:get_secret_string("raw"), "\1\2\3", "from an ffi buffer")
+  l:remove_secret("token")
+  raises(idlelock.ERR_NOT_FOUND, l.get_secret, l, "token")
+  l:require_unlocked()
+  l:set_passcode("2468")
+  l:lock()
+  raises(idlelock.ERR_SESSION_LOCKED, l.get_secret, l, "raw")
+  raises(idlelock.ERR_SESSION_LOCKED, l.require_unlocked, l)
+  l:unlock("2468")
+  eq(l:get_secret_string("raw"), "\1\2\3", "restored")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, ("n"):rep(65), "v").message, "64", "name length")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "big", ("v"):rep(65537)).message, "65536", "value")
+  l:close()
+end)
+
+-- ------------------------------------------------------------ listeners
+
+test("listeners hear each change in order, on this thread, until unsubscribed", function()
+  local l = fast(fake_clock())
+  local heard = {}
+  local token = l:subscribe(function(s) heard[#heard + 1] = s end)
+  l:set_passcode("2468")
+  l:lock()
+  l:unlock("2468")
+  check(#heard >= 3, "heard " .. #heard)
+  for i = 2, #heard do check(heard[i].seq > heard[i - 1].seq, "seq order") end
+  l:unsubscribe(token)
+  local n = #heard
+  l:lock()
+  eq(#heard, n, "nothing after unsubscribe")
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.unsubscribe, l, token)
+  l:close()
+end)
+
+test("a listener may call into the lock, unsubscribe itself, and its error surfaces after the call", function()
+  local l = fast(fake_clock())
+  local inner, token
+  token = l:subscribe(function() inner = l:snapshot(); l:unsubscribe(token) end)
+  l:set_passcode("2468")
+  check(inner and inner.is_enabled, "called back in")
+  inner = nil
+  l:lock()
+  check(inner == nil, "unsubscribed itself")
+  l:unlock("2468")
+  l:subscribe(function() error("listener bug") end)
+  local ok, err = pcall(l.lock, l)
+  check(not ok and tostring(err):find("listener bug", 1, true), "raised: " .. tostring(err))
+  eq(l:snapshot().state_name, "LOCKED", "the call took effect")
+  l:close()
+end)
+
+test("a clock that fails locks the session; one that calls in is refused", function()
+  local clock = fake_clock()
+  local broken, reenter, self = false, false, nil
+  local l = idlelock.new{ idle_after_ms = 60000, kdf_opslimit = 2, kdf_memlimit = FLOOR, clock = function()
+    if broken then error("clock broke") end
+    if reenter then self:touch() end
+    return clock.now
+  end }
+  self = l
+  l:set_passcode("2468")
+  broken = true
+  local ok, err = pcall(l.touch, l)
+  check(not ok and tostring(err):find("clock broke", 1, true), "raised")
+  broken = false
+  eq(l:snapshot().reason_name, "CLOCK", "failed closed")
+  l:unlock("2468")
+  reenter = true
+  ok, err = pcall(l.check, l)
+  check(not ok and tostring(err):find("must not call", 1, true), "refused: " .. tostring(err))
+  reenter = false
+  eq(l:snapshot().reason_name, "CLOCK", "the failed reading locked it")
+  l:close()
+end)
+
+test("the JIT never compiles a call that may run a Lua callback", function()
+  -- In a fresh state: see jit_callback.lua. A panic there exits non-zero.
+  local p = assert(io.popen(("'%s' jit_callback.lua 2>&1"):format(arg[-1])))
+  local output = p:read("*a")
+  local ok = p:close()
+  check(ok and output:match("^ok %d+"), "jit_callback.lua: " .. output)
+  check(tonumber(output:match("^ok (%d+)")) > 1000, "a hot loop: " .. output)
+  -- Without callbacks the plain path is taken, and compiled.
+  local plain = idlelock.new{ idle_after_ms = 60000 }
+  for _ = 1, 300000 do plain:touch() end
+  plain:close()
+end)
+
+test("the watcher: refused with Lua callbacks; with none it locks on time and poll() sees it", function()
+  local l = idlelock.new{ idle_after_ms = 300, kdf_opslimit = 2, kdf_memlimit = FLOOR }
+  l:set_passcode("2468")
+  local token = l:subscribe(function() end)
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.watch_start, l).message, "another thread", "why")
+  l:unsubscribe(token)
+  l:watch_start()
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.subscribe, l, function() end).message, "watcher", "why")
+  local s = l:poll()
+  eq(s.state_name, "UNLOCKED", "unlocked at first")
+  sleep_ms(700)
+  -- The watcher thread locked it with no call from Lua; poll() reports it.
+  local snap, changed = l:poll()
+  eq(snap.state_name, "LOCKED", "locked by the watcher")
+  eq(snap.reason_name, "IDLE", "IDLE")
+  check(changed, "changed")
+  l:watch_stop()
+  l:subscribe(function() end) -- allowed again
+  local clocked = fast(fake_clock())
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, clocked.watch_start, clocked).message, "clock", "a Lua clock")
+  clocked:close()
+  l:close()
+end)
+
+test("poll() calls check() only when the next deadline has come", function()
+  local clock = fake_clock()
+  local l = fast(clock)
+  l:set_passcode("2468")
+  local s, changed = l:poll()
+  check(changed, "the first poll reports a change")
+  local reads = clock.reads
+  s, changed = l:poll()
+  eq(clock.reads - reads, 1, "only poll's own clock reading: no check before the deadline")
+  check(not changed, "nothing changed")
+  clock.now = clock.now + 60000
+  reads = clock.reads
+  s, changed = l:poll()
+  eq(clock.reads - reads, 2, "the deadline came: poll read the clock and check() read it")
+  eq(s.reason_name, "IDLE", "locked")
+  check(changed, "changed")
+  l:close()
+end)
+
+-- ------------------------------------------------------------ biometrics
+
+test("biometric calls without an authenticator: LOCK_UNAVAILABLE, nothing changed", function()
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, l.enable_biometrics, l)
+  l:lock()
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, l.unlock_with_biometrics, l)
+  l:disable_biometrics()
+  eq(l:snapshot().attempts_remaining, 5, "never counted")
+  l:close()
+end)
+
+-- ----------------------------------------------------------------- store
+
+test("a stored session outlives its handle; a damaged store is refused", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p '" .. dir .. "'")
+  local path = dir .. "/session"
+  local o = { idle_after_ms = 60000, kdf_opslimit = 2, kdf_memlimit = FLOOR, store_path = path }
+  local a = idlelock.new(o)
+  a:set_passcode("2468")
+  a:put_secret("token", "42")
+  a:close()
+  local b = idlelock.new(o)
+  eq(b:snapshot().reason_name, "STARTUP", "locked from create")
+  b:unlock("2468")
+  eq(b:get_secret_string("token"), "42", "read back")
+  b:disable()
+  check(io.open(path) == nil, "sign-out deleted it")
+  b:close()
+  local f = io.open(path, "wb")
+  f:write(("Z"):rep(600))
+  f:close()
+  eq(raises(idlelock.ERR_STORAGE, idlelock.new, o).status, idlelock.ERR_STORAGE, "damaged")
+  f = io.open(path, "rb")
+  eq(f:read("*a"), ("Z"):rep(600), "untouched")
+  f:close()
+  os.execute("rm -rf '" .. dir .. "'")
+end)
+
+-- -------------------------------------------------------------- lifetime
+
+local function every_call(l)
+  return {
+    start = function() l:start() end, touch = function() l:touch() end,
+    inactive = function() l:inactive() end, background = function() l:background() end,
+    foreground = function() l:foreground() end, check = function() l:check() end,
+    lock = function() l:lock() end, snapshot = function() l:snapshot() end,
+    lifecycle = function() l:lifecycle(1, "active") end,
+    prompt_begin = function() l:prompt_begin() end, prompt_end = function() l:prompt_end(1) end,
+    set_passcode = function() l:set_passcode("2468") end, unlock = function() l:unlock("2468") end,
+    enable_biometrics = function() l:enable_biometrics() end,
+    disable_biometrics = function() l:disable_biometrics() end,
+    unlock_with_biometrics = function() l:unlock_with_biometrics() end,
+    disable = function() l:disable() end, subscribe = function() l:subscribe(function() end) end,
+    unsubscribe = function() l:unsubscribe(1) end, put_secret = function() l:put_secret("n", "v") end,
+    get_secret = function() l:get_secret("n") end, get_secret_string = function() l:get_secret_string("n") end,
+    remove_secret = function() l:remove_secret("n") end,
+    require_unlocked = function() l:require_unlocked() end,
+    watch_start = function() l:watch_start() end, watch_stop = function() l:watch_stop() end,
+    poll = function() l:poll() end,
+  }
+end
+
+test("every call after close raises 'closed'; close is idempotent", function()
+  local live = idlelock._live_handles()
+  local l = fast(fake_clock())
+  eq(idlelock._live_handles(), live + 1, "one handle")
+  l:close()
+  l:close()
+  check(l:is_closed(), "is_closed")
+  eq(idlelock._live_handles(), live, "destroyed once")
+  local n = 0
+  for name, f in pairs(every_call(l)) do
+    local ok, err = pcall(f)
+    check(not ok and tostring(err):find("closed", 1, true), name .. " after close: " .. tostring(err))
+    n = n + 1
+  end
+  eq(n, 27, "covers the 27 calls")
+end)
+
+test("forgotten locks are collected by ffi.gc without a leak", function()
+  local live = idlelock._live_handles()
+  for i = 1, 200 do
+    local l = idlelock.new{ idle_after_ms = 60000, clock = function() return 5 end }
+    l:subscribe(function() return l:snapshot() end) -- refers to its own lock
+    l:put_secret("s", tostring(i))
+  end
+  check(idlelock._live_handles() >= live + 1, "created")
+  collectgarbage("collect")
+  collectgarbage("collect")
+  eq(idlelock._live_handles(), live, "every forgotten handle was destroyed")
+end)
+
+test("close from a listener: the call finishes, then the handle goes", function()
+  local live = idlelock._live_handles()
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  l:subscribe(function() l:close() end)
+  l:lock()
+  check(l:is_closed(), "closed")
+  eq(idlelock._live_handles(), live, "destroyed after the call")
+end)
+
+-- ------------------------------------------------------------- bad input
+
+test("bad input for every entry point changes nothing", function()
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  l:put_secret("keep", "1")
+  l:lock()
+  local before = l:snapshot()
+  local E = idlelock.ERR_INVALID_ARGUMENT
+  local cases = {
+    { "lifecycle(bad platform)", function() l:lifecycle(0, "active") end },
+    { "lifecycle(nil)", function() l:lifecycle(1, nil) end },
+    { "lifecycle(NUL)", function() l:lifecycle(1, "act\0ive") end },
+    { "lifecycle(float platform)", function() l:lifecycle(1.5, "active") end },
+    { "prompt_end(never issued)", function() l:prompt_end(987654321) end },
+    { "prompt_end(nil)", function() l:prompt_end(nil) end },
+    { "set_passcode(nil)", function() l:set_passcode(nil) end },
+    { "set_passcode(table)", function() l:set_passcode({}) end },
+    { "set_passcode(invalid UTF-8)", function() l:set_passcode("\192\128ab") end },
+    { "set_passcode(cdata, no len)", function() l:set_passcode(ffi.new("uint8_t[4]")) end },
+    { "unlock(nil)", function() l:unlock(nil) end },
+    { "unlock(empty)", function() l:unlock("") end },
+    { "unlock(1025)", function() l:unlock(("x"):rep(1025)) end },
+    { "unlock(invalid UTF-8)", function() l:unlock("\255") end },
+    { "unlock(string with len)", function() l:unlock("2468", 4) end },
+    { "unlock(cdata, negative len)", function() l:unlock(ffi.new("uint8_t[4]"), -1) end },
+    { "subscribe(nil)", function() l:subscribe(nil) end },
+    { "unsubscribe(never issued)", function() l:unsubscribe(555) end },
+    { "unsubscribe(nil)", function() l:unsubscribe(nil) end },
+    { "put_secret(nil name)", function() l:put_secret(nil, "v") end },
+    { "put_secret(nil value)", function() l:put_secret("n", nil) end },
+    { "put_secret(empty name)", function() l:put_secret("", "v") end },
+    { "get_secret(nil)", function() l:get_secret(nil) end },
+    { "get_secret(65)", function() l:get_secret(("k"):rep(65)) end },
+    { "get_secret(NUL)", function() l:get_secret("ke\0ep") end },
+    { "remove_secret(nil)", function() l:remove_secret(nil) end },
+    { "remove_secret(invalid UTF-8)", function() l:remove_secret("\255") end },
+    { "status_name(nil)", function() idlelock.status_name(nil) end },
+    { "passcode_buffer(bad)", function() idlelock.passcode_buffer("big") end },
+  }
+  for _, c in ipairs(cases) do
+    local e = raises(E, c[2])
+    check(type(e.message) == "string" and #e.message > 0, c[1] .. ": a message")
+    check(e.snapshot == nil, c[1] .. ": no snapshot")
+  end
+  local after = l:snapshot()
+  eq(after.seq, before.seq, "nothing changed")
+  eq(after.attempts_remaining, before.attempts_remaining, "no attempt counted")
+  l:unlock("2468")
+  eq(l:get_secret_string("keep"), "1", "intact")
+  l:close()
+end)
+
+print(passed .. " passed, " .. failed .. " failed")
+os.exit(failed == 0 and 0 or 1)

@@ -1,0 +1,77 @@
+# The Java binding over JNI (bindings/java): a plain Java library and the C
+# glue libidlelock_jni.so, built with javac, jar and cc (no network build
+# tool), and its tests on the JVM.
+#
+#   make java         build/java/idlelock.jar and build/java/libidlelock_jni.so
+#   make test-java    the tests (bindings/java/tests) on the JVM, with -Xcheck:jni
+#   make bench-java   touch through the binding vs a JNI no-op (BENCHMARKS.md)
+
+JAVAC   ?= javac
+JAR     ?= jar
+JAVA    ?= java
+# The JDK that javac belongs to (for jni.h), unless JAVA_HOME is set.
+JAVA_HOME ?= $(shell p=$$(readlink -f "$$(command -v $(JAVAC))" 2>/dev/null) && dirname "$$(dirname "$$p")")
+
+JAVA_DIR       := $(BUILD)/java
+JAVA_JAR       := $(JAVA_DIR)/idlelock.jar
+JAVA_JNI       := $(JAVA_DIR)/libidlelock_jni.so
+JAVA_SRC       := $(sort $(wildcard bindings/java/src/org/idlelock/*.java))
+JAVA_TEST_SRC  := $(sort $(wildcard bindings/java/tests/org/idlelock/tests/*.java))
+JAVA_TEST_JAR  := $(JAVA_DIR)/idlelock-tests.jar
+# --release 11: the language level Android's D8 desugars fully.
+JAVAC_FLAGS    := --release 11 -Xlint:all -Werror -encoding UTF-8
+# The glue: C11, warnings as errors, only JNI_OnLoad exported (the natives
+# are registered from it), found beside libidlelock.so.1 at run time.
+JNI_CFLAGS      = -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
+                  -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iinclude
+JAVA_RUN        = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) -Xcheck:jni \
+                  -Djava.library.path=$(abspath $(JAVA_DIR))
+
+.PHONY: java test-java bench-java bench-java-smoke
+
+$(JAVA_JAR): $(JAVA_SRC)
+	@rm -rf $(JAVA_DIR)/classes && mkdir -p $(JAVA_DIR)/classes
+	$(JAVAC) $(JAVAC_FLAGS) -d $(JAVA_DIR)/classes $(JAVA_SRC)
+	$(JAR) cf $@ -C $(JAVA_DIR)/classes .
+
+$(JAVA_JNI): bindings/java/jni/idlelock_jni.c $(HEADER) $(LIB)
+	@mkdir -p $(JAVA_DIR)
+	$(CC) $(JNI_CFLAGS) -shared $< -L$(BUILD) -l:$(SONAME) -Wl,-rpath,'$$ORIGIN' -lpthread -o $@
+
+$(JAVA_TEST_JAR): $(JAVA_TEST_SRC) $(JAVA_JAR)
+	@rm -rf $(JAVA_DIR)/test-classes && mkdir -p $(JAVA_DIR)/test-classes
+	$(JAVAC) $(JAVAC_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/test-classes $(JAVA_TEST_SRC)
+	$(JAR) cf $@ -C $(JAVA_DIR)/test-classes .
+
+java: lib $(JAVA_JAR) $(JAVA_JNI)
+
+# The glue needs nothing beyond the Android NDK's libc: its undefined
+# symbols are checked against bindings/java/jni/bionic-symbols.txt.
+test-java: test-deps java $(JAVA_TEST_JAR)
+	sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
+	@# -Xcheck:jni reports JNI misuse as warnings: any of them fails the run.
+	@echo "java -Xcheck:jni org.idlelock.tests.Main"
+	@$(JAVA_RUN) -cp $(JAVA_JAR):$(JAVA_TEST_JAR) -Didlelock.header=$(abspath $(HEADER)) \
+	    org.idlelock.tests.Main > $(JAVA_DIR)/test.log 2>&1; rc=$$?; cat $(JAVA_DIR)/test.log; \
+	    if grep -q 'WARNING in native method' $(JAVA_DIR)/test.log; then echo "-Xcheck:jni reported a warning"; exit 1; fi; \
+	    exit $$rc
+
+TEST_SUITES += test-java
+
+# -- benchmark (mk/bindings-bench.mk) ----------------------------------------
+
+JAVA_BENCH_JAR := $(JAVA_DIR)/idlelock-bench.jar
+JAVA_BENCH_RUN  = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) \
+                  -Djava.library.path=$(abspath $(JAVA_DIR)):$(abspath $(BB_DIR)) \
+                  -cp $(JAVA_JAR):$(JAVA_BENCH_JAR) org.idlelock.bench.Bench
+
+$(JAVA_BENCH_JAR): bench/bindings/Bench.java $(JAVA_JAR)
+	@rm -rf $(JAVA_DIR)/bench-classes && mkdir -p $(JAVA_DIR)/bench-classes
+	$(JAVAC) $(JAVAC_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/bench-classes $<
+	$(JAR) cf $@ -C $(JAVA_DIR)/bench-classes .
+
+bench-java: java $(JAVA_BENCH_JAR) $(BB_NOOP)
+	$(JAVA_BENCH_RUN)
+
+bench-java-smoke: java $(JAVA_BENCH_JAR) $(BB_NOOP)
+	$(JAVA_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null

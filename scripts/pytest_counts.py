@@ -1,0 +1,20 @@
+"""A pytest plugin that ends a run with the suite's one line
+"N passed, N failed" (see the Makefile's header), after pytest's own
+summary: passed tests, and failed tests plus errors.
+
+Load it with ``-p pytest_counts`` and this folder on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def pytest_unconfigure(config: Any) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:  # --collect-only with -p no:terminal, or a crash
+        return
+    stats = reporter.stats
+    passed = len(stats.get("passed", []))
+    failed = len(stats.get("failed", [])) + len(stats.get("error", []))
+    reporter.write_line(f"{passed} passed, {failed} failed")
