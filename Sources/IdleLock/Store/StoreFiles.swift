@@ -275,16 +275,18 @@ final class StoreFiles {
     }
 
     /// A new temporary file beside the store, as mkstemp makes one but in
-    /// the folder held open: a random name, O_CREAT | O_EXCL (which never
-    /// follows a link), mode 0600. Returns its descriptor and its name.
+    /// the folder held open: a random name (`<name>.tmp.` and 6 hex digits
+    /// of libsodium's randombytes), O_CREAT | O_EXCL (which never follows a
+    /// link), mode 0600. Returns its descriptor and its name.
     private func makeTemporary() throws(IdleLockError) -> (Int32, [CChar]) {
-        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
         var attempt = 0
         while true {
+            var random: (UInt8, UInt8, UInt8) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &random) { randombytes_buf($0.baseAddress!, 3) }
             var temp: [CChar] = tempPrefix.map { CChar(bitPattern: $0) }
-            for _ in 0..<StoreLimits.tempSuffixBytes {
-                let pick = Int(randombytes_uniform(UInt32(alphabet.utf8CodeUnitCount)))
-                temp.append(CChar(bitPattern: alphabet.utf8Start[pick]))
+            for byte in [random.0, random.1, random.2] {
+                temp.append(StoreFiles.hexDigit(byte >> 4))
+                temp.append(StoreFiles.hexDigit(byte & 0xF))
             }
             temp.append(0)
             let fd = temp.withUnsafeBufferPointer {
@@ -297,6 +299,10 @@ final class StoreFiles {
                 throw IdleLockError(.storage, "cannot create a temporary file beside the store (errno ", Int64(e), ")")
             }
         }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> CChar {
+        CChar(bitPattern: nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
     }
 
     /// Deletes the store (sign-out); a missing store is fine.
