@@ -304,6 +304,9 @@ extension IdleLockHandle {
         var trial = rules
         var outcome = AttemptOutcome.void
         let stamp = bootID
+        // A lock this transaction made before the attempt was applied (its
+        // second half judged first) and has not saved yet.
+        let lockUnsaved = rules.lockEpoch != savedEpoch
         let image: StoreImage?
         do {
             image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
@@ -356,7 +359,11 @@ extension IdleLockHandle {
             return .void
         }
         rules = trial
-        savedEpoch = rules.lockEpoch
+        // What the update saved: an unlock, or a lockout over a lock that
+        // was saved already. A lock still unsaved (one that overtook a
+        // right passcode, or that a wrong one then locked out) is saved by
+        // the transaction (`saveLockIfNeeded`).
+        if outcome == .unlocked || (outcome == .lockedOut && !lockUnsaved) { savedEpoch = rules.lockEpoch }
         absorb(image)
         if outcome == .unlocked { noteSavedActivity(now) }
         return outcome
