@@ -940,6 +940,27 @@ LIBRARY_BUGS: list = []
 FIXED = [
     (
         Case(
+            "a_never_absence_timeout_was_listed_as_a_deadline",
+            mode="memory",
+            origin=-1_099_511_627_776,
+            config=dict(idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=NEVER,
+                        grace_ms=0, max_attempts=1, lock_on_start=0, prompt_cap_ms=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("inactive",),
+                ("clock", 1),
+                ("check",),
+                ("expect", dict(state=U, ms_until_next_deadline=NEVER)),
+            ],
+        ),
+        "header (ms_until_next_deadline: IDLELOCK_NEVER when nothing is due; "
+        "a NEVER timeout never passes). Found by the long profile of the "
+        "model extended for issue 11: from a departure below 0, the "
+        "absence's NEVER timeout added without saturating and was listed as "
+        "a deadline INT64_MAX - 1 ms away.",
+    ),
+    (
+        Case(
             "a_lock_that_overtook_a_biometric_recheck_was_not_saved",
             mode="store",
             config=dict(idle_after_ms=1000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,

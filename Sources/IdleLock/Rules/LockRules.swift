@@ -307,7 +307,10 @@ struct LockRules {
         consider(retryEnd)
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
-            consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
+            // A NEVER timeout never passes: no moment (from a departure
+            // below 0, adding it would not even saturate).
+            let absence = absenceTimeout(reachedBackground: reachedBackground)
+            if absence != Millis.never { consider(Millis.add(departed, absence)) }
             // The end of a prompt's cover, for an absence that began under it.
             if absenceCovered, let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
         }
