@@ -2,11 +2,11 @@
 // pair"): one core for both ways a host runs its biometric check. A request
 // is opened (the call's checks, a prompt), the host runs its check with no
 // lock held, and the request is finished with the host's answer as a
-// prompt ends (HostCheck.swift: the clock is read, the step and the
-// deadlines judged, the answer applied, then the end is activity). The
-// callback authenticator (HandleBiometrics.swift) opens a request, calls
-// load_secret or store_secret and finishes it in the same call; a host
-// told the result later holds the request's token between
+// prompt ends (HostCheck.swift's closeHostCheck: the clock is read, the
+// step and the deadlines judged, the answer applied, then the end is
+// activity). The callback authenticator (HandleBiometrics.swift) opens a
+// request, calls load_secret or store_secret and finishes it in the same
+// call; a host told the result later holds the request's token between
 // `idlelock_biometric_begin` and `idlelock_biometric_finish`.
 
 import CSystem
@@ -82,7 +82,7 @@ extension IdleLockHandle {
             passcode = current
         case .enable:
             guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
+            guard rules.handsOut else { throw closedError() }
             if viaAuthenticator && config.authenticator == nil { throw IdleLockHandle.noAuthenticator }
             try requirePromptTime()
             guard let secret else { throw IdleLockError(.internal, "the enable request has no secret buffer") }
@@ -125,9 +125,6 @@ extension IdleLockHandle {
     /// deletes the authenticator's item).
     func applyBiometricOutcome(_ request: BiometricRequest, _ outcome: BiometricOutcome, now: Int64,
                                turnedOff: inout Bool) throws(IdleLockError) {
-        if rules.requestExpired(openedAt: request.openedAt, now: now) {
-            throw IdleLockError(.lockUnavailable, "the biometric request expired: it was open longer than prompt_cap_ms (or the clock stepped back); begin a new one")
-        }
         // What other processes did meanwhile (a sign-out, a new passcode, a
         // lockout) is seen before the answer is applied.
         try refreshFromStore()
@@ -149,6 +146,7 @@ extension IdleLockHandle {
             guard let shortcut = request.shortcut, let passcode = request.passcode else {
                 throw IdleLockError(.internal, "the unlock request has no wraps")
             }
+            try requireUnexpired(request, now: now)
             try requireNoPasscodeDemand(now: now)
             guard bioWrap == shortcut else {
                 throw IdleLockError(.lockUnavailable, "the biometric shortcut changed while the check ran; try again")
@@ -165,12 +163,21 @@ extension IdleLockHandle {
             try apply(result, key: opened)
         case .enable:
             guard let made = request.made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
-            guard rules.state == .unlocked, request.ticket.epoch == rules.lockEpoch,
+            guard rules.handsOut, request.ticket.epoch == rules.lockEpoch,
                   request.ticket.generation == rules.passcodeGeneration else {
-                throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; nothing changed")
+                throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; it was not turned on")
             }
+            try requireUnexpired(request, now: now)
             try saveBiometricWrap(made)
             bioWrap = made
+        }
+    }
+
+    /// A request past `prompt_cap_ms` (or behind a clock step) unlocks and
+    /// enables nothing.
+    private func requireUnexpired(_ request: BiometricRequest, now: Int64) throws(IdleLockError) {
+        if rules.requestExpired(openedAt: request.openedAt, now: now) {
+            throw IdleLockError(.lockUnavailable, "the biometric request expired: it was open longer than prompt_cap_ms (or the clock stepped back); begin a new one")
         }
     }
 
@@ -296,30 +303,5 @@ extension IdleLockHandle {
         }
         if turnedOff { config.authenticator?.delete() }
         return outcome
-    }
-}
-
-// MARK: - Until issue 11's HostCheck.swift lands (branch failclosed)
-
-/// A host check in flight: the prompt it runs under.
-struct HostCheck {
-    let prompt: UInt64
-}
-
-extension IdleLockHandle {
-    /// With the mutex held, once the call's own checks passed at `now`:
-    /// opens the check's prompt (inert on a locked session, SPEC §9).
-    func openHostCheck(now: Int64) -> HostCheck {
-        HostCheck(prompt: rules.openPrompt(now: now))
-    }
-
-    /// With the mutex held, at the reading of the transaction after the
-    /// host returned: the clock step and the deadlines, then `apply`, then
-    /// the prompt's end, which is activity while the session is unlocked.
-    func closeHostCheck(_ check: HostCheck, now: Int64,
-                        _ apply: () throws(IdleLockError) -> Void) throws(IdleLockError) {
-        rules.check(now: now)
-        defer { rules.closePrompt(check.prompt, now: now) }
-        try apply()
     }
 }
