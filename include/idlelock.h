@@ -331,7 +331,10 @@ typedef struct idlelock_config {
     int64_t prompt_cap_ms;       /* 0..600000, default 120000: how long prompts
                                     the app opened itself (idlelock_prompt_begin)
                                     can defer the rules, from the earliest one
-                                    still open */
+                                    still open; since 1.2 also how long a
+                                    biometric check may take (a longer one
+                                    unlocks nothing), so 0 refuses the
+                                    biometric calls */
     int64_t warn_before_ms;      /* 0 (default, off) or 1..idle_after_ms-1: the
                                     snapshot's is_warning opens this long before
                                     the idle lock, so the host can save a draft
@@ -825,13 +828,15 @@ int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snaps
 /* Turn the shortcut on: needs a passcode (IDLELOCK_ERR_NO_PASSCODE), an
  * unlocked session, started if it was found in the store
  * (IDLELOCK_ERR_SESSION_LOCKED) and an available authenticator
- * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, is_available said 0, or
- * store_secret failed; nothing changed). store_secret may show the host's
- * own sheet: it runs as a prompt (see "Prompts"), and its end is judged
- * before the shortcut goes on. When the session locked while the host
- * stored the secret (IDLELOCK_ERR_SESSION_LOCKED), the host's item is
- * deleted again, and a shortcut enabled before is turned off (its item was
- * replaced). Refreshes is_biometrics_available.
+ * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, or prompt_cap_ms 0 (1.2:
+ * the check would have no time), nothing changed; is_available said 0, or
+ * store_secret failed). store_secret may show the host's own sheet: it
+ * runs as a prompt (see "Prompts"), and its end is judged before the
+ * shortcut goes on. When store_secret outlived prompt_cap_ms (1.2:
+ * IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired") or the session locked while
+ * the host stored the secret (IDLELOCK_ERR_SESSION_LOCKED), the host's item
+ * is deleted again, and a shortcut enabled before is turned off (its item
+ * was replaced). Refreshes is_biometrics_available.
  * Also IDLELOCK_ERR_STORAGE (with a store: the wrap could not be saved;
  * the host's item is deleted again), IDLELOCK_ERR_NO_MEMORY,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock). Calls is_available and
@@ -861,8 +866,9 @@ int idlelock_disable_biometrics(idlelock *lock);
  * the check's end activity. Success resets the attempt count and unlocks
  * (REASON_NONE, last activity = the end of the check) unless something
  * locked the session while the check ran, that judging at its end
- * included (IDLELOCK_ERR_SESSION_LOCKED, the count reset all the same), as
- * idlelock_unlock. With a store, IDLELOCK_ERR_STORAGE when the reset could
+ * included (IDLELOCK_ERR_SESSION_LOCKED, the count reset all the same; a
+ * lockout by wrong passcodes meanwhile: IDLELOCK_ERR_LOCKED_OUT, a sign-out
+ * by another process: IDLELOCK_ERR_NO_PASSCODE), as idlelock_unlock. With a store, IDLELOCK_ERR_STORAGE when the reset could
  * not be saved (still locked) or the store is damaged (the session locks
  * or stays locked). On an unlocked session it runs the check as a
  * re-authentication. `out` describes the state when the call returns.
@@ -929,9 +935,11 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /*    buffer; Cipher.init(ENCRYPT_MODE, key); authenticate(promptInfo,      */
 /*    CryptoObject(cipher)); in onAuthenticationSucceeded encrypt the       */
 /*    secret with result.cryptoObject.cipher, save ciphertext and IV        */
-/*    (SharedPreferences), wipe the secret (Arrays.fill), then              */
-/*    idlelock_biometric_finish(token, IDLELOCK_AUTH_OK, NULL, 0). On a     */
-/*    non-OK status from that finish, delete what you saved.                */
+/*    beside the ones you keep (SharedPreferences, a new name), wipe the    */
+/*    secret (Arrays.fill), then idlelock_biometric_finish(token,           */
+/*    IDLELOCK_AUTH_OK, NULL, 0). On IDLELOCK_OK replace the old ones with  */
+/*    them; on any other status delete them (the library kept its old       */
+/*    shortcut, which your old item still opens).                           */
 /*  - unlock: idlelock_biometric_begin(UNLOCK); Cipher.init(DECRYPT_MODE,   */
 /*    key, GCMParameterSpec(128, iv)) (a KeyPermanentlyInvalidatedException */
 /*    means the enrolment changed: finish with IDLELOCK_AUTH_UNAVAILABLE    */
@@ -949,9 +957,10 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /*                                                                          */
 /* Sequence on iOS (a Keychain item with SecAccessControlCreateWithFlags(   */
 /* kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet)):  */
-/*  - enable: idlelock_biometric_begin(ENABLE); SecItemAdd the secret (no   */
-/*    prompt needed to add), wipe it; finish with IDLELOCK_AUTH_OK, or      */
-/*    FAILED when SecItemAdd failed.                                        */
+/*  - enable: idlelock_biometric_begin(ENABLE); SecItemAdd the secret under */
+/*    a new kSecAttrAccount (no prompt needed to add), wipe it; finish with */
+/*    IDLELOCK_AUTH_OK, or FAILED when SecItemAdd failed. On IDLELOCK_OK    */
+/*    delete the old item; on any other status delete the new one.         */
 /*  - unlock: idlelock_biometric_begin(UNLOCK); on a background queue       */
 /*    SecItemCopyMatching with an LAContext (localizedReason) shows Face    */
 /*    ID; errSecSuccess: finish(token, IDLELOCK_AUTH_OK, bytes, 32), then   */
@@ -1014,20 +1023,25 @@ int idlelock_biometric_begin(idlelock *lock, int32_t purpose, uint64_t *token, u
  * The request's prompt ends as every prompt ends: the clock is read, a
  * clock step is checked, the deadlines are judged (the request's prompt
  * deferred the idle rule at most prompt_cap_ms), the outcome is applied,
- * and then the end is activity while the session is unlocked. The outcome:
- *  - a request past prompt_cap_ms: IDLELOCK_ERR_LOCK_UNAVAILABLE ("expired"),
- *    nothing else changes (for ENABLE the shortcut stays as it was);
+ * and then the end is activity while the session is unlocked. With a
+ * store, what other processes did meanwhile is seen first: a damaged store
+ * is IDLELOCK_ERR_STORAGE (the session locks before the end, which is then
+ * no activity). The outcome, in this order:
  *  - IDLELOCK_AUTH_FAILED, _CANCELLED, _UNAVAILABLE:
  *    IDLELOCK_ERR_LOCK_UNAVAILABLE (the message says which), nothing else
  *    changes;
+ *  - a request past prompt_cap_ms: IDLELOCK_ERR_LOCK_UNAVAILABLE ("expired"),
+ *    nothing else changes (for ENABLE the shortcut stays as it was);
+ *  - a sign-out by another process, seen now: IDLELOCK_ERR_NO_PASSCODE;
  *  - UNLOCK, IDLELOCK_AUTH_OK: as idlelock_unlock_with_biometrics after a
  *    release: a passcode policy requiring the passcode by now, a shortcut
  *    changed or turned off since begin (IDLELOCK_ERR_LOCK_UNAVAILABLE); a
  *    secret that does not open the shortcut's wrap turns the shortcut off
  *    (IDLELOCK_ERR_LOCK_UNAVAILABLE; delete your item); otherwise the
  *    attempt count resets (never raised) and the session unlocks
- *    (REASON_NONE, last activity = now) unless a lock, a lockout or a
- *    sign-out happened after begin (IDLELOCK_ERR_SESSION_LOCKED), or a
+ *    (REASON_NONE, last activity = now) unless it was locked out after
+ *    begin (IDLELOCK_ERR_LOCKED_OUT, the count stays), locked after begin
+ *    (IDLELOCK_ERR_SESSION_LOCKED, the count reset all the same), or a
  *    store write failed (IDLELOCK_ERR_STORAGE, still locked);
  *  - ENABLE, IDLELOCK_AUTH_OK: the shortcut is on (its wrap saved with the
  *    store) unless the session was locked or given another passcode after
@@ -1055,13 +1069,17 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
 /*    /proc/sys/kernel/random/boot_id), as iOS and Android require after a  */
 /*    restart. A memory-only session never outlives its boot.               */
 /*  - passcode_max_age_ms: once the last passcode entry is that old (iOS    */
-/*    asks for the passcode when it was not used for 156 hours), measured   */
-/*    on the handle's clock. An entry from another boot, one the clock now  */
-/*    reads earlier than (a clock step), or none known (a store written by  */
-/*    an earlier version) counts as too old: fail closed. Another process's */
-/*    entry is read from the store as a time on this handle's clock: as for */
-/*    the restart rule, this needs a clock whose origin is shared by the    */
-/*    processes of one boot (the default clock is).                         */
+/*    asks for the passcode when it was not used for 156 hours: elapsed >=  */
+/*    passcode_max_age_ms), measured on the handle's clock. An entry from   */
+/*    another boot, one the handle's clock has read earlier than (a clock   */
+/*    step; also at create, or when another process's entry is read: it     */
+/*    then stays too old until the next entry), or none known (a store      */
+/*    written by an earlier version) counts as too old: fail closed.        */
+/*    Another process's entry is read from the store as a time on this      */
+/*    handle's clock: as for the restart rule, this needs a clock whose     */
+/*    origin is shared by the processes of one boot (the default clock is). */
+/*    An entry whose age would pass only after INT64_MAX never expires (the */
+/*    clock stops there).                                                   */
 /*  - biometric_max_uses: after that many biometric unlocks in a row        */
 /*    (re-authentications included), as KeePassXC's and Keepass2Android's  */
 /*    quick unlock do.                                                      */

@@ -279,6 +279,63 @@ struct BiometricPairTests {
         #expect(l.snapshot().is_biometrics_enabled == 0)
     }
 
+    /// Regression (found by the model extended for issue 13): an ENABLE
+    /// request past prompt_cap_ms that a lock also overtook was answered
+    /// SESSION_LOCKED; the header lists "expired" first, as for UNLOCK.
+    @Test func anExpiredEnableRequestIsExpiredAlsoWhenALockCameFirst() {
+        let l = PairLock(promptCap: 1_000)
+        l.setPasscode()
+        let (_, token, _) = l.beginEnable()
+        l.lock()
+        l.clock.advance(1_000)
+        #expect(l.finish(token) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("expired"))
+        #expect(l.snapshot().is_biometrics_enabled == 0)
+    }
+
+    /// Regression (found by the model extended for issue 13): a finish that
+    /// sees another process's sign-out answered LOCK_UNAVAILABLE ("the
+    /// shortcut changed ...; try again"); it is NO_PASSCODE, as unlock.
+    @Test func aSignOutElsewhereSeenAtTheFinishIsNoPasscode() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let l = PairLock(clock: clock, store: folder.store, deviceKey: [UInt8](repeating: 7, count: 32),
+                         lockOnStart: 0)
+        l.setPasscode()
+        l.enable()
+        l.lock()
+        let (_, unlockToken) = l.beginUnlock()
+        #expect(l.unlock() == 0)
+        let (_, enableToken, _) = l.beginEnable()
+        #expect(unlink(folder.store) == 0, "another process signs out")
+        #expect(l.finish(unlockToken, secret: l.kept) == IDLELOCK_ERR_NO_PASSCODE)
+        #expect(l.finish(enableToken) == IDLELOCK_ERR_INVALID_ARGUMENT, "voided by the sign-out seen just now")
+        let s = l.snapshot()
+        #expect(s.is_enabled == 0 && s.state == IDLELOCK_STATE_UNLOCKED && s.is_biometrics_enabled == 0)
+    }
+
+    /// Regression (found by the model extended for issue 13): a finish that
+    /// met a damaged store ended its prompt as activity and only then
+    /// locked; the session locks where the damage is seen, before the end.
+    @Test func aFinishThatMeetsADamagedStoreLocksBeforeItsEnd() throws {
+        let folder = TempFolder()
+        let clock = FakeClock(1_000_000)
+        let l = PairLock(clock: clock, store: folder.store, deviceKey: [UInt8](repeating: 7, count: 32),
+                         lockOnStart: 0)
+        l.setPasscode()
+        l.enable()
+        let before = l.snapshot().last_activity_ms
+        let (_, token) = l.beginUnlock()
+        l.clock.advance(1_000)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.store)))
+        bytes[23] ^= 0x80 // the generation's top bit: the mac no longer matches
+        try Data(bytes).write(to: URL(fileURLWithPath: folder.store))
+        #expect(l.finish(token, secret: l.kept) == IDLELOCK_ERR_STORAGE)
+        let s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP)
+        #expect(s.last_activity_ms == before, "the check's end was no activity")
+    }
+
     @Test func signOutANewPasscodeAndDisableBiometricsVoidEveryRequest() {
         for void in ["disable_biometrics", "set_passcode", "disable"] {
             let l = PairLock()

@@ -113,14 +113,37 @@ struct PasscodePolicyRulesTests {
         #expect(p.biometricUses == 0)
     }
 
-    @Test func anEntryLaterThanThisHandlesClockIsUnknown() {
+    @Test func anEntryLaterThanThisHandlesClockIsUnknownUntilTheNextEntry() {
         var p = PasscodePolicy(PasscodePolicySettings(maxAge: hour))
         p.adopt(enteredAt: 5_000, sameBoot: true, biometricUses: 0, latest: 4_999)
         #expect(p.enteredAt == nil && p.requiresPasscode(now: 5_000))
+        // Regression (found by the model extended for issue 13): read again
+        // once the clock had passed it, the same entry was trusted.
         p.adopt(enteredAt: 5_000, sameBoot: true, biometricUses: 0, latest: 5_000)
-        #expect(p.enteredAt == 5_000 && !p.requiresPasscode(now: 5_000))
-        p.adopt(enteredAt: 5_000, sameBoot: false, biometricUses: 0, latest: 9_000)
+        #expect(p.enteredAt == nil && p.requiresPasscode(now: 5_000), "a step seen once counts")
+        p.adopt(enteredAt: 6_000, sameBoot: true, biometricUses: 0, latest: 7_000)
+        #expect(p.enteredAt == 6_000 && !p.requiresPasscode(now: 7_000), "the next entry is known")
+        p.adopt(enteredAt: 6_000, sameBoot: false, biometricUses: 0, latest: 9_000)
         #expect(p.enteredAt == nil && p.requiresPasscode(now: 9_000), "another boot's reading")
+    }
+
+    /// Regression (found by the model extended for issue 13): "no policy
+    /// asks" was the moment INT64_MAX, and an entry's end past INT64_MAX was
+    /// saturated to it, so at the reading INT64_MAX the passcode was
+    /// required with every policy off, and 0 ms after an entry there.
+    @Test func theLastReadingOfTheClockIsJudgedExactly() {
+        var off = rules()
+        #expect(!off.isPasscodeRequired(now: Int64.max))
+        #expect(off.passcodeDemand(now: Int64.max) == nil)
+        off.check(now: Int64.max)
+        #expect(off.msUntilNextDeadline(now: Int64.max) == Millis.never)
+
+        var p = PasscodePolicy(PasscodePolicySettings(maxAge: hour))
+        p.passcodeEntered(now: Int64.max)
+        #expect(!p.requiresPasscode(now: Int64.max), "0 ms after the entry")
+        p.passcodeEntered(now: Int64.max - hour)
+        #expect(!p.requiresPasscode(now: Int64.max - 1))
+        #expect(p.requiresPasscode(now: Int64.max), "elapsed == passcode_max_age_ms has passed")
     }
 
     @Test func anEntryAClockStepMadeUnknownStaysUnknownWhenReadBack() {

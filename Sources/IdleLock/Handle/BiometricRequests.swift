@@ -147,6 +147,8 @@ extension IdleLockHandle {
                 throw IdleLockError(.internal, "the unlock request has no wraps")
             }
             try requireUnexpired(request, now: now)
+            // Signed out elsewhere meanwhile (seen just now): as unlock.
+            guard rules.engaged else { throw IdleLockHandle.noPasscode }
             try requireNoPasscodeDemand(now: now)
             guard bioWrap == shortcut else {
                 throw IdleLockError(.lockUnavailable, "the biometric shortcut changed while the check ran; try again")
@@ -163,11 +165,12 @@ extension IdleLockHandle {
             try apply(result, key: opened)
         case .enable:
             guard let made = request.made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
+            try requireUnexpired(request, now: now)
+            guard rules.engaged else { throw IdleLockHandle.noPasscode }
             guard rules.handsOut, request.ticket.epoch == rules.lockEpoch,
                   request.ticket.generation == rules.passcodeGeneration else {
                 throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; it was not turned on")
             }
-            try requireUnexpired(request, now: now)
             try saveBiometricWrap(made)
             bioWrap = made
         }

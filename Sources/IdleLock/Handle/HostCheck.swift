@@ -29,11 +29,19 @@ extension IdleLockHandle {
     /// host returned, whatever it answered: the clock step and the
     /// deadlines (as `prompt_end` judges them), then `apply` (the call's own
     /// use of the answer, which may throw), then the prompt's end, which is
-    /// activity while the session is unlocked.
+    /// activity while the session is unlocked. A damaged store that `apply`
+    /// meets locks the session before the end (SPEC §7: the session locks
+    /// where the damage is seen), so the end of such a check is no activity.
     func closeHostCheck(_ check: HostCheck, now: Int64,
                         _ apply: () throws(IdleLockError) -> Void) throws(IdleLockError) {
         rules.check(now: now)
-        defer { rules.closePrompt(check.prompt, now: now) }
-        try apply()
+        do throws(IdleLockError) {
+            try apply()
+        } catch {
+            if error.isStoreDamage { rules.storeDamaged() }
+            rules.closePrompt(check.prompt, now: now)
+            throw error
+        }
+        rules.closePrompt(check.prompt, now: now)
     }
 }

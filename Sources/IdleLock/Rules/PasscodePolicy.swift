@@ -42,22 +42,26 @@ struct PasscodePolicy {
     /// `PasscodePolicy.usesMax`.
     private(set) var biometricUses: Int32 = 0
     /// The first reading at which a policy asks for the passcode:
-    /// `Int64.min` when one does now, `Int64.max` when none ever will
-    /// (until the next change). Kept up to date by every change, so the
-    /// question every call asks (`requiresPasscode`) is one comparison.
-    private(set) var requiredFrom: Int64
+    /// `Int64.min` when one does now, nil when none ever will (until the
+    /// next change; a moment past INT64_MAX never comes, the clock stops
+    /// there). Kept up to date by every change, so the question every call
+    /// asks (`requiresPasscode`) is one comparison.
+    private(set) var requiredFrom: Int64?
 
     /// The largest count kept: the largest `biometric_max_uses`.
     static let usesMax: Int32 = 1_000
 
     init(_ settings: PasscodePolicySettings = PasscodePolicySettings()) {
         self.settings = settings
-        requiredFrom = Int64.max
+        requiredFrom = nil
         requiredFrom = computeRequiredFrom()
     }
 
     @inline(always)
-    func requiresPasscode(now: Int64) -> Bool { now >= requiredFrom }
+    func requiresPasscode(now: Int64) -> Bool {
+        guard let from = requiredFrom else { return false }
+        return now >= from
+    }
 
     /// The first policy that asks for the passcode at `now`, if any (for the
     /// message: reboot first, then the count, then the age).
@@ -97,11 +101,14 @@ struct PasscodePolicy {
     /// The state as the store keeps it (shared by every process of the
     /// sign-in): the last passcode entry, whether it was in this boot, and
     /// the biometric unlocks since. An entry later than `latest` (the latest
-    /// reading of this handle), or one a clock step made unknown here, is
-    /// not a time on this clock.
+    /// reading of this handle: its clock reads earlier than the entry, a
+    /// step), or one a clock step made unknown here, is not a time on this
+    /// clock, and stays unknown until the next entry (re-reading the same
+    /// record once the clock has passed it forgives nothing).
     mutating func adopt(enteredAt at: Int64, sameBoot: Bool, biometricUses uses: Int32, latest: Int64) {
         enteredThisBoot = sameBoot
-        enteredAt = sameBoot && at <= latest && at != distrusted ? at : nil
+        if sameBoot && at > latest { distrusted = at }
+        enteredAt = sameBoot && at != distrusted ? at : nil
         biometricUses = Swift.min(Swift.max(uses, 0), PasscodePolicy.usesMax)
         requiredFrom = computeRequiredFrom()
     }
@@ -115,11 +122,15 @@ struct PasscodePolicy {
         requiredFrom = computeRequiredFrom()
     }
 
-    private func computeRequiredFrom() -> Int64 {
+    private func computeRequiredFrom() -> Int64? {
         if settings.afterReboot && !enteredThisBoot { return Int64.min }
         if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return Int64.min }
-        guard settings.maxAge > 0 else { return Int64.max }
+        guard settings.maxAge > 0 else { return nil }
         guard let at = enteredAt else { return Int64.min }
-        return Millis.add(at, settings.maxAge)
+        // "Passed" is elapsed >= maxAge (SPEC §2): an end past INT64_MAX is
+        // never reached (saturating it to INT64_MAX would ask for the
+        // passcode at that reading, when less than maxAge has passed).
+        let (end, overflow) = at.addingReportingOverflow(settings.maxAge)
+        return overflow ? nil : end
     }
 }
