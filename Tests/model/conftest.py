@@ -13,11 +13,16 @@
   (status, state, reason, attempts_remaining, ms_until_idle_lock, is_away,
   is_enabled, is_biometrics_enabled, is_biometrics_available,
   last_activity_ms, is_warning, ms_until_warning, ms_until_retry,
-  ms_until_next_deadline, and "the clock is read at most once per call",
-  twice for a call with a second half after a key derivation or a host
-  check), and the security property "nothing but the right passcode, or a
-  passed biometric check, turns an engaged, locked session unlocked" is
-  checked on the library and on the model. Steps are logged in the format of
+  ms_until_next_deadline, is_passcode_required, last_auth_ms, and "the
+  clock is read at most once per call", twice for a call with a second half
+  after a key derivation or a host check), and the security property
+  "nothing but the right passcode, or a passed biometric check that released
+  the right secret (the callback's load_secret, or an UNLOCK request of the
+  two-phase pair finished with it), turns an engaged, locked session
+  unlocked" is checked on the library and on the model. The harness plays
+  the host of the pair: it keeps the secret an ENABLE request handed out
+  (its keystore item once the finish said OK) and releases it, or another
+  one, when it finishes an UNLOCK request. Steps are logged in the format of
   test_regressions.py, so a divergence is reported as a ready-to-paste
   regression case.
 - The Hypothesis settings profiles: ``ci`` (the default) and ``long``
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import hashlib
 import os
 import shutil
 import tempfile
@@ -100,6 +106,13 @@ CONFIG_FIELDS = (
     "prompt_cap_ms",
     "warn_before_ms",
     "delay_schedule",  # a tuple of (failed_attempts, delay_ms) pairs
+    # 1.2
+    "passcode_after_reboot",
+    "passcode_max_age_ms",
+    "biometric_max_uses",
+    # 0: config.authenticator is NULL (the pair needs none); 1 (default):
+    # the FakeKeystore's callbacks.
+    "authenticator",
 )
 
 
@@ -110,20 +123,24 @@ def model_config(mode: str, fields: Dict[str, Any]) -> M.Config:
     fields = dict(fields)
     if "delay_schedule" in fields:
         fields["delay_schedule"] = tuple(tuple(step) for step in fields["delay_schedule"])
+    authenticator = bool(fields.pop("authenticator", 1))
     return M.Config(
         **fields, has_store=mode != "memory", has_device_key=mode == "store+key",
-        has_authenticator=True,
+        has_authenticator=authenticator,
     )
 
 
 def config_fields(config: M.Config) -> Dict[str, int]:
     """The non-default rule fields of a config (for logs)."""
     default = M.Config()
-    return {
+    fields = {
         name: getattr(config, name)
         for name in CONFIG_FIELDS
-        if getattr(config, name) != getattr(default, name)
+        if name != "authenticator" and getattr(config, name) != getattr(default, name)
     }
+    if not config.has_authenticator:
+        fields["authenticator"] = 0
+    return fields
 
 
 def tmp_base() -> str:
@@ -221,6 +238,9 @@ SNAPSHOT_FIELDS = (
     "ms_until_warning",
     "ms_until_retry",
     "ms_until_next_deadline",
+    # 1.2
+    "is_passcode_required",
+    "last_auth_ms",
 )
 
 
@@ -253,6 +273,9 @@ class Library:
                 schedule[i].delay_ms = delay
             cfg.delay_schedule = ctypes.cast(schedule, ctypes.POINTER(ffi.DelayStep))
             cfg.delay_schedule_len = len(config.delay_schedule)
+        cfg.passcode_after_reboot = config.passcode_after_reboot
+        cfg.passcode_max_age_ms = config.passcode_max_age_ms
+        cfg.biometric_max_uses = config.biometric_max_uses
         cfg.kdf_opslimit = KDF_OPSLIMIT
         cfg.kdf_memlimit = KDF_MEMLIMIT
         cfg.clock = self.clock.fn
@@ -328,6 +351,42 @@ class Library:
         snap = self._snap()
         status = ffi.lib.idlelock_lifecycle(self.handle, platform, name.encode(), ctypes.byref(snap))
         return int(status), snap
+
+    # 1.2
+
+    PURPOSES = {"unlock": ffi.BIOMETRIC_UNLOCK, "enable": ffi.BIOMETRIC_ENABLE}
+
+    def biometric_begin(self, purpose: str) -> Tuple[int, int, Optional[bytes], ffi.SnapshotStruct]:
+        """idlelock_biometric_begin; for ENABLE with a 32-byte buffer (the
+        secret handed out is returned, None otherwise)."""
+        snap = self._snap()
+        token = ctypes.c_uint64(0)
+        if purpose == "enable":
+            buf = (ctypes.c_uint8 * 32)()
+            status = ffi.lib.idlelock_biometric_begin(
+                self.handle, self.PURPOSES[purpose], ctypes.byref(token), buf, 32, ctypes.byref(snap))
+            secret: Optional[bytes] = bytes(buf) if status == ffi.OK else None
+            ctypes.memset(buf, 0, 32)
+        else:
+            status = ffi.lib.idlelock_biometric_begin(
+                self.handle, self.PURPOSES[purpose], ctypes.byref(token), None, 0, ctypes.byref(snap))
+            secret = None
+        return int(status), token.value, secret, snap
+
+    def biometric_finish(self, token: int, result: int, secret: Optional[bytes],
+                         length: int) -> Tuple[int, ffi.SnapshotStruct]:
+        """idlelock_biometric_finish; `secret` None passes NULL (with
+        `length`, which may then be wrong on purpose)."""
+        snap = self._snap()
+        buf = None
+        if secret is not None:
+            buf = (ctypes.c_uint8 * max(1, len(secret)))(*secret)
+        status = ffi.lib.idlelock_biometric_finish(self.handle, token, result, buf, length,
+                                                   ctypes.byref(snap))
+        return int(status), snap
+
+    def require_recent_auth(self, max_age: int) -> int:
+        return int(ffi.lib.idlelock_require_recent_auth(self.handle, max_age))
 
 
 # ---------------------------------------------------------------------------
@@ -429,6 +488,14 @@ class Harness:
         self.model: Optional[M.Model] = None
         # The model's prompt tokens (1, 2, ...) -> the library's (opaque).
         self.tokens: Dict[int, int] = {}
+        # 1.2, the host of the pair: the model's request tokens -> the
+        # library's (kept after the finish, to finish them again); the
+        # secret of each biometric wrap (the model's number for it), as the
+        # ENABLE request or store_secret handed it out; the tokens of the
+        # handles a restart destroyed.
+        self.requests: Dict[int, int] = {}
+        self.wrap_secrets: Dict[int, bytes] = {}
+        self.stale_tokens: List[int] = []
         # The library's latest snapshot (for the security property).
         self.last_snap: Any = None
         self.config = model_config(mode, self.fields)
@@ -550,39 +617,55 @@ class Harness:
             return
         lib_locked = self._lib_engaged_locked()
         model_locked = model.engaged and model.state != State.UNLOCKED
-        if name == "restart" and self.store is not None and self.store.saved_lock is None:
+        releases = self._releases_right_secret(step)
+        if name in ("restart", "reboot") and self.store is not None and self.store.saved_lock is None:
             # A lock that could not be saved (the store was damaged) does
             # not outlive the process (SPEC §7: "saving it is best effort");
             # the new process judges the restart at its start.
             lib_locked = model_locked = False
         passcode_now = model.passcode
-        if name == "restart":
+        if name in ("restart", "reboot"):
             fields = dict(args[0]) if args else dict(self.fields)
-            self._restart(fields, what)
+            self._restart(fields, what, reboot=name == "reboot")
         elif name in ("remove_store", "damage_store", "repair_store"):
             self._store_step(step, what)
         elif name == "second_handle":
-            self._second_handle(bool(args[0]), what)
+            self._second_handle(bool(args[0]), args[1] if len(args) > 1 else "gate", what)
         else:
             self._dispatch(step, what)
-        self._check_unlocked_only_by_passcode(step, lib_locked, model_locked, passcode_now)
+        self._check_unlocked_only_by_passcode(step, lib_locked, model_locked, passcode_now, releases)
 
     def _lib_engaged_locked(self) -> bool:
         snap = self.last_snap
         return snap is not None and bool(snap.is_enabled) and snap.state != State.UNLOCKED
 
+    def _releases_right_secret(self, step: Sequence[Any]) -> bool:
+        """The step is a biometric check that releases the right secret:
+        load_secret answering with the keystore's item, or the finish of an
+        UNLOCK request of this handle with the secret its wrap was made
+        with (judged before the step runs)."""
+        if step[0] == "unlock_with_biometrics":
+            return step[1] == "ok"
+        if step[0] == "biometric_finish" and step[2] == "ok" and self.model is not None:
+            request = self.model.requests.get(step[1]) if isinstance(step[1], int) else None
+            return request is not None and request.purpose == "unlock"
+        return False
+
     def _check_unlocked_only_by_passcode(
-        self, step: Sequence[Any], lib_locked: bool, model_locked: bool, passcode: bytes
+        self, step: Sequence[Any], lib_locked: bool, model_locked: bool, passcode: bytes,
+        releases: bool,
     ) -> None:
         """The security property: no call but an unlock with the right
-        passcode, or a biometric check that released the right secret,
+        passcode, or a biometric check that released the right secret (the
+        callback's, or an UNLOCK request of the pair finished with it),
         turns an engaged, locked session into an engaged, unlocked one (not
-        a prompt, a lifecycle name, a clock step, a restart, a second
-        handle, a store removed, damaged or repaired), in the library and
-        in the model alike. (A restart after a lock that could not be saved
-        is the one exception: see `run`.)"""
-        right = ((step[0] == "unlock" and _passcode_bytes(step[1]) == passcode)
-                 or (step[0] == "unlock_with_biometrics" and step[1] == "ok"))
+        a prompt, a lifecycle name, a clock step, a restart or a reboot, a
+        second handle, a store removed, damaged or repaired, an ENABLE
+        request, a finish with any other answer or a token not open here,
+        the step-up check), in the library and in the model alike. (A
+        restart after a lock that could not be saved is the one exception:
+        see `run`.)"""
+        right = (step[0] == "unlock" and _passcode_bytes(step[1]) == passcode) or releases
         snap = self.last_snap
         lib_unlocked = snap is not None and bool(snap.is_enabled) and snap.state == State.UNLOCKED
         model = self.model
@@ -667,8 +750,135 @@ class Harness:
             status, snap = self.lib.lifecycle(platform, state_name)
             model_status = done(model.lifecycle(now, platform, state_name))
             self._compare(what, model_status, status, snap, self.clock.reads - reads)
+        elif name == "biometric_begin":
+            (purpose,) = args
+            self._begin(self.lib, model, purpose, what)
+        elif name == "biometric_finish":
+            token, answer = args
+            lib_token, model_token = self._finish_token(token)
+            self._finish(self.lib, model, lib_token, model_token, answer, what)
+        elif name == "require_recent_auth":
+            (max_age,) = args
+            status = self.lib.require_recent_auth(max_age)
+            model_status = done(model.require_recent_auth(now, max_age))
+            self._compare(what, model_status, status, None, self.clock.reads - reads)
+            self._after(what, with_snapshot=True)
         else:
             raise ValueError(f"unknown step {step!r}")
+
+    # ------------------------------------------------- 1.2: the pair's host
+
+    def _begin(self, lib: "Library", model: M.Model, purpose: str, what: str) -> Optional[int]:
+        """biometric_begin on `lib` and its `model`; returns the model's
+        token (None when none was issued). An ENABLE request's secret is
+        kept as its wrap's."""
+        reads = self.clock.reads
+        status, lib_token, secret, snap = lib.biometric_begin(purpose)
+        model_status, model_token = model.biometric_begin(self.now, purpose)
+        model_status = model.finish_call(model_status)
+        if model_token and model_status != Status.OK:
+            model.drop_request(model_token)  # "no request is left open"
+            model_token = 0
+        problems = []
+        if status == Status.OK:
+            known = set(self.requests.values()) | set(self.stale_tokens)
+            if lib_token == 0 or lib_token in known:
+                problems.append(f"request token {lib_token:#x}: zero or issued before")
+            if model_token:
+                if model is self.model:
+                    self.requests[model_token] = lib_token
+                request = model.requests[model_token]
+                if purpose == "enable":
+                    if secret is None or len(secret) != 32 or secret == bytes(32):
+                        problems.append("begin(ENABLE) handed out no random 32-byte secret")
+                    elif request.wrap is not None:
+                        self.wrap_secrets[request.wrap] = secret
+        if problems:
+            self._fail(what, problems)
+        self._compare_on(lib, model, what, model_status, status, snap, self.clock.reads - reads)
+        if status == Status.OK and model is not self.model:
+            return lib_token
+        return model_token or None
+
+    def _compare_on(self, lib: "Library", model: M.Model, what: str, model_status: int,
+                    status: int, snap: Any, reads: int) -> None:
+        """_compare for a call on `lib` (this handle, or a second one): a
+        call refused with INVALID_ARGUMENT leaves `out` unwritten, so the
+        handle's state is read with snapshot_get."""
+        if model is self.model:
+            self._compare(what, model_status, status, snap, reads)
+            return
+        if status == Status.INVALID_ARGUMENT:
+            self._compare(what, model_status, status, None, reads, model=model)
+            reads = self.clock.reads
+            status, snap = lib.snapshot()
+            model_status = model.finish_call(model.snapshot_get(self.now))
+            what += " (then snapshot_get)"
+            reads = self.clock.reads - reads
+        self._compare(what, model_status, status, snap, reads, model=model)
+
+    def _finish_token(self, token: Any) -> Tuple[int, Optional[int]]:
+        """The library's and the model's token for a step's token: a model
+        token of this handle (open, finished or voided; a number not issued
+        yet is one never issued), "never" (never issued), or "stale" (issued
+        by a handle a restart destroyed; never issued when there is none)."""
+        if token == "stale":
+            if self.stale_tokens:
+                return self.stale_tokens[-1], None
+            token = "never"
+        if token == "never":
+            candidate = 0x5EED_0000_0000_0001
+            while candidate in self.requests.values() or candidate in self.stale_tokens:
+                candidate += 1
+            return candidate, None
+        assert isinstance(token, int), token
+        if token in self.requests:
+            return self.requests[token], token
+        return (0x5EED_0000_0000_0000 + token if token else 0), token
+
+    def _finish_args(self, answer: str, request: Optional[M.Request]) -> Tuple[int, Optional[bytes], int]:
+        """(result, secret, secret_len) for `answer` (Model.FINISH_ANSWERS
+        and FINISH_BAD) as the host passes them for `request` (None: a token
+        not open here)."""
+        right = None
+        if request is not None and request.purpose == "unlock" and request.wrap is not None:
+            right = self.wrap_secrets.get(request.wrap)
+        if right is None:
+            right = self.keystore.secret if self.keystore.secret is not None else bytes(32)
+        codes = {"failed": ffi.AUTH_FAILED, "cancelled": ffi.AUTH_CANCELLED,
+                 "unavailable": ffi.AUTH_UNAVAILABLE}
+        if answer in codes:
+            return codes[answer], None, 0
+        if answer == "ok":
+            if request is not None and request.purpose == "enable":
+                return ffi.AUTH_OK, None, 0
+            return ffi.AUTH_OK, right, 32
+        if answer == "wrong_secret":
+            return ffi.AUTH_OK, bytes(b ^ 0x5A for b in right), 32
+        if answer == "bad_result":
+            return 77, None, 0
+        if answer == "bad_length":
+            return ffi.AUTH_OK, right[:31], 31
+        if answer == "null_secret":
+            return ffi.AUTH_OK, None, 32
+        if answer == "secret_with_failure":
+            return ffi.AUTH_CANCELLED, right, 32
+        raise ValueError(f"unknown finish answer {answer!r}")
+
+    def _finish(self, lib: "Library", model: M.Model, lib_token: int, model_token: Optional[int],
+                answer: str, what: str) -> None:
+        """biometric_finish of `lib_token` on `lib` (its model's token
+        `model_token`, None for one that is not the model's). After an
+        ENABLE request's OK the host keeps the secret as its item."""
+        reads = self.clock.reads
+        request = model.requests.get(model_token) if model_token is not None else None
+        result, secret, length = self._finish_args(answer, request)
+        status, snap = lib.biometric_finish(lib_token, result, secret, length)
+        model_status = model.finish_call(model.biometric_finish(self.now, model_token, answer))
+        if status == Status.OK and request is not None and request.purpose == "enable":
+            assert request.wrap is not None
+            self.keystore.secret = self.wrap_secrets[request.wrap]
+        self._compare_on(lib, model, what, model_status, status, snap, self.clock.reads - reads)
 
     # ---------------------------------------------- the store, from outside
 
@@ -727,13 +937,21 @@ class Harness:
             self.sound_store = None
         self.store.damaged = False
 
-    def _second_handle(self, start: bool, what: str) -> None:
+    SECOND_HANDLE_ACTIONS = ("gate", "pair_unlock", "pair_enable", "foreign_token")
+
+    def _second_handle(self, start: bool, action: str, what: str) -> None:
         """Another process (an app extension) opens the store with the same
         config while this handle stays open: §3 "Until its first start, a
         handle that opened a stored, engaged session [...] hands out
         nothing"; then, if `start`, it starts and asks the gate again. Its
-        model shares the store with the sequence's."""
-        assert self.store_path is not None
+        model shares the store with the sequence's. Then `action` (1.2):
+        "gate" nothing more; "pair_unlock" / "pair_enable" it unlocks
+        through the pair (the count reset and one more biometric use are
+        the sign-in's, in the store) or turns on another shortcut (this
+        handle sees the new wrap at its next re-check); "foreign_token"
+        each handle finishes a token the other one issued (INVALID_ARGUMENT,
+        nothing changed: "bound to its handle")."""
+        assert self.store_path is not None and action in self.SECOND_HANDLE_ACTIONS, action
         other = Library(self.clock, self.keystore)
         reads = self.clock.reads
         status = other.create(self.config, self.store_path)
@@ -755,6 +973,24 @@ class Harness:
                     model_status = model.finish_call(model.require_unlocked(self.now))
                 self._compare(f"{what} ({call})", model_status, status, snap,
                               self.clock.reads - reads, model=model)
+            if action in ("pair_unlock", "pair_enable"):
+                purpose = action[len("pair_"):]
+                lib_token = self._begin(other, model, purpose, f"{what} (begin)")
+                if lib_token is not None:
+                    model_token = max(model.requests)
+                    self._finish(other, model, lib_token, model_token, "ok", f"{what} (finish)")
+            elif action == "foreign_token":
+                lib_token = self._begin(other, model, "unlock", f"{what} (begin)")
+                if lib_token is not None:
+                    # This handle finishes the other's token...
+                    mine = self.model
+                    assert mine is not None
+                    self._finish(self.lib, mine, lib_token, None, "ok", f"{what} (finish here)")
+                if self.model is not None and self.model.requests:
+                    # ... and the other finishes one of this handle's.
+                    token = min(self.model.requests)
+                    self._finish(other, model, self.requests[token], None, "cancelled",
+                                 f"{what} (finish there)")
         finally:
             other.destroy()
 
@@ -771,15 +1007,50 @@ class Harness:
             candidate += 1
         return candidate
 
-    def _restart(self, fields: Dict[str, int], what: str) -> None:
+    def _restart(self, fields: Dict[str, int], what: str, reboot: bool = False) -> None:
         """The process ends and a new one opens the same store, on the same
-        boot (the same clock)."""
+        boot (the same clock); with `reboot`, after the device restarted:
+        the store's boot ids are another boot's (the fake clock goes on: its
+        origin is any fixed one)."""
         assert self.mode != "memory", "restarts need a store"
         self.lib.destroy()
         self.tokens = {}
+        self.stale_tokens += list(self.requests.values())
+        self.requests = {}
         self.last_snap = None
         self.fields = dict(fields)
+        if reboot:
+            assert self.store is not None
+            self._stamp_other_boot()
+            self.store.reboot()
         self._create(model_config(self.mode, self.fields), what)
+
+    BOOT_ID_OFFSETS = (64, 416)  # docs/STORE_FORMAT.md: saved_activity's, passcode_boot_id
+
+    def _stamp_other_boot(self) -> None:
+        """Rewrite the store file's two boot ids with another boot's and
+        recompute its integrity check (BLAKE2b-256 of every byte before it,
+        keyed with device subkey 1 with a device key: docs/STORE_FORMAT.md),
+        as bindings/c/idlelock-replay.c's `reboot` does."""
+        assert self.store_path is not None
+        if not os.path.isfile(self.store_path):
+            return  # signed out: nothing recorded
+        with open(self.store_path, "rb") as f:
+            data = bytearray(f.read())
+        assert len(data) >= 460 + 32 and data[8] == 2, "not a version-2 store"
+        self.reboots = getattr(self, "reboots", 0) + 1
+        boot = f"model-reboot-{self.reboots:04d}-0000-0000-000000000000".encode()[:36]
+        for offset in self.BOOT_ID_OFFSETS:
+            data[offset:offset + 36] = boot
+        key = b""
+        if self.mode == "store+key":
+            # crypto_kdf_derive_from_key(subkey, 32, 1, "idlkstor", device key)
+            key = hashlib.blake2b(b"", digest_size=32, key=DEVICE_KEY,
+                                  salt=(1).to_bytes(8, "little") + bytes(8),
+                                  person=b"idlkstor" + bytes(8)).digest()
+        data[-32:] = hashlib.blake2b(bytes(data[:-32]), digest_size=32, key=key).digest()
+        with open(self.store_path, "wb") as f:
+            f.write(bytes(data))
 
     def _expect(self, what: str, want: Dict[str, Any]) -> None:
         """An explicit expectation of a regression case, checked against the

@@ -42,7 +42,17 @@ What is modelled:
 - §7 the store as other processes and damage change it: removed (a
   sign-out elsewhere, seen at the next call that re-checks the store) or
   damaged (STORAGE at every call that re-checks it, and the session locks;
-  every lock's save fails), and repaired.
+  every lock's save fails), and repaired;
+- 1.2 (header: "Biometrics for asynchronous hosts", "Passcode policies and
+  step-up checks"): the two-phase pair (``biometric_begin`` /
+  ``biometric_finish``, UNLOCK and ENABLE, request tokens that finish once,
+  voided by a sign-out, a new passcode and ``disable_biometrics``, expired
+  past ``prompt_cap_ms``, at most IDLELOCK_BIOMETRIC_REQUESTS_MAX open), on
+  the same rules as the callback authenticator (which may be absent); the
+  passcode policies (``passcode_after_reboot`` with the store's boot,
+  ``passcode_max_age_ms``, ``biometric_max_uses``), their state shared
+  through the store by every handle of the sign-in, and
+  ``is_passcode_required``; ``require_recent_auth`` and ``last_auth_ms``.
 
 Not modelled: secrets (§6), listeners (so not "listeners hear the
 warning"), the watcher thread, threads, another sign-in's store, other
@@ -72,6 +82,13 @@ PASSCODE_MAX_BYTES = 1024
 PROMPT_CAP_MAX_MS = 600_000  # config comment: prompt_cap_ms 0..600000
 DELAY_MAX_MS = 86_400_000  # idlelock_delay_step: delay_ms 1..86400000
 DELAY_SCHEDULE_MAX_STEPS = 32  # config comment: at most 32 steps
+# 1.2 (header): the passcode policies' bounds, the step-up check's, and the
+# open biometric requests a handle holds at most.
+PASSCODE_MAX_AGE_MIN_MS = 3_600_000  # 1 hour
+PASSCODE_MAX_AGE_MAX_MS = 2_592_000_000  # 30 days
+BIOMETRIC_MAX_USES_MAX = 1_000
+RECENT_AUTH_MAX_MS = 2_592_000_000  # 30 days
+BIOMETRIC_REQUESTS_MAX = 8
 
 
 class State(enum.IntEnum):
@@ -103,6 +120,7 @@ class Status(enum.IntEnum):
     NO_MEMORY = 10
     INTERNAL = 11
     RETRY_LATER = 12  # 1.1
+    REAUTH_REQUIRED = 13  # 1.2
 
 
 # --------------------------------------------------------------------------
@@ -194,6 +212,10 @@ class Config:
     # config.authenticator is set (a host keystore that is always
     # available and always stores what it is given).
     has_authenticator: bool = False
+    # 1.2: the passcode policies (0: off).
+    passcode_after_reboot: int = 0
+    passcode_max_age_ms: int = 0
+    biometric_max_uses: int = 0
 
     @property
     def background_timeout(self) -> int:
@@ -224,6 +246,15 @@ class Config:
             return "warn_before_ms"
         if self.schedule_problem() is not None:
             return "delay_schedule"
+        # 1.2: "0 (default, off) or 3600000..2592000000"; "0 or 1";
+        # "0 (default, off) or 1..1000".
+        if self.passcode_max_age_ms != 0 and not (
+                PASSCODE_MAX_AGE_MIN_MS <= self.passcode_max_age_ms <= PASSCODE_MAX_AGE_MAX_MS):
+            return "passcode_max_age_ms"
+        if self.passcode_after_reboot not in (0, 1):
+            return "passcode_after_reboot"
+        if not 0 <= self.biometric_max_uses <= BIOMETRIC_MAX_USES_MAX:
+            return "biometric_max_uses"
         # "create is INVALID_ARGUMENT (naming idle_after_ms) until at least
         # one of the two is finite; a lock that never times out is refused"
         if self.idle_after_ms == NEVER and self.background_timeout == NEVER:
@@ -313,7 +344,21 @@ class Store:
     # and forgets it when the count is reset; 0: none.
     delay_ms: int = 0
     delay_start: int = 0  # the clock reading the saved period started at
-    bio_enabled: bool = False  # the biometric wrap is saved
+    # The biometric wrap that is saved (the model's number for it; None:
+    # the shortcut is off). Each enable makes a new one: a secret released
+    # for an older one does not open it.
+    bio_wrap: Optional[int] = None
+    # 1.2, the passcode policies' state (header: "the entry's time and boot
+    # and the count are kept in the store and shared by every process of
+    # the sign-in"): the last passcode entry's clock reading, whether it
+    # was stamped in this boot, and the biometric unlocks since it
+    # (saturating at BIOMETRIC_MAX_USES_MAX). `activity_this_boot`: the
+    # saved activity's boot is this one. A reboot (the harness rewrites the
+    # file's boot ids) makes both False; every write stamps this boot.
+    passcode_entered_at: int = 0
+    passcode_this_boot: bool = False
+    biometric_uses: int = 0
+    activity_this_boot: bool = True
     # §7: the file is present but damaged (cut short, failing its checksum,
     # foreign, of a newer format, not a regular file). The fields above are
     # what it held before, and holds again once repaired: nothing can be
@@ -333,7 +378,20 @@ class Store:
         self.count = 0
         self.saved_lock = None
         self.delay_ms = 0
-        self.bio_enabled = False
+        self.bio_wrap = None
+        self.passcode_entered_at = 0
+        self.passcode_this_boot = False
+        self.biometric_uses = 0
+
+    def reboot(self) -> None:
+        """The device restarted: what the file recorded is from another
+        boot (header: "The boot is known from the store's boot id")."""
+        self.passcode_this_boot = False
+        self.activity_this_boot = False
+
+    @property
+    def bio_enabled(self) -> bool:
+        return self.bio_wrap is not None
 
 
 # --------------------------------------------------------------------------
@@ -385,6 +443,30 @@ class Delay:
         return left
 
 
+@dataclass
+class Request:
+    """An open biometric request (1.2, the two-phase pair): what its begin
+    started from. `prompt`: the key of the prompt it runs under (in
+    Model.prompts, below zero as the library's own); `wrap`: for UNLOCK the
+    shortcut at begin, for ENABLE the new one it would turn on."""
+
+    purpose: str  # "unlock" or "enable"
+    prompt: int
+    epoch: int
+    passcode_gen: int
+    opened_at: int
+    wrap: Optional[int]
+
+
+_WRAPS = [0]
+
+
+def _new_wrap() -> int:
+    """A number for a new biometric wrap (a new random secret)."""
+    _WRAPS[0] += 1
+    return _WRAPS[0]
+
+
 @dataclass(frozen=True)
 class Snapshot:
     state: State
@@ -401,6 +483,9 @@ class Snapshot:
     ms_until_warning: int
     ms_until_retry: int
     ms_until_next_deadline: int
+    # 1.2
+    is_passcode_required: bool
+    last_auth_ms: int
 
 
 @dataclass
@@ -430,8 +515,27 @@ class Model:
     # §2: the latest clock reading a call of this handle judged at (a
     # reading earlier than it is a clock step). Set at create.
     latest: int = 0
-    # §5: the biometric shortcut is on.
-    bio_enabled: bool = False
+    # §5: the biometric shortcut's wrap (None: off); see Store.bio_wrap.
+    bio_wrap: Optional[int] = None
+    # Raised by every new passcode and every sign-out: an attempt, or a
+    # biometric request, begun against the old passcode is void.
+    passcode_gen: int = 0
+    # 1.2 the two-phase pair: token -> open request. Tokens are the model's
+    # own numbers 1, 2, 3, ... (the harness maps them to the library's
+    # random ones); a finished or voided token is no longer here.
+    requests: Dict[int, Request] = field(default_factory=dict)
+    requests_issued: int = 0
+    # 1.2 the passcode policies' state on this handle: a passcode entry in
+    # this boot; the last entry's reading (None: unknown on this clock:
+    # another boot, a clock step since, none); the reading a clock step made
+    # unknown (it stays unknown when read back from the store); the
+    # biometric unlocks since the entry.
+    entered_this_boot: bool = False
+    entered_at: Optional[int] = None
+    distrusted: Optional[int] = None
+    bio_uses: int = 0
+    # 1.2: the last successful authentication on this handle (NEVER: none).
+    last_auth: int = NEVER
     # Raised by every lock, lockout and sign-out: a host check whose answer
     # arrives after a lock is overtaken (§4's lock epoch).
     lock_epoch: int = 0
@@ -443,8 +547,14 @@ class Model:
     # The last saved activity this handle knows: read at create, then each
     # one it saves itself (another process's saves after create are not
     # re-read by start: it judges from the one it knows, never later than
-    # the store's, which errs toward locking).
+    # the store's, which errs toward locking), and whether it is from this
+    # boot.
     known_saved_activity: int = 0
+    known_activity_this_boot: bool = True
+
+    @property
+    def bio_enabled(self) -> bool:
+        return self.bio_wrap is not None
 
     # ---------------------------------------------------------------- create
 
@@ -470,8 +580,10 @@ class Model:
             model.passcode = store.passcode
             model.count = store.count
             model.max_attempts = store.max_attempts
-            model.bio_enabled = store.bio_enabled
+            model.bio_wrap = store.bio_wrap
             model.known_saved_activity = store.saved_activity
+            model.known_activity_this_boot = store.activity_this_boot
+            model._adopt_policy_record()
             if store.saved_lock is not None:
                 # "Create adopts a saved lock with its reason."
                 model.state, model.reason = State.LOCKED, store.saved_lock
@@ -510,6 +622,8 @@ class Model:
             ms_until_warning=self.ms_until_warning(now),
             ms_until_retry=self.ms_until_retry(now),
             ms_until_next_deadline=self.ms_until_next_deadline(now),
+            is_passcode_required=self.is_passcode_required(now),
+            last_auth_ms=self.last_auth,
         )
 
     def attempts_remaining(self) -> int:
@@ -602,6 +716,12 @@ class Model:
         if self.delay is not None and self.state != State.LOCKED_OUT:
             if self.delay.left(now):
                 moments.append(now + self.delay.left(now))
+        # 1.2: "the moment a passcode policy starts to require the
+        # passcode", in every state of an engaged session (the lock screen
+        # changes then).
+        policy_moment = self._policy_moment()
+        if self.engaged and policy_moment is not None:
+            moments.append(policy_moment)
         if self.engaged and self.state == State.UNLOCKED:
             if self.config.idle_after_ms != NEVER:
                 moments.append(self._idle_deadline())
@@ -683,13 +803,19 @@ class Model:
         self.locks_in_call += 1
         self._make_prompts_inert()
         if self.store is not None and self.store.writable():
+            # §7: "Every durable step [...] re-reads the store, applies
+            # itself and replaces the store": what other processes changed
+            # is taken on here too.
+            self._absorb()
             self.store.saved_lock = reason
             self._save_activity(self.last_activity)
 
     def _save_activity(self, activity: int) -> None:
         assert self.store is not None
         self.store.saved_activity = activity
+        self.store.activity_this_boot = True  # stamped with this boot
         self.known_saved_activity = activity
+        self.known_activity_this_boot = True
 
     def _clock_step(self, now: int) -> None:
         """§2: "Once a passcode is set, a clock that reads earlier than a
@@ -713,6 +839,16 @@ class Model:
         self.latest = now
         if not stepped_back:
             return
+        # 1.2: times recorded after `now` are not on this timeline any more:
+        # "a reading [...] from a clock step counts as expired" (the last
+        # passcode entry, until the next one) and "A clock that reads
+        # earlier than the authentication (a clock step) is no proof of it"
+        # (last_auth_ms: "IDLELOCK_NEVER when [...] it was forgotten: [...] a
+        # clock step").
+        if self.entered_at is not None and now < self.entered_at:
+            self.distrusted, self.entered_at = self.entered_at, None
+        if now < self.last_auth:
+            self.last_auth = NEVER
         if self.engaged:
             self._lock(Reason.CLOCK)  # nothing when already locked
         else:
@@ -868,22 +1004,50 @@ class Model:
             return Status.STORAGE
         if not store.engaged and self.engaged:
             self._forget_session()
+        elif store.engaged and self.engaged:
+            self._absorb()
         return None
+
+    def _absorb(self) -> None:
+        """What other processes of the sign-in changed in the store, taken
+        on at a re-check and at every durable step (a second handle's
+        biometric unlock: the count reset, one more biometric use; its
+        enable: another wrap). Nothing else of theirs is modelled."""
+        store = self.store
+        assert store is not None
+        self.count = store.count
+        self.max_attempts = store.max_attempts
+        if self.count >= self.max_attempts and self.state != State.LOCKED_OUT:
+            self.state = State.LOCKED_OUT
+            self.lock_epoch += 1
+            self._make_prompts_inert()
+        self.bio_wrap = store.bio_wrap
+        self._adopt_policy_record()
 
     def _forget_session(self) -> None:
         """A sign-out in memory (disable, or one seen in the store):
         passcode, shortcut, count, delay and lockout forgotten; UNLOCKED,
         NONE, not engaged. Presence and last activity stay."""
+        self._void_requests()
         self._make_prompts_inert()
         self.engaged = False
         self.state, self.reason = State.UNLOCKED, Reason.NONE
         self.lock_epoch += 1
+        self.passcode_gen += 1
         self.passcode = b""
         self.count = 0
         self.delay = None
         self.max_attempts = self.config.max_attempts
         self.restored = False
-        self.bio_enabled = False
+        self.bio_wrap = None
+        # 1.2: nothing is known of a passcode that no longer exists, and
+        # last_auth_ms is "IDLELOCK_NEVER when [...] it was forgotten:
+        # sign-out".
+        self.entered_this_boot = False
+        self.entered_at = None
+        self.distrusted = None
+        self.bio_uses = 0
+        self.last_auth = NEVER
 
     def remove_store(self) -> None:
         """Another process signs out: the file is deleted. This handle
@@ -985,13 +1149,13 @@ class Model:
         """A session opened from the store with a device key and
         lock_on_start 0: "start judges the time since the last saved
         activity as an absence that reached the background: rules 3 and 4
-        apply to it [...] A saved activity [...] later than the clock locks
-        with STARTUP." (Same boot only: the tests share one fake clock.) The
-        saved activity is the one this handle knows (`known_saved_activity`:
-        another handle's later save is not re-read)."""
+        apply to it [...] A saved activity from another boot [...] or later
+        than the clock locks with STARTUP." The saved activity is the one
+        this handle knows (`known_saved_activity`: another handle's later
+        save is not re-read)."""
         assert self.store is not None
         saved = self.known_saved_activity
-        if saved > now:
+        if not self.known_activity_this_boot or saved > now:
             self._lock(Reason.STARTUP)
             return
         away = elapsed(now, saved)
@@ -1035,8 +1199,12 @@ class Model:
             return Status.STORAGE
         if not self._hands_out():
             return Status.SESSION_LOCKED
-        self.bio_enabled = False  # "turns the biometric shortcut off"
+        self.bio_wrap = None  # "turns the biometric shortcut off"
+        # Header: "a new passcode (idlelock_set_passcode [...]) [voids] every
+        # open request and end[s] its prompt".
+        self._void_requests()
         self.engaged = True
+        self.passcode_gen += 1
         self.passcode = passcode
         self.count = 0
         self.delay = None
@@ -1050,7 +1218,12 @@ class Model:
             self.store.saved_lock = None
             self._save_activity(now)
             self.store.delay_ms = 0
-            self.store.bio_enabled = False
+            self.store.bio_wrap = None
+        # "A passcode entry is a successful passcode unlock or
+        # re-authentication, or idlelock_set_passcode (the person typed
+        # it)" (not an authentication: last_auth_ms says "not
+        # idlelock_set_passcode").
+        self._passcode_entered(now)
         return Status.OK
 
     def unlock(self, now: int, passcode: bytes) -> Status:
@@ -1079,6 +1252,8 @@ class Model:
         # the session in between here: one thread, one process).
         self._reset_count()
         self._commit_unlock(now)
+        self.last_auth = now
+        self._passcode_entered(now)
         return Status.OK
 
     def _unlock_refused(self, now: int) -> Optional[Status]:
@@ -1119,32 +1294,101 @@ class Model:
             self._save_activity(at)
 
     def _shortcut_off(self) -> None:
-        self.bio_enabled = False
+        self.bio_wrap = None
         if self.store is not None:
-            self.store.bio_enabled = False
+            self.store.bio_wrap = None
 
-    # ---------------------------------------------------------- §5 biometrics
+    def _shortcut_on(self, wrap: int) -> None:
+        self.bio_wrap = wrap
+        if self.store is not None:
+            self.store.bio_wrap = wrap
 
-    def _open_host_check(self, now: int) -> int:
-        """§9: "The library's own load_secret call counts as a prompt" (and
-        so does store_secret while the shortcut is enabled): opened where
-        the call's own checks passed, inert on a locked session."""
-        self.host_checks += 1
-        key = -self.host_checks
-        self.prompts[key] = Prompt(begun=now, live=self.state == State.UNLOCKED)
-        return key
+    # ------------------------------------------------ 1.2 passcode policies
 
-    def _close_host_check(self, end: int, key: int) -> None:
-        """The prompt's end, after the call judged `end` and applied the
-        host's answer (as prompt_end ends one)."""
-        self._end_prompt(end, key)
+    def _passcode_entered(self, at: int) -> None:
+        """A passcode entry (an unlock or re-authentication by passcode, or
+        a new passcode): "it resets the count"; saved with this boot."""
+        self.entered_this_boot = True
+        self.entered_at = at
+        self.distrusted = None
+        self.bio_uses = 0
+        if self.store is not None:
+            self.store.passcode_entered_at = at
+            self.store.passcode_this_boot = True
+            self.store.biometric_uses = 0
 
-    def enable_biometrics(self, now: int, end: int) -> Status:
-        """§5: "needs a passcode (NO_PASSCODE), an unlocked session
-        (SESSION_LOCKED) and an available authenticator"; then the host
-        stores the secret (`store_secret`, from `now` to `end`, a host
-        check): its end is judged at `end` first (§9), and the shortcut goes
-        on only if nothing locked the session meanwhile."""
+    def _biometric_used(self) -> None:
+        """A biometric unlock (or re-authentication): one more in a row,
+        counted on from the store's count (other processes' count too)."""
+        self.bio_uses = min(self.bio_uses + 1, BIOMETRIC_MAX_USES_MAX)
+        if self.store is not None:
+            self.store.biometric_uses = self.bio_uses
+
+    def _adopt_policy_record(self) -> None:
+        """The policies' state as the store keeps it, read at create and at
+        each re-check (header: "each handle applies the policies of its own
+        config to them"). The entry is a time on this handle's clock only
+        when stamped in this boot and not later than the latest reading of
+        this handle ("An entry from another boot, one the clock now reads
+        earlier than (a clock step) [...] counts as too old"); one found
+        later than the clock, or made unknown by a clock step here, stays
+        unknown until the next entry."""
+        store = self.store
+        assert store is not None
+        self.entered_this_boot = store.passcode_this_boot
+        at = store.passcode_entered_at
+        if store.passcode_this_boot and at > self.latest:
+            self.distrusted = at
+        known = store.passcode_this_boot and at != self.distrusted
+        self.entered_at = at if known else None
+        self.bio_uses = min(max(store.biometric_uses, 0), BIOMETRIC_MAX_USES_MAX)
+
+    def _policy_demands(self, now: int) -> bool:
+        """A policy refuses the biometric shortcut at `now` (engaged
+        sessions only; "The policies never refuse the passcode and never
+        lock a session: they only close the shortcut")."""
+        if not self.engaged:
+            return False
+        config = self.config
+        if config.passcode_after_reboot and not self.entered_this_boot:
+            # "with a store, the first unlock in a new boot must be by
+            # passcode"; a memory-only session never outlives its boot (its
+            # passcode was entered in it).
+            return True
+        if config.biometric_max_uses and self.bio_uses >= config.biometric_max_uses:
+            return True
+        if config.passcode_max_age_ms:
+            if self.entered_at is None:
+                return True  # fail closed
+            # "once the last passcode entry is that old": elapsed >= T.
+            return now - self.entered_at >= config.passcode_max_age_ms
+        return False
+
+    def is_passcode_required(self, now: int) -> bool:
+        return self._policy_demands(now)
+
+    def _policy_moment(self) -> Optional[int]:
+        """When passcode_max_age_ms starts to require the passcode, if no
+        policy does already (exact: the moment may lie past INT64_MAX)."""
+        config = self.config
+        if not self.engaged or not config.passcode_max_age_ms or self.entered_at is None:
+            return None
+        if config.passcode_after_reboot and not self.entered_this_boot:
+            return None
+        if config.biometric_max_uses and self.bio_uses >= config.biometric_max_uses:
+            return None
+        return self.entered_at + config.passcode_max_age_ms
+
+    def require_recent_auth(self, now: int, max_age: int) -> Status:
+        """Header: INVALID_ARGUMENT (nothing changed) for a max_age_ms out
+        of 1..IDLELOCK_RECENT_AUTH_MAX_MS; then judges and looks at the
+        store as the gate does; NO_PASSCODE when no passcode is set;
+        SESSION_LOCKED when locked (or awaiting its first start); OK when
+        the last successful authentication on this handle is at most
+        max_age_ms old; REAUTH_REQUIRED when older, when there was none, or
+        when the clock reads earlier than it."""
+        if not 1 <= max_age <= RECENT_AUTH_MAX_MS:
+            return Status.INVALID_ARGUMENT
         self._enter(now)
         status = self._recheck()
         if status is not None:
@@ -1153,31 +1397,177 @@ class Model:
             return Status.NO_PASSCODE
         if not self._hands_out():
             return Status.SESSION_LOCKED
-        if not self.config.has_authenticator:
-            return Status.LOCK_UNAVAILABLE
-        ticket = self.lock_epoch
-        key = self._open_host_check(now)
-        self._enter(end)
-        try:
-            if self.state != State.UNLOCKED or self.lock_epoch != ticket:
-                # The host's item was replaced by the new secret, which is
-                # deleted again: a shortcut enabled before cannot open any
-                # more, so it goes too (header, enable_biometrics).
-                self._shortcut_off()
+        at = self.last_auth
+        if at == NEVER or now < at or now - at > max_age:
+            return Status.REAUTH_REQUIRED
+        return Status.OK
+
+    # ---------------------------------------------------------- §5 biometrics
+    #
+    # Both ways of running the biometric check obey one set of rules
+    # (header: "It is the two-phase pair below run by the library: begin,
+    # load_secret, finish with its answer"): the callback authenticator's
+    # calls are a begin and a finish in one call, at two clock readings.
+
+    def _open_host_check(self, now: int) -> int:
+        """§9: "The library's own load_secret call counts as a prompt" (and
+        so does store_secret while the shortcut is enabled, and a request
+        of the pair): opened where the call's own checks passed, inert on a
+        locked session."""
+        self.host_checks += 1
+        key = -self.host_checks
+        self.prompts[key] = Prompt(begun=now, live=self.state == State.UNLOCKED)
+        return key
+
+    def _discard_prompt(self, key: int) -> None:
+        """A voided request's prompt goes without an end: not activity, and
+        "an absence it covered is judged from the real departure" (no grace
+        window follows it when it was the last live prompt)."""
+        prompt = self.prompts.pop(key)
+        if prompt.live and not self._live_prompts() and self.departure is not None:
+            self.departure.prompt_ended = None
+
+    def _void_requests(self) -> None:
+        """Header: a sign-out, a new passcode and disable_biometrics "void
+        every open request and end its prompt": its token is no longer open
+        (finishing it is INVALID_ARGUMENT)."""
+        for request in self.requests.values():
+            self._discard_prompt(request.prompt)
+        self.requests.clear()
+
+    def _begin_checks(self, now: int, purpose: str, callback: bool) -> Optional[Status]:
+        """What a begin checks (idlelock_biometric_begin; the callback calls
+        check the same first), after judging; None when it may open. UNLOCK:
+        no passcode (NO_PASSCODE), locked out (LOCKED_OUT), the shortcut off,
+        a policy requiring the passcode, prompt_cap_ms 0 (each
+        LOCK_UNAVAILABLE); ENABLE: no passcode, a session that does not hand
+        out (SESSION_LOCKED), prompt_cap_ms 0. The callback calls also need
+        an authenticator (LOCK_UNAVAILABLE)."""
+        status = self._recheck()
+        if status is not None:
+            return status
+        if not self.engaged:
+            return Status.NO_PASSCODE
+        if purpose == "unlock":
+            if self.state == State.LOCKED_OUT:
+                return Status.LOCKED_OUT
+            if callback and not self.config.has_authenticator:
+                return Status.LOCK_UNAVAILABLE
+            if not self.bio_enabled:
+                return Status.LOCK_UNAVAILABLE
+            # (an authenticator whose is_available said 0: never here)
+            if self._policy_demands(now):
+                return Status.LOCK_UNAVAILABLE
+        else:
+            if not self._hands_out():
                 return Status.SESSION_LOCKED
-            self.bio_enabled = True
-            if self.store is not None:
-                self.store.bio_enabled = True
+            if callback and not self.config.has_authenticator:
+                return Status.LOCK_UNAVAILABLE
+        if self.config.prompt_cap_ms == 0:
+            # "With prompt_cap_ms 0 a begin is refused [...]: the check
+            # would have no time."
+            return Status.LOCK_UNAVAILABLE
+        return None
+
+    def _open_request(self, now: int, purpose: str) -> Request:
+        wrap = self.bio_wrap if purpose == "unlock" else _new_wrap()
+        return Request(purpose=purpose, prompt=self._open_host_check(now), epoch=self.lock_epoch,
+                       passcode_gen=self.passcode_gen, opened_at=now, wrap=wrap)
+
+    def _expired(self, request: Request, now: int) -> bool:
+        """"A request lives prompt_cap_ms from its begin, on the handle's
+        clock [...]; a clock that reads earlier than its begin expires it
+        too." """
+        return now < request.opened_at or now - request.opened_at >= self.config.prompt_cap_ms
+
+    def _apply_answer(self, now: int, request: Request, answer: str) -> Status:
+        """The host's answer, at the end of the check (already judged at
+        `now`): what other processes did is seen first (the store re-check);
+        a failed, cancelled or unavailable check is LOCK_UNAVAILABLE; then,
+        for a released secret (UNLOCK) or a stored one (ENABLE): an expired
+        request is LOCK_UNAVAILABLE; a sign-out seen now is NO_PASSCODE;
+        UNLOCK: a policy requiring the passcode by now, a shortcut changed
+        since begin, a secret that does not open the wrap (the shortcut goes)
+        are LOCK_UNAVAILABLE; then as an unlock's commit (§4: never counted,
+        the count reset, the lock epoch). ENABLE: SESSION_LOCKED when the
+        session was locked (or given another passcode) after begin, else the
+        shortcut is on."""
+        status = self._recheck()
+        if status is not None:
+            return status
+        if answer not in ("ok", "wrong_secret"):
+            return Status.LOCK_UNAVAILABLE
+        if self._expired(request, now):
+            return Status.LOCK_UNAVAILABLE
+        if not self.engaged:
+            return Status.NO_PASSCODE
+        if request.purpose == "enable":
+            if (not self._hands_out() or self.lock_epoch != request.epoch
+                    or self.passcode_gen != request.passcode_gen):
+                return Status.SESSION_LOCKED
+            assert request.wrap is not None
+            self._shortcut_on(request.wrap)
             return Status.OK
-        finally:
-            self._close_host_check(end, key)
+        if self._policy_demands(now):
+            return Status.LOCK_UNAVAILABLE
+        if self.bio_wrap != request.wrap:
+            return Status.LOCK_UNAVAILABLE
+        if answer == "wrong_secret":
+            # "a secret that does not open the shortcut's wrap turns the
+            # shortcut off"
+            self._shortcut_off()
+            return Status.LOCK_UNAVAILABLE
+        if self.passcode_gen != request.passcode_gen:
+            return Status.SESSION_LOCKED
+        if self.state == State.LOCKED_OUT:
+            return Status.LOCKED_OUT
+        self._reset_count()  # "never counts an attempt [...] resets the count"
+        if self.lock_epoch != request.epoch:
+            # "a lock that happened after begin wins over a success"
+            return Status.SESSION_LOCKED
+        self._commit_unlock(now)
+        self.last_auth = now
+        self._biometric_used()
+        return Status.OK
+
+    def _close_request(self, end: int, request: Request, answer: str) -> Status:
+        """The end of a check "exactly as a prompt ends (clock read, step
+        check, deadlines judged, then activity)": judged at `end`, the
+        answer applied, then the prompt's end."""
+        self._enter(end)
+        status = self._apply_answer(end, request, answer)
+        self._end_prompt(end, request.prompt)
+        return status
+
+    # -------------------------------------------------- the callback calls
+
+    def enable_biometrics(self, now: int, end: int) -> Status:
+        """§5: "needs a passcode (NO_PASSCODE), an unlocked session
+        (SESSION_LOCKED) and an available authenticator"; then the host
+        stores the secret (`store_secret`, from `now` to `end`, a host
+        check): its end is judged at `end` first (§9), and the shortcut goes
+        on only if nothing locked the session meanwhile and the check did not
+        outlive prompt_cap_ms. store_secret replaced the host's item, so an
+        enable that fails then turns off a shortcut enabled before (header,
+        enable_biometrics)."""
+        self._enter(now)
+        status = self._begin_checks(now, "enable", callback=True)
+        if status is not None:
+            return status
+        request = self._open_request(now, "enable")
+        status = self._close_request(end, request, "ok")
+        if status != Status.OK:
+            self._shortcut_off()
+        return status
 
     def disable_biometrics(self, now: int) -> Status:
-        """§5: "forgets the wrap and calls delete_secret"."""
+        """§5: "forgets the wrap and calls delete_secret"; it voids every open
+        request (header)."""
         self._enter(now)
         status = self._recheck()
         if status is not None:
             return status
+        self._void_requests()
         if self.bio_enabled:
             self._shortcut_off()
         return Status.OK
@@ -1188,40 +1578,78 @@ class Model:
 
     def unlock_with_biometrics(self, now: int, end: int, outcome: str) -> Status:
         """§5 `unlock_with_biometrics`: NO_PASSCODE, LOCKED_OUT as for
-        unlock; LOCK_UNAVAILABLE when not enabled. Then `load_secret` runs
-        from `now` to `end` as a host check: §9 "ends as one whatever the
-        check's outcome (passed, failed, cancelled, unavailable, a wrong
-        secret): the clock is read and the deadlines judged (a clock step
-        back locks with CLOCK; an idle deadline past the cap locks with
-        IDLE) before its end counts as activity". A failed, cancelled or
+        unlock; LOCK_UNAVAILABLE when not enabled (or a policy requires the
+        passcode, or prompt_cap_ms is 0). Then `load_secret` runs from `now`
+        to `end` as a host check: §9 "ends as one whatever the check's
+        outcome [...]: the clock is read and the deadlines judged [...]
+        before its end counts as activity". A failed, cancelled or
         unavailable check (an unknown code, or a release of another length
-        than 32, is a failed one) is LOCK_UNAVAILABLE; a secret that does
-        not open the wrap turns the shortcut off. A passed one never counts
-        an attempt and resets the count; it unlocks at `end` (the prompt's
-        end) unless the session was locked while it ran (SESSION_LOCKED,
-        the count reset all the same)."""
+        than 32, is a failed one) is LOCK_UNAVAILABLE, and so is one that
+        outlived prompt_cap_ms; a secret that does not open the wrap turns
+        the shortcut off. A passed one never counts an attempt and resets
+        the count; it unlocks at `end` (the prompt's end) unless the session
+        was locked while it ran (SESSION_LOCKED, the count reset all the
+        same)."""
         assert outcome in self.BIO_OUTCOMES, outcome
-        status = self._unlock_refused(now)
+        self._enter(now)
+        status = self._begin_checks(now, "unlock", callback=True)
         if status is not None:
             return status
-        if not self.config.has_authenticator or not self.bio_enabled:
-            return Status.LOCK_UNAVAILABLE
-        ticket = self.lock_epoch
-        key = self._open_host_check(now)
-        self._enter(end)
-        try:
-            if outcome != "ok" and outcome != "wrong_secret":
-                return Status.LOCK_UNAVAILABLE
-            if outcome == "wrong_secret":
-                self._shortcut_off()
-                return Status.LOCK_UNAVAILABLE
-            self._reset_count()
-            if self.lock_epoch != ticket:
-                return Status.SESSION_LOCKED
-            self._commit_unlock(end)
-            return Status.OK
-        finally:
-            self._close_host_check(end, key)
+        request = self._open_request(now, "unlock")
+        answer = outcome if outcome in ("ok", "wrong_secret") else "failed"
+        return self._close_request(end, request, answer)
+
+    # ------------------------------------------------------ the pair (1.2)
+
+    def biometric_begin(self, now: int, purpose: str) -> "tuple[Status, int]":
+        """idlelock_biometric_begin: INVALID_ARGUMENT, nothing changed, when
+        IDLELOCK_BIOMETRIC_REQUESTS_MAX requests are open; then judges and
+        checks as the call it stands for; on success a prompt is open until
+        the request is finished or voided. Returns the model's token (0
+        when none was issued)."""
+        assert purpose in ("unlock", "enable"), purpose
+        if len(self.requests) >= BIOMETRIC_REQUESTS_MAX:
+            return Status.INVALID_ARGUMENT, 0
+        self._enter(now)
+        status = self._begin_checks(now, purpose, callback=False)
+        if status is not None:
+            return status, 0
+        self.requests_issued += 1
+        token = self.requests_issued
+        self.requests[token] = self._open_request(now, purpose)
+        return Status.OK, token
+
+    def drop_request(self, token: int) -> None:
+        """A begin that opened its request but failed after all (the call's
+        lock could not be saved): "on any failure no request is left
+        open"."""
+        request = self.requests.pop(token, None)
+        if request is not None:
+            self._discard_prompt(request.prompt)
+
+    # The answers a host finishes with (the harness passes the secret it
+    # kept, or another one): IDLELOCK_AUTH_OK with the released secret for
+    # UNLOCK (none for ENABLE), _FAILED, _CANCELLED, _UNAVAILABLE, or OK
+    # with a secret that does not open the wrap; and bad arguments: a result
+    # that is no IDLELOCK_AUTH_* code, a secret of a length that does not fit
+    # the purpose and result, NULL with a length.
+    FINISH_ANSWERS = ("ok", "failed", "cancelled", "unavailable", "wrong_secret")
+    FINISH_BAD = ("bad_result", "bad_length", "null_secret", "secret_with_failure")
+
+    def biometric_finish(self, now: int, token: Optional[int], answer: str) -> Status:
+        """idlelock_biometric_finish: INVALID_ARGUMENT with nothing changed
+        (the request stays open) for a bad argument or a token that is not
+        open on this handle (`token` None: one from another handle); then the
+        request is finished, whatever the status."""
+        assert answer in self.FINISH_ANSWERS + self.FINISH_BAD, answer
+        request = self.requests.get(token) if token is not None else None
+        if answer in self.FINISH_BAD or request is None:
+            return Status.INVALID_ARGUMENT
+        if request.purpose == "enable" and answer == "wrong_secret":
+            # An ENABLE finish passes no secret: 32 bytes are a bad length.
+            return Status.INVALID_ARGUMENT
+        del self.requests[token]
+        return self._close_request(now, request, answer)
 
     def _start_delay(self, now: int) -> None:
         """idlelock_delay_step: "once failed_attempts wrong passcodes are

@@ -9,14 +9,22 @@ unknown ones, the biometric shortcut (`enable_biometrics`,
 `unlock_with_biometrics` with every outcome of `load_secret`,
 `disable_biometrics`) with the host's sheet taking time or seeing the
 clock step during `store_secret` and `load_secret`, and, with a store,
-restarts of the process on the same store and the same clock, a second
-handle opened on the store before and after its `start`, and the store
-removed (a sign-out elsewhere), damaged (six kinds) and repaired. Configurations include the 1.1 fields (`prompt_cap_ms`,
-`warn_before_ms`, `delay_schedule`). The clock moves before each call, biased to the
+restarts of the process on the same store and the same clock (and
+reboots: the store's boot ids another boot's), a second handle opened on
+the store before and after its `start` (which may unlock or enable through
+the two-phase pair, or finish a token of this handle's), and the store
+removed (a sign-out elsewhere), damaged (six kinds) and repaired; 1.2: the
+two-phase pair (`biometric_begin` UNLOCK / ENABLE, `biometric_finish` of an
+open, a finished, a voided, a never-issued or another handle's token with
+every answer and bad arguments), `require_recent_auth`. Configurations
+include the 1.1 fields (`prompt_cap_ms`, `warn_before_ms`,
+`delay_schedule`), the 1.2 passcode policies and, sometimes, no callback
+authenticator. The clock moves before each call, biased to the
 boundaries that matter: exactly `grace_ms`, exactly a timeout, measured from
 the last activity, the departure, the last saved activity, the earliest
-open prompt, a prompt's end or the start of an escalating delay, one ms
-either side; exactly to `ms_until_next_deadline` (one ms either side); 0;
+open prompt, a prompt's end, the start of an escalating delay, the earliest
+open biometric request, the last passcode entry or the last
+authentication, one ms either side; exactly to `ms_until_next_deadline` (one ms either side); 0;
 `IDLELOCK_NEVER`; a step backwards. After every step the library and
 the model are compared (conftest.Harness).
 
@@ -83,6 +91,15 @@ inactive_ms = st.one_of(st.sampled_from([0, 1, 30_000, NEVER]), st.integers(0, B
 grace_ms = st.one_of(st.sampled_from([0, 1, 1_500, 60_000]), st.integers(0, 60_000))
 max_attempts = st.sampled_from([1, 1, 2, 2, 3, 5, 100])
 prompt_cap = st.one_of(st.sampled_from([0, 1, 1_500, 120_000, 600_000]), st.integers(0, 600_000))
+# 1.2: the passcode policies, mostly off (each one that is on closes the
+# shortcut often, and the pair needs it open).
+max_age = st.one_of(
+    st.just(0), st.just(0), st.just(0),
+    st.sampled_from([M.PASSCODE_MAX_AGE_MIN_MS, M.PASSCODE_MAX_AGE_MIN_MS + 1,
+                     M.PASSCODE_MAX_AGE_MAX_MS, 86_400_000]),
+    st.integers(M.PASSCODE_MAX_AGE_MIN_MS, M.PASSCODE_MAX_AGE_MAX_MS),
+)
+max_uses = st.sampled_from([0] * 8 + [1, 2, 3, M.BIOMETRIC_MAX_USES_MAX])
 delay_ms = st.one_of(st.sampled_from([1, 1_000, 1_500, 30_000, 86_400_000]), st.integers(1, BIG))
 
 
@@ -126,6 +143,10 @@ def configs(draw: Any, mode: str) -> Dict[str, int]:
         fields["idle_after_ms"] = draw(st.sampled_from([1_000, 60_000]))
     fields["warn_before_ms"] = draw(warn_before(fields["idle_after_ms"]))
     fields["delay_schedule"] = draw(schedules(fields["max_attempts"]))
+    fields["passcode_after_reboot"] = draw(st.sampled_from([0, 0, 0, 0, 0, 1]))
+    fields["passcode_max_age_ms"] = draw(max_age)
+    fields["biometric_max_uses"] = draw(max_uses)
+    fields["authenticator"] = draw(st.sampled_from([1, 1, 1, 1, 1, 0]))
     assert model_config(mode, fields).problem() is None
     return fields
 
@@ -135,9 +156,9 @@ origins = st.sampled_from(
 )
 
 ANCHORS = ("now", "activity", "departure", "saved_activity", "prompt", "prompt_ended",
-           "delay")
+           "delay", "request", "passcode_entry", "auth")
 SPANS = ("zero", "grace", "idle", "background", "inactive", "absence", "absence_inactive",
-         "cap", "warn", "delay")
+         "cap", "warn", "delay", "max_age")
 
 
 @dataclass(frozen=True)
@@ -288,6 +309,13 @@ class IdleLockMachine(RuleBasedStateMachine):
             anchor = model.departure.prompt_ended if model.departure is not None else None
         elif move.anchor == "delay":
             anchor = model.delay.start if model.delay is not None else None
+        elif move.anchor == "request":
+            opened = [r.opened_at for r in model.requests.values()]
+            anchor = min(opened) if opened else None
+        elif move.anchor == "passcode_entry":
+            anchor = model.entered_at
+        elif move.anchor == "auth":
+            anchor = model.last_auth if model.last_auth != NEVER else None
         else:
             anchor = self.h.store.saved_activity if self.h.store is not None else None
         if anchor is None:
@@ -305,6 +333,7 @@ class IdleLockMachine(RuleBasedStateMachine):
             "cap": config.prompt_cap_ms,
             "warn": config.idle_after_ms - config.warn_before_ms,
             "delay": model.delay.length if model.delay is not None else 0,
+            "max_age": config.passcode_max_age_ms,
         }[move.span]
         target = M.saturate(M.saturate(anchor + span) + move.adjust)
         if move.anchor == "now":
@@ -338,6 +367,14 @@ class IdleLockMachine(RuleBasedStateMachine):
             REACHED["delay running"] += 1
         if model.bio_enabled:
             REACHED["shortcut on"] += 1
+        if model.requests:
+            REACHED["biometric request open"] += 1
+            if any(model._expired(r, self.h.now) for r in model.requests.values()):
+                REACHED["biometric request expired"] += 1
+        if model.is_passcode_required(self.h.now):
+            REACHED["passcode required"] += 1
+        if model.last_auth != NEVER:
+            REACHED["authenticated"] += 1
         if model.store is not None and model.store.damaged:
             REACHED["store damaged"] += 1
         if model.restored and not model.started:
@@ -455,7 +492,7 @@ class IdleLockMachine(RuleBasedStateMachine):
         never issued (INVALID_ARGUMENT, nothing changed)."""
         model = self.h.model
         assert model is not None
-        open_tokens = sorted(model.prompts)
+        open_tokens = sorted(t for t in model.prompts if t > 0)  # not the library's own
         ended = [t for t in range(1, model.tokens_issued + 1) if t not in model.prompts]
         if kind == "open" and open_tokens:
             token = open_tokens[pick % len(open_tokens)]
@@ -511,6 +548,55 @@ class IdleLockMachine(RuleBasedStateMachine):
     def disable_biometrics(self, move: Move) -> None:
         self._call("disable_biometrics", move)
 
+    # ----------------------------------------- 1.2: the pair, the step-up
+
+    @rule(move=moves(), purpose=st.sampled_from(["unlock", "unlock", "enable"]))
+    def biometric_begin(self, move: Move, purpose: str) -> None:
+        self._call("biometric_begin", move, purpose)
+
+    @rule(move=moves(), pick=st.integers(0, 20),
+          kind=st.sampled_from(["open", "open", "open", "open", "open", "done", "never",
+                                "stale"]),
+          answer=st.sampled_from(M.Model.FINISH_ANSWERS + ("ok", "ok", "ok", "cancelled")
+                                 + M.Model.FINISH_BAD))
+    def biometric_finish(self, move: Move, pick: int, kind: str, answer: str) -> None:
+        """Finish an open request (with every answer, or bad arguments), a
+        token finished or voided already, one never issued, or one a
+        destroyed handle issued (INVALID_ARGUMENT, nothing changed)."""
+        model = self.h.model
+        assert model is not None
+        open_tokens = sorted(model.requests)
+        done = [t for t in range(1, model.requests_issued + 1) if t not in model.requests]
+        token: Any
+        if kind == "open" and open_tokens:
+            token = open_tokens[pick % len(open_tokens)]
+        elif kind in ("open", "done") and done:
+            token = done[pick % len(done)]
+        elif kind == "stale":
+            token = "stale"
+        else:
+            token = [0, model.requests_issued + 1, "never"][pick % 3]
+        self._call("biometric_finish", move, token, answer)
+
+    @rule(move=moves(), max_age=st.sampled_from(
+        [1, 1_000, 60_000, 300_000, M.PASSCODE_MAX_AGE_MIN_MS, M.RECENT_AUTH_MAX_MS,
+         0, -1, M.RECENT_AUTH_MAX_MS + 1, NEVER, INT64_MIN, "since", "since-1", "since+1"]))
+    def require_recent_auth(self, move: Move, max_age: Any) -> None:
+        """The step-up check; "since" is exactly the time since the last
+        authentication (after the move), one ms either side."""
+        delta = self._resolve(move)
+        if delta:
+            self.h.step("clock", delta)
+        model = self.h.model
+        assert model is not None
+        if isinstance(max_age, str):
+            since = self.h.now - model.last_auth if model.last_auth != NEVER else 60_000
+            adjust = {"since": 0, "since-1": -1, "since+1": 1}[max_age]
+            max_age = max(-1, min(M.RECENT_AUTH_MAX_MS + 1, since + adjust))
+        self.h.step("require_recent_auth", max_age)
+        STATS["steps"] += 1
+        self._tally("require_recent_auth")
+
     def _call_host(self, name: str, move: Move, dt: Any, *outcome: str) -> None:
         """A call with a host check: the clock moves before it, then by the
         host's time inside the callback (resolved when the call begins)."""
@@ -525,10 +611,12 @@ class IdleLockMachine(RuleBasedStateMachine):
     # ------------------------------------------------ the store, from outside
 
     @precondition(lambda self: self.h is not None and self.h.mode != "memory")
-    @rule(move=moves(), start=st.booleans())
-    def second_handle(self, move: Move, start: bool) -> None:
-        """Another process opens the store while this one runs."""
-        self._call("second_handle", move, start)
+    @rule(move=moves(), start=st.booleans(),
+          action=st.sampled_from(Harness.SECOND_HANDLE_ACTIONS))
+    def second_handle(self, move: Move, start: bool, action: str) -> None:
+        """Another process opens the store while this one runs (and may
+        use the pair there)."""
+        self._call("second_handle", move, start, action)
 
     @precondition(lambda self: self.h is not None and self.h.mode != "memory"
                   and self.h.store is not None and self.h.store.engaged)
@@ -572,6 +660,24 @@ class IdleLockMachine(RuleBasedStateMachine):
         self.saved_before_start = False
         STATS["steps"] += 1
         self._tally("restart")
+
+    @precondition(lambda self: self.h is not None and self.h.mode != "memory"
+                  and self.h.store is not None and not self.h.store.damaged)
+    @rule(move=moves(), pick=st.integers(0, 2))
+    def reboot(self, move: Move, pick: int) -> None:
+        """The device restarts (a third as often as the other rules): a new
+        process opens the store, whose boot ids are now another boot's
+        (passcode_after_reboot, the restart rule's STARTUP, an entry of
+        another boot is too old)."""
+        if pick:
+            return
+        dt = self._resolve(move)
+        if dt:
+            self.h.step("clock", dt)
+        self.h.step("reboot")
+        self.saved_before_start = False
+        STATS["steps"] += 1
+        self._tally("reboot")
 
 
 def test_library_agrees_with_model() -> None:
@@ -691,3 +797,31 @@ def test_ios_preset_is_a_valid_schedule_with_ten_attempts() -> None:
                                        delay_schedule=preset)).problem() is None
     assert model_config("memory", dict(idle_after_ms=60_000, max_attempts=9,
                                        delay_schedule=preset)).problem() == "delay_schedule"
+
+
+# The 1.2 fields' bounds (header): passcode_max_age_ms 0 or 3600000..2592000000;
+# passcode_after_reboot 0 or 1; biometric_max_uses 0..1000.
+@settings(max_examples=200)
+@given(
+    mode=st.sampled_from(["memory", "store+key"]),
+    age=st.sampled_from([INT64_MIN, -1, 0, 1, M.PASSCODE_MAX_AGE_MIN_MS - 1,
+                         M.PASSCODE_MAX_AGE_MIN_MS, M.PASSCODE_MAX_AGE_MAX_MS,
+                         M.PASSCODE_MAX_AGE_MAX_MS + 1, NEVER]),
+    after_reboot=st.sampled_from([-1, 0, 1, 2]),
+    uses=st.sampled_from([-1, 0, 1, M.BIOMETRIC_MAX_USES_MAX, M.BIOMETRIC_MAX_USES_MAX + 1,
+                          2**31 - 1]),
+)
+def test_create_validates_1_2_config(mode: str, age: int, after_reboot: int, uses: int) -> None:
+    config = model_config(mode, dict(
+        idle_after_ms=60_000, passcode_max_age_ms=age, passcode_after_reboot=after_reboot,
+        biometric_max_uses=uses,
+    ))
+    folder = tempfile.mkdtemp(prefix="idlelock-model-", dir=tmp_base())
+    library = Library(FakeClock(T0))
+    try:
+        status = library.create(config, os.path.join(folder, "session.idlelock"))
+    finally:
+        library.destroy()
+        shutil.rmtree(folder, ignore_errors=True)
+    want = M.Status.OK if config.problem() is None else M.Status.INVALID_ARGUMENT
+    assert status == want, f"create: {status}, model: {want.name} ({config.problem()})"
