@@ -7,7 +7,8 @@
  *
  *   hot_instructions CASE N
  *
- * CASE is touch, touch_out, check, snapshot_get or background_foreground;
+ * CASE is touch, touch_out, check, snapshot_get, require_unlocked or
+ * background_foreground;
  * N the number of calls. The session is engaged and unlocked, in memory,
  * on a clock callback that returns a counter (no system call), as in
  * bench.c section 1; the snapshot has the size the library running it
@@ -46,6 +47,8 @@ __attribute__((noinline)) static int hot_loop(idlelock *l, const char *which, lo
         for (i = 0; i < n; i++) bad |= idlelock_check(l, &s);
     } else if (strcmp(which, "snapshot_get") == 0) {
         for (i = 0; i < n; i++) bad |= idlelock_snapshot_get(l, &s);
+    } else if (strcmp(which, "require_unlocked") == 0) {
+        for (i = 0; i < n; i++) bad |= idlelock_require_unlocked(l);
     } else if (strcmp(which, "background_foreground") == 0) {
         for (i = 0; i < n; i++) bad |= idlelock_background(l, &s) | idlelock_foreground(l, &s);
     } else {
@@ -61,7 +64,8 @@ int main(int argc, char **argv)
     long n;
     int rc;
     if (argc != 3 || (n = strtol(argv[2], NULL, 10)) <= 0) {
-        fprintf(stderr, "usage: %s touch|touch_out|check|snapshot_get|background_foreground N\n", argv[0]);
+        fprintf(stderr, "usage: %s touch|touch_out|check|snapshot_get|require_unlocked|background_foreground N\n",
+                argv[0]);
         return 2;
     }
     idlelock_config_init(&c, sizeof c);

@@ -27,7 +27,7 @@ count() { # LIBDIR CASE -> instructions in hot_loop and below
     sed -n 's/^summary: \([0-9]*\).*/\1/p' "$tmp/out"
 }
 printf '%-24s %12s %12s %8s\n' "instructions per call" "old" "new" "change"
-for c in touch touch_out check snapshot_get background_foreground; do
+for c in touch touch_out check snapshot_get require_unlocked background_foreground; do
     a=$(count "$tmp/old" "$c")
     b=$(count "$tmp/new" "$c")
     awk -v c="$c" -v a="$a" -v b="$b" -v n="$n" \

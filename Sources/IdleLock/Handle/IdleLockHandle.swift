@@ -262,18 +262,19 @@ final class IdleLockHandle {
         // library never reads back the host's memory (another thread of the
         // host may be writing the same buffer).
         guard let out, watcher == nil, registry.isEmpty, queue.isEmpty else {
-            settleShared(now: now, into: out, heard: heard)
+            settleShared(now: now, into: out, heard: heard, visible: visible)
             return
         }
-        writeSnapshot(now: now, to: out)
+        writeSnapshot(now: now, to: out, visible: visible)
     }
 
     /// `settle` when others read the snapshot too: built in `scratch`,
     /// copied out, queued, shown to the watcher. Not inlined into every
     /// call (the library stays under its size goal).
     @inline(never)
-    private func settleShared(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, heard: Bool) {
-        writeSnapshot(now: now, to: scratch)
+    private func settleShared(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, heard: Bool,
+                              visible: VisibleState) {
+        writeSnapshot(now: now, to: scratch, visible: visible)
         out?.pointee = scratch.pointee
         // A deadline that moved earlier than the watcher's alarm wakes it.
         if let watcher, Millis.add(now, scratch.pointee.msUntilNextDeadline) < watcher.armedAt {
@@ -293,9 +294,10 @@ final class IdleLockHandle {
     }
 
     /// Fills `s` field by field (in place: `s` is usually the host's own
-    /// `out`).
+    /// `out`); `visible` is the state `settle` computed at `now` (not
+    /// computed twice).
     @inline(__always)
-    private func writeSnapshot(now: Int64, to s: UnsafeMutablePointer<Snapshot>) {
+    private func writeSnapshot(now: Int64, to s: UnsafeMutablePointer<Snapshot>, visible: VisibleState) {
         let r = LockRules.report(of: &rules, now: now)
         s.pointee.size = UInt32(MemoryLayout<Snapshot>.size)
         s.pointee.state = r.state.rawValue
@@ -313,9 +315,10 @@ final class IdleLockHandle {
         s.pointee.msUntilWarning = r.msUntilWarning
         s.pointee.msUntilRetry = r.msUntilRetry
         s.pointee.msUntilNextDeadline = r.msUntilNextDeadline
-        // The 1.2 fields are read here, not through the report: one load
-        // each (BENCHMARKS.md, the instruction counts).
-        s.pointee.isPasscodeRequired = rules.isPasscodeRequired(now: now) ? 1 : 0
+        // The 1.2 fields are not in the report: `settle` judged the policy
+        // already, and the last authentication is one load (BENCHMARKS.md,
+        // the instruction counts).
+        s.pointee.isPasscodeRequired = visible.isPasscodeRequired ? 1 : 0
         s.pointee.reserved2 = 0
         s.pointee.lastAuthentication = rules.lastAuthentication
     }

@@ -57,6 +57,10 @@ struct VisibleState: Equatable {
             | bit(isAway, 40) | bit(isWarning, 41) | bit(isPasscodeRequired, 42)
     }
 
+    /// The snapshot's is_passcode_required, as packed.
+    @inline(__always)
+    var isPasscodeRequired: Bool { word & (1 << 42) != 0 }
+
     @inline(always)
     static func == (a: VisibleState, b: VisibleState) -> Bool { a.word == b.word }
 }

@@ -335,9 +335,8 @@ struct LockRules {
             // screen changes then) are ahead (a moment at or past INT64_MAX
             // never comes: the clock stops there).
             var soonest = retryEnd ?? Millis.never
-            if engaged, let policyMoment = passcodePolicy.requiredFrom, policyMoment > now {
-                soonest = Swift.min(soonest, policyMoment)
-            }
+            let policyMoment = passcodePolicy.requiredFrom
+            if engaged && policyMoment > now { soonest = Swift.min(soonest, policyMoment) }
             if soonest != Millis.never { return Millis.elapsed(from: now, to: soonest) }
             return Millis.never
         }
@@ -356,7 +355,7 @@ struct LockRules {
         }
         consider(shield.capDeadline())
         consider(retryEnd)
-        consider(passcodePolicy.requiredFrom)
+        consider(passcodePolicy.requiredFrom) // Int64.max (never, or the last reading) lists nothing
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
             // A NEVER timeout never passes: no moment (from a departure

@@ -42,25 +42,39 @@ struct PasscodePolicy {
     /// `PasscodePolicy.usesMax`.
     private(set) var biometricUses: Int32 = 0
     /// The first reading at which a policy asks for the passcode:
-    /// `Int64.min` when one does now, nil when none ever will (until the
-    /// next change; a moment past INT64_MAX never comes, the clock stops
-    /// there). Kept up to date by every change, so the question every call
-    /// asks (`requiresPasscode`) is one comparison.
-    private(set) var requiredFrom: Int64?
+    /// `Int64.min` when one does now, `Int64.max` when none ever will
+    /// (until the next change; a moment past INT64_MAX never comes, the
+    /// clock stops there). Kept up to date by every change, so the question
+    /// every call asks (`requiresPasscode`) is one comparison on every
+    /// reading but the last.
+    private(set) var requiredFrom: Int64
+    /// At the reading INT64_MAX itself, `requiredFrom == Int64.max` means
+    /// "from this reading" (an age that passes exactly then) only when
+    /// this is set; otherwise it is "never".
+    private var requiredAtTheEnd = false
 
     /// The largest count kept: the largest `biometric_max_uses`.
     static let usesMax: Int32 = 1_000
 
     init(_ settings: PasscodePolicySettings = PasscodePolicySettings()) {
         self.settings = settings
-        requiredFrom = nil
-        requiredFrom = computeRequiredFrom()
+        requiredFrom = Int64.max
+        (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
     @inline(always)
     func requiresPasscode(now: Int64) -> Bool {
-        guard let from = requiredFrom else { return false }
-        return now >= from
+        now >= requiredFrom && momentComes()
+    }
+
+    /// `requiredFrom` is a moment that comes: not "never" (Int64.max with
+    /// no policy asking, or an age that passes only after INT64_MAX).
+    /// Asked only once the reading reached `requiredFrom`; not inlined, so
+    /// the hot calls, whose readings stay below it, load nothing more for
+    /// it (BENCHMARKS.md, the instruction counts).
+    @inline(never)
+    private func momentComes() -> Bool {
+        requiredFrom != Int64.max || requiredAtTheEnd
     }
 
     /// The first policy that asks for the passcode at `now`, if any (for the
@@ -79,13 +93,13 @@ struct PasscodePolicy {
         enteredAt = now
         distrusted = nil
         biometricUses = 0
-        requiredFrom = computeRequiredFrom()
+        (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
     /// A successful biometric unlock (or re-authentication).
     mutating func biometricUsed() {
         if biometricUses < PasscodePolicy.usesMax { biometricUses += 1 }
-        requiredFrom = computeRequiredFrom()
+        (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
     /// The clock read `now`, earlier than a reading already seen: a time
@@ -95,7 +109,7 @@ struct PasscodePolicy {
         guard let at = enteredAt, now < at else { return }
         enteredAt = nil
         distrusted = at
-        requiredFrom = computeRequiredFrom()
+        (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
     /// The state as the store keeps it (shared by every process of the
@@ -110,7 +124,7 @@ struct PasscodePolicy {
         if sameBoot && at > latest { distrusted = at }
         enteredAt = sameBoot && at != distrusted ? at : nil
         biometricUses = Swift.min(Swift.max(uses, 0), PasscodePolicy.usesMax)
-        requiredFrom = computeRequiredFrom()
+        (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
     /// Sign-out: nothing is known of a passcode that no longer exists.
@@ -119,18 +133,19 @@ struct PasscodePolicy {
         enteredAt = nil
         distrusted = nil
         biometricUses = 0
-        requiredFrom = computeRequiredFrom()
+        (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
-    private func computeRequiredFrom() -> Int64? {
-        if settings.afterReboot && !enteredThisBoot { return Int64.min }
-        if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return Int64.min }
-        guard settings.maxAge > 0 else { return nil }
-        guard let at = enteredAt else { return Int64.min }
+    /// `requiredFrom` and `requiredAtTheEnd`.
+    private func computeRequiredFrom() -> (Int64, Bool) {
+        if settings.afterReboot && !enteredThisBoot { return (Int64.min, false) }
+        if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return (Int64.min, false) }
+        guard settings.maxAge > 0 else { return (Int64.max, false) }
+        guard let at = enteredAt else { return (Int64.min, false) }
         // "Passed" is elapsed >= maxAge (SPEC §2): an end past INT64_MAX is
         // never reached (saturating it to INT64_MAX would ask for the
         // passcode at that reading, when less than maxAge has passed).
         let (end, overflow) = at.addingReportingOverflow(settings.maxAge)
-        return overflow ? nil : end
+        return overflow ? (Int64.max, false) : (end, end == Int64.max)
     }
 }
