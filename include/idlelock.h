@@ -100,7 +100,9 @@ extern "C" {
 #define IDLELOCK_ERR_LOCK_UNAVAILABLE 5
 /* No passcode is set: the lock is not engaged. */
 #define IDLELOCK_ERR_NO_PASSCODE 6
-/* The store could not be read or written. */
+/* The store could not be read or written, or it is damaged (present but cut
+ * short, failing its integrity check, foreign, of a newer format, or not a
+ * regular file: the session then locks). */
 #define IDLELOCK_ERR_STORAGE 7
 /* No secret has that name. */
 #define IDLELOCK_ERR_NOT_FOUND 8
@@ -134,9 +136,10 @@ extern "C" {
 #define IDLELOCK_REASON_NONE 0         /* unlocked, or locked out from unlocked */
 #define IDLELOCK_REASON_IDLE 1         /* idle timeout passed in the foreground */
 #define IDLELOCK_REASON_BACKGROUNDED 2 /* away for the background timeout */
-#define IDLELOCK_REASON_STARTUP 3      /* lock_on_start, or a restart check */
+#define IDLELOCK_REASON_STARTUP 3      /* lock_on_start, a restart check, or the
+                                          store (another sign-in's, or damaged) */
 #define IDLELOCK_REASON_MANUAL 4       /* idlelock_lock() ("Lock now") */
-#define IDLELOCK_REASON_CLOCK 5        /* the clock read earlier than a recorded time */
+#define IDLELOCK_REASON_CLOCK 5        /* the clock read earlier than before */
 
 /* Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT. */
 #define IDLELOCK_GRACE_MAX_MS 60000
@@ -230,15 +233,23 @@ typedef struct idlelock_authenticator {
  * passcodes are counted, passcode attempts are refused with
  * IDLELOCK_ERR_RETRY_LATER for `delay_ms` (1..86400000, one day at most).
  * Steps are strictly increasing in failed_attempts (1..max_attempts-1) and
- * non-decreasing in delay_ms. A delay is saved with the store as its
- * remaining duration; a restart (every create) or a clock step (a clock
- * that reads earlier than the period's start) restarts the current period
- * from that reading instead of forgiving it, and once the clock reads past
- * the period's saved start again the period also still runs from there (a
- * step back and forth forgives nothing); no period ever exceeds its
- * configured delay_ms. max_attempts still ends in a
- * lockout; a right passcode, a biometric unlock or a new passcode
- * (idlelock_set_passcode) resets the count, and with it any delay. */
+ * non-decreasing in delay_ms. With a store, the delay an attempt would
+ * start is saved together with its raised count, before the passcode is
+ * checked (a process killed during the check skips neither), as the
+ * period's length and its start on the clock of the process that counted
+ * it; that start only tells one period from another: a process that does
+ * not follow a period yet (every create; a running process that meets
+ * another process's period at an attempt) runs the whole period from its
+ * own clock reading, so a delay holds whatever the origins of the
+ * processes' clocks, and may end up to one delay_ms later there than in
+ * the process that started it. A clock step (a clock that reads earlier
+ * than the period's start) restarts the current period from that reading
+ * instead of forgiving it, and once the clock reads past the point where
+ * this process first ran the period, the period also still runs from
+ * there (a step back and forth forgives nothing); no period ever exceeds
+ * its configured delay_ms. max_attempts still ends in a lockout; a right
+ * passcode, a biometric unlock or a new passcode (idlelock_set_passcode)
+ * resets the count, and with it any delay. */
 typedef struct idlelock_delay_step {
     int32_t failed_attempts;
     int32_t reserved0;           /* must be 0 */
@@ -288,7 +299,9 @@ typedef struct idlelock_config {
                                     the path of a store file the library owns
                                     (plus `<path>.lock` beside it): UTF-8, at
                                     most 4000 bytes, in an existing folder.
-                                    See "The store" below. */
+                                    Resolved once, at create (a relative path
+                                    against the current folder then); see
+                                    "The store" below. */
     idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME */
     void *clock_ctx;             /* passed to clock; must be NULL when clock is */
     const idlelock_authenticator *authenticator; /* NULL (default): no biometric
@@ -404,6 +417,14 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* calls on the same handle wait for a durable step to finish.              */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
+/*  - store_path names one file for the life of the handle: its folder is   */
+/*    opened at create (a relative path against the current folder then)    */
+/*    and held open, and every file is reached relative to it, so a later   */
+/*    chdir of the host, or a rename of a parent folder, changes nothing.   */
+/*    The store and `<path>.lock` are opened without blocking and without   */
+/*    following a symbolic link, and must be regular files: a FIFO, a       */
+/*    device, a folder or a link there is IDLELOCK_ERR_STORAGE at once.     */
+/*                                                                          */
 /*  - Before a passcode is set nothing is written: secrets are in memory.   */
 /*    idlelock_set_passcode creates the store with them in one replace.     */
 /*  - idlelock_create reads it: a lockout or a saved lock is in force from  */
@@ -415,18 +436,34 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /*    that reached the background; a saved activity from another boot or   */
 /*    later than the clock locks with REASON_STARTUP. This needs a clock    */
 /*    whose origin is shared by the processes of one boot (the default is). */
-/*  - The count is raised and saved before a passcode is checked (a kill    */
-/*    during the check never refunds an attempt; an attempt whose raise     */
-/*    cannot be saved is refused, IDLELOCK_ERR_STORAGE, unchecked); the     */
-/*    reset is saved before an unlock takes effect (else STORAGE, still     */
+/*  - Until its first idlelock_start, a handle that found a stored, engaged */
+/*    session at create has judged nothing of the restart, so it hands out  */
+/*    nothing: the secret calls and idlelock_require_unlocked answer        */
+/*    IDLELOCK_ERR_SESSION_LOCKED, and idlelock_set_passcode and            */
+/*    idlelock_enable_biometrics refuse too (an app extension that never    */
+/*    calls start gets no secret), also after an unlock. Call               */
+/*    idlelock_start first.                                                 */
+/*  - The count is raised and saved before a passcode is checked, together  */
+/*    with the escalating delay that count would start (a kill during the   */
+/*    check never refunds an attempt nor skips its delay; an attempt whose  */
+/*    raise cannot be saved is refused, IDLELOCK_ERR_STORAGE, unchecked);   */
+/*    the reset is saved before an unlock takes effect (else STORAGE, still */
 /*    locked). Every lock is saved, best effort: a lock always takes effect */
 /*    in memory first, and a failed save makes the call that locked return  */
-/*    IDLELOCK_ERR_STORAGE with the state LOCKED.                           */
+/*    IDLELOCK_ERR_STORAGE with the state LOCKED (a lock that could not be  */
+/*    saved does not outlive the process).                                  */
 /*  - Calls that authenticate or touch secrets (unlock, the biometric calls,*/
 /*    the secret calls, require_unlocked, set_passcode) first look at the   */
-/*    store's generation: a lockout there is a lockout here; a store that   */
-/*    is gone (signed out elsewhere) signs this process out; a store made   */
-/*    by another sign-in replaces this session, LOCKED (REASON_STARTUP).    */
+/*    store (its first 120 bytes and its size): a lockout there is a        */
+/*    lockout here; a store that is absent (signed out elsewhere) signs     */
+/*    this process out; a store made by another sign-in replaces this       */
+/*    session, LOCKED (REASON_STARTUP). Only absence is a sign-out: a store */
+/*    that is present but cut short, failing its integrity check, foreign,  */
+/*    of a newer format, or not a regular file is damage, answered with     */
+/*    IDLELOCK_ERR_STORAGE while the session locks (REASON_STARTUP) or stays*/
+/*    locked. Damage that keeps the first bytes and the size is found by the*/
+/*    next durable step. Nothing is written over a damaged store;           */
+/*    idlelock_disable deletes it (the way out, besides repairing it).      */
 /*  - A damaged, edited, foreign or future-version file makes create fail   */
 /*    with IDLELOCK_ERR_STORAGE and is left untouched; so does a device key */
 /*    other than the one the store was made with ("device key does not     */
@@ -462,12 +499,15 @@ int idlelock_config_init(idlelock_config *cfg, size_t size);
  * `cfg` is only read; its pointers are copied. *out is written only on
  * success (set to NULL on failure when out is not NULL); the caller owns
  * the handle and frees it with idlelock_destroy().
- * With a store_path, the store is read here (see "The store").
+ * With a store_path, its folder is opened and the store is read here (see
+ * "The store"); a stored, engaged session hands out nothing until
+ * idlelock_start.
  * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL pointers, a
  * wrong size, non-zero bytes past the fields this library knows, a value
  * out of range: the message names the field); IDLELOCK_ERR_STORAGE (the
- * lock file cannot be opened, or the store is damaged, foreign, of a newer
- * format, or made with another device key; it is left untouched);
+ * folder or the lock file cannot be opened, the lock file is not a regular
+ * file, or the store is damaged, foreign, of a newer format, not a regular
+ * file, or made with another device key; it is left untouched);
  * IDLELOCK_ERR_NO_MEMORY; IDLELOCK_ERR_INTERNAL (libsodium failed to
  * initialise).
  * Thread: any. */
@@ -486,15 +526,18 @@ void idlelock_destroy(idlelock *lock);
  * then run on the watcher thread. It sleeps on CLOCK_BOOTTIME (a timerfd,
  * woken early through an eventfd when a call moves the deadline earlier),
  * so it needs the default clock: with config.clock set it is refused.
- * Starting a running watcher does nothing. Returns IDLELOCK_OK,
+ * Starting a running watcher does nothing; starts and stops may race from
+ * any number of threads. Returns IDLELOCK_OK,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a caller-supplied clock) or
  * IDLELOCK_ERR_INTERNAL (the thread or its file descriptors could not be
  * made). Thread: any. */
 int idlelock_watch_start(idlelock *lock);
 
-/* Stop the watcher and wait for it to end. Called from a listener running
- * on the watcher thread it does not wait for itself: the thread ends when
- * that listener returns. idlelock_destroy stops it too (and may then also
+/* Stop the watcher and wait for the thread it stopped to end (no watcher
+ * thread outlives the stop that stopped it; a stop that finds none
+ * running returns at once). Called from a listener running on the watcher
+ * thread it does not wait for itself: the thread ends when that listener
+ * returns. idlelock_destroy stops it too (and may then also
  * be called from such a listener). Stopping a stopped watcher does
  * nothing. Returns IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL
  * lock). Thread: any. */
@@ -504,17 +547,24 @@ int idlelock_watch_stop(idlelock *lock);
 /* Events and the decision rules                                            */
 /*                                                                          */
 /* Every call below that reads the clock first checks for a clock step (an  */
-/* engaged, unlocked session whose clock reads earlier than its recorded    */
-/* activity or departure locks with REASON_CLOCK; an unengaged one resets   */
-/* its bookkeeping to now), then judges the deadlines that are due, as      */
-/* idlelock_check() does, then does its own work. Judging happens only while*/
+/* engaged, unlocked session whose clock reads earlier than the latest      */
+/* reading a call of this handle judged at, or than its recorded activity   */
+/* or departure, locks with REASON_CLOCK; an unengaged one resets its       */
+/* bookkeeping to now), then judges the deadlines that are due, as          */
+/* idlelock_check() does, then does its own work. A step back by less than  */
+/* the time since the handle's previous reading is not seen (the clock still*/
+/* reads later than before): it delays the deadlines by at most that step.  */
+/* A step forward only brings them closer. Judging happens only while       */
 /* engaged and UNLOCKED. "A timeout T has passed" means elapsed >= T;       */
 /* "within the grace window" means away <= grace_ms. Locks never overwrite  */
 /* each other: a locked session keeps its reason until it is unlocked.      */
 /*                                                                          */
 /* `out` may be NULL; when given, out->size must be set, it is validated    */
-/* before any effect, and it receives the state after the call (also when   */
-/* the call failed for a reason other than a bad argument).                 */
+/* before any effect, and it receives the state when the call returns       */
+/* (also when the call failed for a reason other than a bad argument). A    */
+/* call that waits for a key derivation or a host check (unlock, the        */
+/* biometric calls, set_passcode, enable_biometrics) reads the clock again  */
+/* when that ends, checks for a step and judges at that reading too.        */
 /* Each returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad  */
 /* out->size), or, with a store, IDLELOCK_ERR_STORAGE when the call locked  */
 /* the session and saving the lock failed (the session is LOCKED anyway).   */
@@ -525,7 +575,10 @@ int idlelock_watch_stop(idlelock *lock);
  * applies it: if the session is then engaged and unlocked and lock_on_start
  * is 1, it locks with REASON_STARTUP. A start before idlelock_set_passcode
  * uses it up (start, set_passcode, start stays UNLOCKED). Later starts only
- * judge. */
+ * judge. With a store, the first start also judges the restart (see "The
+ * store"), and until it a handle that found a stored, engaged session at
+ * create hands out nothing (secrets and the gate answer
+ * IDLELOCK_ERR_SESSION_LOCKED): call it before anything else. */
 int idlelock_start(idlelock *lock, idlelock_snapshot *out);
 
 /* User activity (a tap, a key, a scroll). While locked it does nothing (a
@@ -606,8 +659,13 @@ int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
  * (idlelock_disable), makes every open prompt inert (it defers nothing any
  * more: a new sign-in does not inherit it), and a prompt opened on a
  * locked session is inert: a prompt can never unlock or keep unlocked a
- * session that is locked. The library's own load_secret call counts as a
- * prompt. An informational dialog is not a prompt.
+ * session that is locked. The library's own load_secret call (and
+ * store_secret while the shortcut is enabled) counts as a prompt, and ends
+ * as one whatever the host answers (passed, failed, cancelled, unavailable,
+ * a secret that does not open the wrap): the clock is read again, a step is
+ * checked and the deadlines are judged (past prompt_cap_ms an idle deadline
+ * locks REASON_IDLE), and only then is its end activity. An informational
+ * dialog is not a prompt.
  *
  * idlelock_prompt_begin judges the deadlines, opens a prompt and writes
  * its token (non-zero, never reused on the handle) to *token. Returns
@@ -652,10 +710,14 @@ int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
  * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL, invalid UTF-8,
  * empty, over 1024 bytes, fewer than 4 scalars: checked before anything
  * else); IDLELOCK_ERR_SESSION_LOCKED (the session is LOCKED or LOCKED_OUT,
- * or it was locked while the key was derived: nothing changed);
+ * or it was locked while the key was derived (judged again when the
+ * derivation ends), or it is a stored session not started yet: nothing
+ * changed);
  * IDLELOCK_ERR_NO_MEMORY (Argon2id could not get its memory);
- * IDLELOCK_ERR_STORAGE (with a store: it could not be written, or another
- * process signed in or out meanwhile; nothing changed);
+ * IDLELOCK_ERR_STORAGE (with a store: it could not be written, it is
+ * damaged (an engaged session then locks), or another process signed in
+ * meanwhile: nothing changed; or another process signed out: this session
+ * is signed out too, and a new call signs in anew);
  * IDLELOCK_ERR_INTERNAL. Thread: any, also from a listener. Of two
  * concurrent set_passcode calls the first to finish wins; the other
  * returns IDLELOCK_ERR_SESSION_LOCKED and changes nothing. */
@@ -671,10 +733,13 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * left: IDLELOCK_ERR_INVALID_PASSCODE (out->attempts_remaining and the
  * message say how many remain). The wrong one that reaches max_attempts:
  * IDLELOCK_ERR_LOCKED_OUT, state LOCKED_OUT. Right: the count resets, and
- * the session unlocks (REASON_NONE, last activity = the time of the call,
- * secrets readable again) unless something locked it while the check ran
- * (idlelock_lock, idlelock_disable, a lockout): then
- * IDLELOCK_ERR_SESSION_LOCKED. If the passcode was replaced or removed
+ * the session unlocks (REASON_NONE, last activity = the clock reading at
+ * the call's entry, secrets readable again) unless something locked it
+ * while the check ran (idlelock_lock, idlelock_disable, a lockout, or, on
+ * an unlocked session, a deadline judged when the derivation ends): then
+ * IDLELOCK_ERR_SESSION_LOCKED. `out` describes the state when the call
+ * returns, after the derivation. A wrong passcode's escalating delay
+ * starts at the call's entry. If the passcode was replaced or removed
  * while the check ran, the attempt is void: IDLELOCK_ERR_SESSION_LOCKED
  * (or IDLELOCK_ERR_NO_PASSCODE after idlelock_disable) and it is not
  * counted against the new passcode.
@@ -686,8 +751,10 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * probe for free; one that brings the count to max_attempts locks out
  * (IDLELOCK_ERR_LOCKED_OUT) as a wrong passcode would. With a store,
  * IDLELOCK_ERR_STORAGE when the raised count could not be saved (refused
- * unchecked) or the reset after a right passcode could not be saved (still
- * locked). Also IDLELOCK_ERR_RETRY_LATER (above) and IDLELOCK_ERR_INTERNAL.
+ * unchecked), the reset after a right passcode could not be saved (still
+ * locked), or the store is damaged (refused unchecked; the session locks
+ * or stays locked). Also IDLELOCK_ERR_RETRY_LATER (above) and
+ * IDLELOCK_ERR_INTERNAL.
  * Thread: any, also from a
  * listener. Concurrent attempts on one handle are checked one at a time
  * (a call waits for the attempt being checked), so a delay a wrong one
@@ -695,7 +762,9 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * for all. (An unlock from a listener inside an unlock does not wait for
  * its own thread. Separate processes sharing a store check in parallel:
  * an attempt already being checked elsewhere is not refused by a delay
- * that starts meanwhile, though it counts toward max_attempts.) */
+ * that starts meanwhile, though it counts toward max_attempts; one that
+ * begins while another process checks an attempt meets the delay that
+ * attempt would start, saved with its count.) */
 int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */
@@ -713,10 +782,15 @@ int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snaps
 /* ------------------------------------------------------------------------ */
 
 /* Turn the shortcut on: needs a passcode (IDLELOCK_ERR_NO_PASSCODE), an
- * unlocked session (IDLELOCK_ERR_SESSION_LOCKED, also when it locked while
- * the host stored the secret) and an available authenticator
+ * unlocked session, started if it was found in the store
+ * (IDLELOCK_ERR_SESSION_LOCKED) and an available authenticator
  * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, is_available said 0, or
- * store_secret failed; nothing changed). Refreshes is_biometrics_available.
+ * store_secret failed; nothing changed). store_secret may show the host's
+ * own sheet: it runs as a prompt (see "Prompts"), and its end is judged
+ * before the shortcut goes on. When the session locked while the host
+ * stored the secret (IDLELOCK_ERR_SESSION_LOCKED), the host's item is
+ * deleted again, and a shortcut enabled before is turned off (its item was
+ * replaced). Refreshes is_biometrics_available.
  * Also IDLELOCK_ERR_STORAGE (with a store: the wrap could not be saved;
  * the host's item is deleted again), IDLELOCK_ERR_NO_MEMORY,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock). Calls is_available and
@@ -735,14 +809,20 @@ int idlelock_disable_biometrics(idlelock *lock);
  * when the shortcut is off or unavailable (the cached is_available), or
  * when load_secret reports a failed or cancelled check (the message says
  * which), or when the secret it returns does not open the wrap (the
- * shortcut is then turned off). Never counts an attempt. Success resets the
- * attempt count and unlocks (REASON_NONE, last activity = the time of the
- * call) unless something locked the session while the check ran
- * (IDLELOCK_ERR_SESSION_LOCKED), exactly as idlelock_unlock. With a store,
- * IDLELOCK_ERR_STORAGE when the reset could not be saved (still locked).
- * On an unlocked session it runs the check as a re-authentication.
- * load_secret runs with no internal lock held; other threads keep calling.
- * Thread: any. */
+ * shortcut is then turned off). Never counts an attempt. load_secret runs
+ * as a prompt (see "Prompts"): whatever it answers, when it returns the
+ * clock is read again, a clock step locks REASON_CLOCK and the deadlines
+ * are judged (an idle deadline past prompt_cap_ms locks REASON_IDLE), and
+ * only then is the check's end activity. Success resets the attempt count
+ * and unlocks (REASON_NONE, last activity = the end of the check) unless
+ * something locked the session while the check ran, that judging at its
+ * end included (IDLELOCK_ERR_SESSION_LOCKED, the count reset all the
+ * same), as idlelock_unlock. With a store, IDLELOCK_ERR_STORAGE when the
+ * reset could not be saved (still locked) or the store is damaged (the
+ * session locks or stays locked). On an unlocked session it runs the
+ * check as a re-authentication. `out` describes the state when the call
+ * returns. load_secret runs with no internal lock held; other threads keep
+ * calling. Thread: any. */
 int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */
@@ -792,11 +872,13 @@ int idlelock_unsubscribe(idlelock *lock, uint64_t token);
 /* locks, the session key is wiped (sodium_memzero) and the secrets cannot  */
 /* be read until an unlock restores it. Names are NUL-terminated UTF-8 of   */
 /* 1..64 bytes; values are 0..65536 bytes; at most 256 secrets. While the   */
-/* session is locked (LOCKED or LOCKED_OUT) these calls return              */
+/* session is locked (LOCKED or LOCKED_OUT), and on a stored session not    */
+/* started yet (see "The store"), these calls return                        */
 /* IDLELOCK_ERR_SESSION_LOCKED. Before a passcode is set they work, in      */
 /* memory only. With a store, put and remove on an engaged session are one  */
-/* durable step each: IDLELOCK_ERR_STORAGE when it fails, nothing changed.  */
-/* Each judges the deadlines first. Thread: any.                            */
+/* durable step each: IDLELOCK_ERR_STORAGE when it fails, nothing changed;  */
+/* each call answers IDLELOCK_ERR_STORAGE for a damaged store (the session  */
+/* locks). Each judges the deadlines first. Thread: any.                    */
 /* ------------------------------------------------------------------------ */
 
 /* Store `len` bytes from `data` (NULL allowed only when len is 0) under
@@ -824,8 +906,11 @@ int idlelock_secret_remove(idlelock *lock, const char *name);
 
 /* The gate for the host's own protected work (an API call, a token
  * refresh): IDLELOCK_OK when the session is unlocked after judging the
- * deadlines (or not engaged), IDLELOCK_ERR_SESSION_LOCKED otherwise, or
- * IDLELOCK_ERR_INVALID_ARGUMENT for a NULL lock. No I/O, no allocation. */
+ * deadlines (or not engaged), IDLELOCK_ERR_SESSION_LOCKED otherwise (also
+ * for a stored session before idlelock_start), IDLELOCK_ERR_STORAGE when
+ * the store is damaged (the session locks) or cannot be read, or
+ * IDLELOCK_ERR_INVALID_ARGUMENT for a NULL lock. Without a store: no I/O,
+ * no allocation; with one, it first looks at the store (see "The store"). */
 int idlelock_require_unlocked(idlelock *lock);
 
 /* ------------------------------------------------------------------------ */

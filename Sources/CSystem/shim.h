@@ -27,6 +27,16 @@ static inline int ilk_open(const char *path, int flags, unsigned int mode) {
     return open(path, flags, (mode_t)mode);
 }
 
+/* openat(2) with a mode (variadic too). */
+static inline int ilk_openat(int dirfd, const char *path, int flags, unsigned int mode) {
+    return openat(dirfd, path, flags, (mode_t)mode);
+}
+
+/* S_ISREG: whether an fstat result is a regular file (a macro). */
+static inline int ilk_is_regular_file(const struct stat *info) {
+    return S_ISREG(info->st_mode) ? 1 : 0;
+}
+
 /* d_name of a directory entry (a fixed array Swift imports as a tuple). */
 static inline const char *ilk_dirent_name(const struct dirent *entry) {
     return entry->d_name;

@@ -22,6 +22,8 @@ final class FakeKeystore: @unchecked Sendable {
     private var _reentries = 0
     /// Runs inside load_secret (with no library lock held).
     var duringLoad: (@Sendable () -> Void)? = nil
+    /// Runs inside store_secret (with no library lock held).
+    var duringStore: (@Sendable () -> Void)? = nil
     /// When set, every callback calls into the library on this handle.
     var reenter: OpaquePointer? = nil
 
@@ -58,6 +60,7 @@ final class FakeKeystore: @unchecked Sendable {
             let k = FakeKeystore.from(ctx)
             k.callBackIn()
             let copy = Array(UnsafeBufferPointer(start: bytes, count: len))
+            k.duringStore?()
             return k.locked {
                 if k._storeResult == 0 { k._secret = copy }
                 return k._storeResult
@@ -113,11 +116,12 @@ final class BioLock {
     let status: Int32
 
     init(keystore: FakeKeystore = FakeKeystore(), clock testClock: TestClock = .manual(FakeClock()),
-         store: String? = nil) {
+         store: String? = nil, promptCap: Int64 = 120_000) {
         self.keystore = keystore
         var cfg = Lock.config()
         cfg.idle_after_ms = 60_000
         cfg.background_after_ms = 10_000
+        cfg.prompt_cap_ms = promptCap
         switch testClock {
         case .manual(let manual):
             clock = manual
@@ -415,5 +419,119 @@ struct BiometricTests {
         idlelock_enable_biometrics(l.handle)
         #expect(idlelock_disable(l.handle) == 0)
         #expect(l.keystore.deletes == 1)
+    }
+
+    // MARK: - A host check ends as a prompt (issue 11, finding 1)
+
+    /// How a host's check can end; each is applied to a fresh keystore.
+    private static let outcomes: [(String, @Sendable (FakeKeystore) -> Void)] = [
+        ("released", { _ in }),
+        ("failed", { $0.loadAnswer = IDLELOCK_AUTH_FAILED }),
+        ("cancelled", { $0.loadAnswer = IDLELOCK_AUTH_CANCELLED }),
+        ("unavailable", { $0.loadAnswer = IDLELOCK_AUTH_UNAVAILABLE }),
+        ("a released length other than 32", { $0.releasedLength = 31 }),
+        ("an unknown code", { $0.loadAnswer = 77 }),
+        ("a secret that does not open the wrap", { $0.secret = [UInt8](repeating: 9, count: 32) }),
+    ]
+
+    /// An unlocked session with the shortcut on, whose `load_secret` runs
+    /// `during` and ends with `outcome`.
+    private func reauthentication(_ outcome: (FakeKeystore) -> Void, promptCap: Int64 = 120_000,
+                                  during: @escaping @Sendable (FakeClock) -> Void) -> (BioLock, Int32) {
+        let l = BioLock(promptCap: promptCap)
+        l.setPasscode("2468")
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        outcome(l.keystore)
+        let clock = Shared(l.clock)
+        l.keystore.duringLoad = { during(clock.value) }
+        return (l, l.bioUnlock())
+    }
+
+    /// Regression (issue 11, finding 1): a re-check whose `load_secret` took
+    /// 10 minutes left an idle-due session UNLOCKED, with the check's end
+    /// counted as activity, whatever its outcome (also with prompt_cap_ms 0).
+    /// The end is judged first: the idle deadline past the cap locks IDLE.
+    @Test func aLongHostCheckOfAnyOutcomeLocksAnIdleDueSession() {
+        for (name, outcome) in BiometricTests.outcomes {
+            for cap: Int64 in [0, 120_000] {
+                let (l, status) = reauthentication(outcome, promptCap: cap) { $0.advance(600_000) }
+                #expect(status != 0, "\(name), cap \(cap)")
+                let s = l.snapshot()
+                #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE, "\(name), cap \(cap)")
+                #expect(idlelock_require_unlocked(l.handle) == IDLELOCK_ERR_SESSION_LOCKED, "\(name), cap \(cap)")
+            }
+        }
+    }
+
+    /// Regression (issue 11, finding 1): a clock that stepped back an hour
+    /// during the check was swallowed. The end is checked for a step.
+    @Test func aClockStepDuringAHostCheckLocksWithClock() {
+        for (name, outcome) in BiometricTests.outcomes {
+            let (l, status) = reauthentication(outcome) { $0.advance(-3_600_000) }
+            #expect(status != 0, "\(name)")
+            let s = l.snapshot()
+            #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_CLOCK, "\(name)")
+        }
+    }
+
+    /// A check within the cap defers the idle rule, as a prompt does; its
+    /// end, whatever the outcome, is activity.
+    @Test func aHostCheckWithinTheCapEndsAsActivity() {
+        for (name, outcome) in BiometricTests.outcomes {
+            let (l, _) = reauthentication(outcome) { $0.advance(100_000) } // idle 60 s, cap 120 s
+            let s = l.snapshot()
+            #expect(s.state == IDLELOCK_STATE_UNLOCKED, "\(name)")
+            #expect(s.last_activity_ms == l.clock.now.pointee, "\(name): the end is activity")
+            #expect(s.ms_until_idle_lock == 60_000, "\(name)")
+        }
+    }
+
+    /// Regression (issue 11, finding 8): the snapshot a biometric unlock
+    /// wrote described the call's start. A successful check that took 30 s
+    /// on a locked session unlocks at its end (the prompt's end is
+    /// activity), and `out` says so.
+    @Test func aBiometricUnlockReportsTheStateAtItsEnd() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        idlelock_lock(l.handle, nil)
+        let clock = Shared(l.clock)
+        l.keystore.duringLoad = { clock.value.advance(30_000) }
+        var out = idlelock_snapshot()
+        out.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        #expect(idlelock_unlock_with_biometrics(l.handle, &out) == 0)
+        #expect(out.state == IDLELOCK_STATE_UNLOCKED)
+        #expect(out.last_activity_ms == l.clock.now.pointee)
+        #expect(out.ms_until_idle_lock == 60_000 && out.ms_until_next_deadline == 60_000)
+    }
+
+    /// Regression (issue 11, finding 1, its sibling): `store_secret` during
+    /// enable_biometrics can show the host's sheet too. One that took 10
+    /// minutes enabled the shortcut on an idle-due session; now its end is
+    /// judged (IDLE), the shortcut stays off and the host's item is deleted.
+    @Test func aLongStoreSecretIsAHostCheckToo() {
+        let l = BioLock()
+        l.setPasscode("2468")
+        let clock = Shared(l.clock)
+        l.keystore.duringStore = { clock.value.advance(600_000) }
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        var s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE)
+        #expect(s.is_biometrics_enabled == 0)
+        #expect(l.keystore.deletes == 1 && l.keystore.secret == nil, "the stored item is deleted again")
+        // Within the cap it is a prompt: the shortcut turns on, the end is activity.
+        #expect(l.unlock("2468") == 0)
+        l.keystore.duringStore = { clock.value.advance(100_000) }
+        #expect(idlelock_enable_biometrics(l.handle) == 0)
+        s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_UNLOCKED && s.is_biometrics_enabled == 1)
+        #expect(s.last_activity_ms == l.clock.now.pointee)
+        // A re-enable that fails after store_secret replaced the host's item
+        // turns the shortcut enabled before off: its item is gone.
+        l.keystore.duringStore = { clock.value.advance(600_000) }
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        s = l.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.is_biometrics_enabled == 0)
+        #expect(l.keystore.secret == nil)
     }
 }

@@ -160,7 +160,7 @@ struct DelayTests {
         #expect(r.msUntilNextDeadline(now: Int64.max) == Int64.max, "its end is past the clock's last reading")
         // The same period found in the store at a restart is restarted, not dropped.
         var restarted = rulesWithDelay(1_000, now: Int64.max)
-        restarted.adoptDelay(started: Int64.max, period: 1_000, now: Int64.max, atCreate: true)
+        restarted.adoptDelay(started: Int64.max, period: 1_000, now: Int64.max)
         #expect(restarted.msUntilRetry(now: Int64.max) == 1_000)
     }
 
@@ -177,7 +177,7 @@ struct DelayTests {
         #expect(r.msUntilRetry(now: 1_020_000) == 40_000, "back on the old timeline, 20 s into the period")
         #expect(r.beginAttempt(now: 1_020_000) == .retryLater(40_000))
         // Re-reading this process's own saved period changes nothing.
-        r.adoptDelay(started: 1_000_000, period: 60_000, now: 1_020_000, atCreate: false)
+        r.adoptDelay(started: 1_000_000, period: 60_000, now: 1_020_000)
         #expect(r.msUntilRetry(now: 1_020_000) == 40_000)
         #expect(r.msUntilRetry(now: 1_060_000) == 0)
     }
@@ -186,10 +186,44 @@ struct DelayTests {
     /// boot) restarts once at create, not at every attempt that re-reads it.
     @Test func aSavedPeriodAheadOfTheClockRestartsOnce() {
         var r = rulesWithDelay(1_000, now: 0)
-        r.adoptDelay(started: 50_000, period: 1_000, now: 0, atCreate: true)
+        r.adoptDelay(started: 50_000, period: 1_000, now: 0)
         #expect(r.msUntilRetry(now: 0) == 1_000)
-        r.adoptDelay(started: 50_000, period: 1_000, now: 1_000, atCreate: false)
+        r.adoptDelay(started: 50_000, period: 1_000, now: 1_000)
         #expect(r.msUntilRetry(now: 1_000) == 0, "over: the re-read did not restart it")
+    }
+
+    /// Regression (issue 11, finding 9): another process's period, saved
+    /// on a clock with another origin, was ignored (its start lay far in
+    /// this clock's past) or followed from a start read on another clock.
+    /// A period this handle does not follow yet runs in full from its own
+    /// reading, whatever the other clock's origin, and its saved start
+    /// never becomes a time on this clock.
+    @Test func anotherProcessesPeriodHoldsWhateverItsClocksOrigin() {
+        for foreignStart in [Int64(-5_000_000_000), 1_000_000, 9_000_000_000] {
+            var r = rulesWithDelay(60_000, now: 1_000_000)
+            r.passcodeSet(now: 1_000_000)
+            r.adoptDelay(started: foreignStart, period: 60_000, now: 1_010_000)
+            #expect(r.msUntilRetry(now: 1_010_000) == 60_000, "from \(foreignStart)")
+            #expect(r.beginAttempt(now: 1_069_999) == .retryLater(1), "from \(foreignStart)")
+            // Re-reading the same period changes nothing.
+            r.adoptDelay(started: foreignStart, period: 60_000, now: 1_050_000)
+            #expect(r.msUntilRetry(now: 1_050_000) == 20_000)
+            #expect(r.msUntilRetry(now: 1_070_000) == 0)
+            // Its saved start is not a time on this clock: reaching it
+            // starts nothing again.
+            #expect(r.msUntilRetry(now: 9_000_000_000) == 0, "from \(foreignStart)")
+        }
+    }
+
+    /// Regression (issue 11, finding 9): a period restarted at create ran
+    /// again from its saved start once this clock read past it (a start
+    /// from another boot, or another clock origin).
+    @Test func aPeriodRestartedAtCreateRunsOnceOnThisClock() {
+        var r = rulesWithDelay(1_000, now: 0)
+        r.adoptDelay(started: 50_000, period: 1_000, now: 0)
+        #expect(r.msUntilRetry(now: 999) == 1)
+        #expect(r.msUntilRetry(now: 1_000) == 0)
+        #expect(r.msUntilRetry(now: 50_500) == 0, "the saved start is another clock's reading")
     }
 
     /// Regression (found by trying to break 1.1): wrong passcodes sent

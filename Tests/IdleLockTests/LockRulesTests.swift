@@ -266,6 +266,48 @@ struct ClockAndStartTests {
         #expect(r.departure == 3_000)
     }
 
+    /// Regression (issue 11, finding 10): a step back that landed after
+    /// the last activity and the departure was not seen, and extended the
+    /// session by the step (58 s in the review). A step is now judged
+    /// against the latest reading too.
+    @Test func aStepBackThatLandsAfterTheLastActivityLocks() {
+        var r = rules(now: 0)
+        r.check(now: 59_000) // the latest reading: 59 s idle
+        r.check(now: 1_000)  // 58 s back: after the last activity (0)
+        expectLocked(r, .clock)
+        #expect(r.pendingLock(now: 1_000) == nil, "locked")
+        var away = rules(now: 0)
+        away.depart(now: 1_000, toBackground: true)
+        away.check(now: 9_000)
+        away.check(now: 2_000) // after the departure, before the latest reading
+        expectLocked(away, .clock)
+    }
+
+    /// A step is seen once: after it, the new timeline is the latest
+    /// reading, so a session unlocked on it is not locked again.
+    @Test func aStepIsJudgedOnceAgainstTheLatestReading() {
+        var r = rules(now: 0)
+        r.check(now: 50_000)
+        r.check(now: 10_000)
+        expectLocked(r, .clock)
+        guard case .check(let ticket) = r.beginAttempt(now: 10_001) else { Issue.record("not counted"); return }
+        #expect(r.finishAttempt(ticket, right: true, now: 10_001) == .unlocked)
+        r.touch(now: 10_002)
+        expectUnlocked(r)
+        #expect(r.msUntilNextDeadline(now: 10_002) == 60_000)
+        // The next deadline reports a step it has not judged yet.
+        #expect(r.pendingLock(now: 10_001) == .clock)
+        #expect(r.msUntilNextDeadline(now: 10_001) == 0)
+    }
+
+    @Test func aStepBackBeforeAPasscodeOnlyRestartsTheBookkeeping() {
+        var r = rules(engaged: false, now: 0)
+        r.check(now: 50_000)
+        r.check(now: 20_000)
+        expectUnlocked(r)
+        #expect(r.lastActivity == 20_000)
+    }
+
     @Test func clockStepNeverOverwritesALock() {
         var r = rules(now: 10_000)
         r.lockNow(now: 10_000)

@@ -290,6 +290,7 @@ struct StoreTests {
         app.setPasscode("2468")
         #expect(app.put("token", "t") == 0)
         let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(ext.handle, nil) // a stored session hands out nothing before start
         #expect(ext.get("token") == (0, "t"))
         #expect(idlelock_disable(app.handle) == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.store))
@@ -304,6 +305,7 @@ struct StoreTests {
         let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
         app.setPasscode("2468")
         let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(ext.handle, nil) // a stored session hands out nothing before start
         #expect(ext.put("from-ext", "hello") == 0)
         #expect(app.get("from-ext") == (0, "hello"))
         #expect(idlelock_secret_remove(app.handle, "from-ext") == 0)
@@ -316,6 +318,7 @@ struct StoreTests {
         let app = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
         app.setPasscode("2468")
         let ext = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        idlelock_start(ext.handle, nil) // a stored session hands out nothing before start
         #expect(ext.setPasscode("1357") == 0)
         idlelock_lock(app.handle, nil)
         #expect(app.unlock("2468") == IDLELOCK_ERR_INVALID_PASSCODE)
@@ -557,6 +560,31 @@ struct StoreRegressionTests {
 
 @Suite("Store edges")
 struct StoreEdgeTests {
+    /// Regression (issue 11, found by the extended model): the second half
+    /// of an unlock judges first; a lock it takes there, which overtakes a
+    /// right passcode, was marked saved by the count reset that followed,
+    /// so a restart came back without it (unlocked, with a device key).
+    @Test func aLockThatOvertakesARightPasscodeIsSaved() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        do {
+            let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+            #expect(a.setPasscode("2468") == 0)
+            // Heard when the attempt is counted, before the derivation: a
+            // minute passes while it runs (idle 60 s).
+            let r = Recorder()
+            r.action = { _, snap in if snap.attempts_remaining == 4 { clock.advance(61_000) } }
+            r.subscribe(a.handle)
+            #expect(a.unlock("2468") == IDLELOCK_ERR_SESSION_LOCKED)
+            let s = a.snapshot()
+            #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE)
+            #expect(s.attempts_remaining == 5, "the count is reset all the same")
+        }
+        let b = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: deviceKey)
+        let s = b.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE, "the lock was saved")
+    }
+
     @Test func anotherProcessHoldingTheStoreLockTooLongIsStorage() throws {
         let folder = TempFolder()
         let a = StoredLock(folder.store, clock: FakeClock())

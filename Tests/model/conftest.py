@@ -1,17 +1,23 @@
 """The lockstep harness shared by test_model.py and test_regressions.py.
 
 - :class:`FakeClock`: the clock the library reads (a Python int we move).
+- :class:`FakeKeystore`: the host authenticator every handle is given: always
+  available; its ``store_secret`` and ``load_secret`` move the clock as a
+  person at the host's sheet would (forward, or a step back) and answer as
+  the step says.
 - :class:`Library`: one libidlelock handle, driven through raw ctypes
   (``idlelock._ffi``), so every status code and snapshot field is seen as
   the C ABI returns it.
 - :class:`Harness`: a :class:`Library` and an :class:`idlelock_model.Model`
   run in lockstep. Every step is applied to both and compared at once
   (status, state, reason, attempts_remaining, ms_until_idle_lock, is_away,
-  is_enabled, last_activity_ms, is_warning, ms_until_warning,
-  ms_until_retry, ms_until_next_deadline, and "the clock is read at most
-  once per call"), and the security property "nothing but the right
-  passcode turns an engaged, locked session unlocked" is checked on the
-  library and on the model. Steps are logged in the format of
+  is_enabled, is_biometrics_enabled, is_biometrics_available,
+  last_activity_ms, is_warning, ms_until_warning, ms_until_retry,
+  ms_until_next_deadline, and "the clock is read at most once per call",
+  twice for a call with a second half after a key derivation or a host
+  check), and the security property "nothing but the right passcode, or a
+  passed biometric check, turns an engaged, locked session unlocked" is
+  checked on the library and on the model. Steps are logged in the format of
   test_regressions.py, so a divergence is reported as a ready-to-paste
   regression case.
 - The Hypothesis settings profiles: ``ci`` (the default) and ``long``
@@ -105,7 +111,8 @@ def model_config(mode: str, fields: Dict[str, Any]) -> M.Config:
     if "delay_schedule" in fields:
         fields["delay_schedule"] = tuple(tuple(step) for step in fields["delay_schedule"])
     return M.Config(
-        **fields, has_store=mode != "memory", has_device_key=mode == "store+key"
+        **fields, has_store=mode != "memory", has_device_key=mode == "store+key",
+        has_authenticator=True,
     )
 
 
@@ -154,10 +161,57 @@ class FakeClock:
         self.now = M.saturate(self.now + dt)
 
 
+class FakeKeystore:
+    """The host authenticator (`idlelock_authenticator`) of every handle of a
+    sequence, like a device's keystore it outlives restarts. Always
+    available. `dt` is how far the clock moves while the host's sheet is up
+    (set before each biometric call), `outcome` what `load_secret`
+    answers (idlelock_model.Model.BIO_OUTCOMES)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.secret: Optional[bytes] = None
+        self.dt = 0
+        self.outcome = "ok"
+        self.struct = ffi.AuthenticatorStruct()
+        self.struct.size = ctypes.sizeof(self.struct)
+        self.struct.is_available = ffi.AUTH_IS_AVAILABLE_FN(lambda ctx: 1)
+        self.struct.store_secret = ffi.AUTH_STORE_SECRET_FN(self._store)
+        self.struct.load_secret = ffi.AUTH_LOAD_SECRET_FN(self._load)
+        self.struct.delete_secret = ffi.AUTH_DELETE_SECRET_FN(self._delete)
+
+    def _store(self, ctx: Any, secret: Any, length: int) -> int:
+        self.clock.move(self.dt)
+        self.secret = ctypes.string_at(secret, length)
+        return 0
+
+    def _load(self, ctx: Any, reason: Any, out: int, cap: int, out_len: Any) -> int:
+        self.clock.move(self.dt)
+        outcome = self.outcome
+        codes = {"failed": ffi.AUTH_FAILED, "cancelled": ffi.AUTH_CANCELLED,
+                 "unavailable": ffi.AUTH_UNAVAILABLE, "unknown_code": 77}
+        if outcome in codes:
+            return codes[outcome]
+        released = self.secret if self.secret is not None else bytes(32)
+        if outcome == "wrong_secret":
+            released = bytes(b ^ 0x5A for b in released)
+        elif outcome == "wrong_length":
+            released = released[:31]
+        ctypes.memmove(out, released, len(released))
+        out_len[0] = len(released)
+        return ffi.AUTH_OK
+
+    def _delete(self, ctx: Any) -> int:
+        self.secret = None
+        return 0
+
+
 SNAPSHOT_FIELDS = (
     "state",
     "reason",
     "is_enabled",
+    "is_biometrics_enabled",
+    "is_biometrics_available",
     "is_away",
     "attempts_remaining",
     "last_activity_ms",
@@ -173,8 +227,9 @@ SNAPSHOT_FIELDS = (
 class Library:
     """One libidlelock handle through raw ctypes calls."""
 
-    def __init__(self, clock: FakeClock) -> None:
+    def __init__(self, clock: FakeClock, keystore: Optional[FakeKeystore] = None) -> None:
         self.clock = clock
+        self.keystore = keystore if keystore is not None else FakeKeystore(clock)
         self.handle: Any = None
         self._keep: List[Any] = []
 
@@ -209,6 +264,8 @@ class Library:
             key = (ctypes.c_uint8 * 32)(*DEVICE_KEY)
             cfg.device_key = ctypes.cast(key, ctypes.POINTER(ctypes.c_uint8))
             cfg.device_key_len = 32
+        if config.has_authenticator:
+            cfg.authenticator = ctypes.pointer(self.keystore.struct)
         handle = ffi.HandleP()
         status = ffi.lib.idlelock_create(ctypes.byref(cfg), ctypes.byref(handle))
         if status == ffi.OK:
@@ -247,6 +304,17 @@ class Library:
 
     def require_unlocked(self) -> int:
         return int(ffi.lib.idlelock_require_unlocked(self.handle))
+
+    def enable_biometrics(self) -> int:
+        return int(ffi.lib.idlelock_enable_biometrics(self.handle))
+
+    def disable_biometrics(self) -> int:
+        return int(ffi.lib.idlelock_disable_biometrics(self.handle))
+
+    def unlock_with_biometrics(self) -> Tuple[int, ffi.SnapshotStruct]:
+        snap = self._snap()
+        status = ffi.lib.idlelock_unlock_with_biometrics(self.handle, ctypes.byref(snap))
+        return int(status), snap
 
     def prompt_begin(self) -> Tuple[int, int]:
         token = ctypes.c_uint64(0)
@@ -347,7 +415,10 @@ class Harness:
         self.initial_fields = dict(fields)
         self.steps: List[Tuple[Any, ...]] = []
         self.clock = FakeClock(origin)
-        self.lib = Library(self.clock)
+        self.keystore = FakeKeystore(self.clock)
+        self.lib = Library(self.clock, self.keystore)
+        # The store's bytes before a damage step, written back by a repair.
+        self.sound_store: Optional[bytes] = None
         self.folder: Optional[str] = None
         self.store_path: Optional[str] = None
         self.store: Optional[M.Store] = None
@@ -386,10 +457,15 @@ class Harness:
     def now(self) -> int:
         return self.clock.now
 
-    def _compare(self, what: str, model_status: int, lib_status: int, snap: Any, reads: int) -> None:
+    def _compare(self, what: str, model_status: int, lib_status: int, snap: Any, reads: int,
+                 model: Optional[M.Model] = None, reads_allowed: int = 1) -> None:
+        """`reads_allowed`: 2 for a call with a second half (after a key
+        derivation or a host check), which reads the clock afresh so that
+        what it reports is the state when it returns. `model`: the model of
+        the handle `snap` came from (default: the sequence's own)."""
         problems: List[str] = []
-        if reads > 1:
-            problems.append(f"the clock was read {reads} times in one call (SPEC §2: once)")
+        if reads > reads_allowed:
+            problems.append(f"the clock was read {reads} times in one call (SPEC §2: once per half)")
         if int(model_status) != lib_status:
             problems.append(
                 f"status: library {ffi.lib.idlelock_status_name(lib_status)}, "
@@ -401,10 +477,11 @@ class Harness:
             # than a bad argument": after a bad argument, look separately.
             self._after(what, with_snapshot=True)
             snap = None
-        if snap is not None:
+        if snap is not None and model is None:
             self.last_snap = snap
-        if snap is not None and self.model is not None:
-            expected = self.model.snapshot(self.now)
+        model = model if model is not None else self.model
+        if snap is not None and model is not None:
+            expected = model.snapshot(self.now)
             for name in SNAPSHOT_FIELDS:
                 want = getattr(expected, name)
                 got = getattr(snap, name)
@@ -426,6 +503,14 @@ class Harness:
         status = self.lib.create(config, self.store_path)
         reads = self.clock.reads - reads
         model_status, model = M.Model.create(config, self.now, self.store)
+        if model_status == Status.STORAGE:
+            # A damaged store: create fails and leaves it untouched; the
+            # sequence goes on once it is repaired (as an operator would).
+            self._compare(what, model_status, status, None, reads)
+            self.lib.destroy()
+            self._repair()
+            self._create(config, what + " (after the repair)")
+            return
         if model_status != Status.OK:
             self._compare(what, model_status, status, None, reads)
             raise ValueError(f"{what}: the model refuses this config ({config.problem()})")
@@ -442,7 +527,7 @@ class Harness:
             assert self.model is not None
             reads = self.clock.reads
             status, snap = self.lib.snapshot()
-            model_status = self.model.snapshot_get(self.now)
+            model_status = self.model.finish_call(self.model.snapshot_get(self.now))
             self._compare(what + " (then snapshot_get)", model_status, status, snap,
                           self.clock.reads - reads)
 
@@ -465,10 +550,19 @@ class Harness:
             return
         lib_locked = self._lib_engaged_locked()
         model_locked = model.engaged and model.state != State.UNLOCKED
+        if name == "restart" and self.store is not None and self.store.saved_lock is None:
+            # A lock that could not be saved (the store was damaged) does
+            # not outlive the process (SPEC §7: "saving it is best effort");
+            # the new process judges the restart at its start.
+            lib_locked = model_locked = False
         passcode_now = model.passcode
         if name == "restart":
             fields = dict(args[0]) if args else dict(self.fields)
             self._restart(fields, what)
+        elif name in ("remove_store", "damage_store", "repair_store"):
+            self._store_step(step, what)
+        elif name == "second_handle":
+            self._second_handle(bool(args[0]), what)
         else:
             self._dispatch(step, what)
         self._check_unlocked_only_by_passcode(step, lib_locked, model_locked, passcode_now)
@@ -481,10 +575,14 @@ class Harness:
         self, step: Sequence[Any], lib_locked: bool, model_locked: bool, passcode: bytes
     ) -> None:
         """The security property: no call but an unlock with the right
-        passcode turns an engaged, locked session into an engaged, unlocked
-        one (not a prompt, a lifecycle name, a clock step, a restart), in
-        the library and in the model alike."""
-        right = step[0] == "unlock" and _passcode_bytes(step[1]) == passcode
+        passcode, or a biometric check that released the right secret,
+        turns an engaged, locked session into an engaged, unlocked one (not
+        a prompt, a lifecycle name, a clock step, a restart, a second
+        handle, a store removed, damaged or repaired), in the library and
+        in the model alike. (A restart after a lock that could not be saved
+        is the one exception: see `run`.)"""
+        right = ((step[0] == "unlock" and _passcode_bytes(step[1]) == passcode)
+                 or (step[0] == "unlock_with_biometrics" and step[1] == "ok"))
         snap = self.last_snap
         lib_unlocked = snap is not None and bool(snap.is_enabled) and snap.state == State.UNLOCKED
         model = self.model
@@ -504,35 +602,51 @@ class Harness:
         assert model is not None
         reads = self.clock.reads
         now = self.now
+        done = model.finish_call
         if name in ("touch", "inactive", "background", "foreground", "check", "lock", "start",
                     "snapshot_get"):
             status, snap = self.lib.event(name)
-            model_status = getattr(model, name)(now)
+            model_status = done(getattr(model, name)(now))
             self._compare(what, model_status, status, snap, self.clock.reads - reads)
         elif name == "unlock":
             passcode = _passcode_bytes(args[0])
             status, snap = self.lib.unlock(passcode)
-            model_status = model.unlock(now, passcode)
-            self._compare(what, model_status, status, snap, self.clock.reads - reads)
+            model_status = done(model.unlock(now, passcode))
+            self._compare(what, model_status, status, snap, self.clock.reads - reads, reads_allowed=2)
         elif name == "set_passcode":
             passcode = _passcode_bytes(args[0])
             status = self.lib.set_passcode(passcode)
-            model_status = model.set_passcode(now, passcode)
+            model_status = done(model.set_passcode(now, passcode))
+            self._compare(what, model_status, status, None, self.clock.reads - reads, reads_allowed=2)
+            self._after(what, with_snapshot=True)
+        elif name in ("disable", "require_unlocked", "disable_biometrics"):
+            # No `out`: compared through the snapshot_get that follows.
+            status = getattr(self.lib, name)()
+            model_status = done(getattr(model, name)(now))
             self._compare(what, model_status, status, None, self.clock.reads - reads)
             self._after(what, with_snapshot=True)
-        elif name == "disable":
-            status = self.lib.disable()
-            model_status = model.disable(now)
-            self._compare(what, model_status, status, None, self.clock.reads - reads)
+        elif name == "enable_biometrics":
+            (dt,) = args
+            self.keystore.dt = dt
+            status = self.lib.enable_biometrics()
+            model_status = done(model.enable_biometrics(now, M.saturate(now + dt)))
+            self.keystore.dt = 0
+            self._compare(what, model_status, status, None, self.clock.reads - reads, reads_allowed=2)
             self._after(what, with_snapshot=True)
-        elif name == "require_unlocked":
-            status = self.lib.require_unlocked()
-            model_status = model.require_unlocked(now)
-            self._compare(what, model_status, status, None, self.clock.reads - reads)
-            self._after(what, with_snapshot=True)
+        elif name == "unlock_with_biometrics":
+            outcome, dt = args
+            self.keystore.dt, self.keystore.outcome = dt, outcome
+            status, snap = self.lib.unlock_with_biometrics()
+            model_status = done(model.unlock_with_biometrics(now, M.saturate(now + dt), outcome))
+            self.keystore.dt, self.keystore.outcome = 0, "ok"
+            self._compare(what, model_status, status, snap, self.clock.reads - reads, reads_allowed=2)
         elif name == "prompt_begin":
             status, lib_token = self.lib.prompt_begin()
             model_status, model_token = model.prompt_begin(now)
+            model_status = done(model_status)
+            if model_status != Status.OK:
+                # "no token is written; nothing to end"
+                del model.prompts[model_token]
             problems = []
             if status == Status.OK:
                 if lib_token == 0 or lib_token in self.tokens.values():
@@ -545,16 +659,104 @@ class Harness:
         elif name == "prompt_end":
             (token,) = args
             status = self.lib.prompt_end(self._lib_token(token))
-            model_status = model.prompt_end(now, token)
+            model_status = done(model.prompt_end(now, token))
             self._compare(what, model_status, status, None, self.clock.reads - reads)
             self._after(what, with_snapshot=True)
         elif name == "lifecycle":
             platform, state_name = args
             status, snap = self.lib.lifecycle(platform, state_name)
-            model_status = model.lifecycle(now, platform, state_name)
+            model_status = done(model.lifecycle(now, platform, state_name))
             self._compare(what, model_status, status, snap, self.clock.reads - reads)
         else:
             raise ValueError(f"unknown step {step!r}")
+
+    # ---------------------------------------------- the store, from outside
+
+    DAMAGE_KINDS = ("short", "empty", "checksum", "newer", "foreign", "fifo")
+
+    def _store_step(self, step: Sequence[Any], what: str) -> None:
+        """Another process (or the disk) changes the store file: removed
+        (a sign-out elsewhere), damaged in one of DAMAGE_KINDS, repaired
+        (its sound bytes written back). Nothing is called on the handle: the
+        next calls show what it makes of it."""
+        name, *args = step
+        assert self.store_path is not None and self.store is not None and self.model is not None
+        if name == "remove_store":
+            if os.path.lexists(self.store_path):
+                os.unlink(self.store_path)
+            self.sound_store = None
+            self.model.remove_store()
+        elif name == "damage_store":
+            (kind,) = args
+            assert kind in self.DAMAGE_KINDS, kind
+            with open(self.store_path, "rb") as f:
+                sound = f.read()
+            self.sound_store = sound
+            data = bytearray(sound)
+            if kind == "short":
+                data = data[:200]  # the first bytes intact, cut below the header
+            elif kind == "empty":
+                data = bytearray()
+            elif kind == "checksum":
+                # The top bit of the generation (never set by the library):
+                # the cheap look sees a generation it does not know, reads
+                # the whole file, and the MAC no longer matches.
+                data[23] ^= 0x80
+            elif kind == "newer":
+                data[8] = 2  # format version 2
+            elif kind == "foreign":
+                data[0:8] = b"NOTASTOR"
+            os.unlink(self.store_path)
+            if kind == "fifo":
+                os.mkfifo(self.store_path, 0o600)
+            else:
+                with open(self.store_path, "wb") as f:
+                    f.write(bytes(data))
+            self.model.damage_store()
+        else:
+            self._repair()
+
+    def _repair(self) -> None:
+        assert self.store_path is not None and self.store is not None
+        if self.sound_store is not None:
+            if os.path.lexists(self.store_path):
+                os.unlink(self.store_path)
+            fd = os.open(self.store_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(self.sound_store)
+            self.sound_store = None
+        self.store.damaged = False
+
+    def _second_handle(self, start: bool, what: str) -> None:
+        """Another process (an app extension) opens the store with the same
+        config while this handle stays open: §3 "Until its first start, a
+        handle that opened a stored, engaged session [...] hands out
+        nothing"; then, if `start`, it starts and asks the gate again. Its
+        model shares the store with the sequence's."""
+        assert self.store_path is not None
+        other = Library(self.clock, self.keystore)
+        reads = self.clock.reads
+        status = other.create(self.config, self.store_path)
+        model_status, model = M.Model.create(self.config, self.now, self.store)
+        try:
+            self._compare(what + " (create)", model_status, status, None, self.clock.reads - reads)
+            if model is None:
+                return
+            calls = [("require_unlocked", None)]
+            if start:
+                calls += [("start", None), ("require_unlocked", None)]
+            for call, _ in calls:
+                reads = self.clock.reads
+                if call == "start":
+                    status, snap = other.event("start")
+                    model_status = model.finish_call(model.start(self.now))
+                else:
+                    status, snap = other.require_unlocked(), None
+                    model_status = model.finish_call(model.require_unlocked(self.now))
+                self._compare(f"{what} ({call})", model_status, status, snap,
+                              self.clock.reads - reads, model=model)
+        finally:
+            other.destroy()
 
     def _lib_token(self, token: int) -> int:
         """The library token for the model's `token`: the one issued for
@@ -587,7 +789,7 @@ class Harness:
         assert self.model is not None
         reads = self.clock.reads
         status, snap = self.lib.snapshot()
-        model_status = self.model.snapshot_get(self.now)
+        model_status = self.model.finish_call(self.model.snapshot_get(self.now))
         self._compare(what, model_status, status, snap, self.clock.reads - reads)
         problems = []
         for key, value in want.items():

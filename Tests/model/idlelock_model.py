@@ -30,9 +30,23 @@ What is modelled:
   (``RETRY_LATER``, ``ms_until_retry``, restarts and clock steps), the
   lifecycle names (``idlelock_lifecycle``) and ``ms_until_next_deadline``.
 
-Not modelled: biometrics (§5, so neither the library's own load_secret
-prompt), secrets (§6), listeners (so not "listeners hear the warning"), the
-watcher thread, threads, other processes writing the store, I/O failures.
+- §5 the biometric shortcut through a host authenticator that is always
+  available: ``enable_biometrics``, ``unlock_with_biometrics`` (every
+  outcome of ``load_secret``) and ``disable_biometrics``; the host's
+  ``store_secret`` and ``load_secret`` run as prompts the library opens
+  itself (§9) and may take time or see the clock step: their end is judged
+  at its own clock reading before it counts as activity;
+- §3 "Creation and start": a stored, engaged session hands out nothing
+  (the gate, ``set_passcode``, ``enable_biometrics``) until the handle's
+  first ``start``; a second handle opened on the store (another process);
+- §7 the store as other processes and damage change it: removed (a
+  sign-out elsewhere, seen at the next call that re-checks the store) or
+  damaged (STORAGE at every call that re-checks it, and the session locks;
+  every lock's save fails), and repaired.
+
+Not modelled: secrets (§6), listeners (so not "listeners hear the
+warning"), the watcher thread, threads, another sign-in's store, other
+processes' attempts, I/O failures.
 """
 
 from __future__ import annotations
@@ -177,6 +191,9 @@ class Config:
     warn_before_ms: int = 0
     # idlelock_delay_step pairs (failed_attempts, delay_ms); () = NULL, 0.
     delay_schedule: Tuple[Tuple[int, int], ...] = ()
+    # config.authenticator is set (a host keystore that is always
+    # available and always stores what it is given).
+    has_authenticator: bool = False
 
     @property
     def background_timeout(self) -> int:
@@ -288,13 +305,35 @@ class Store:
     max_attempts: int = 5  # stored by set_passcode; governs from then on
     saved_lock: Optional[Reason] = None  # "the latest lock or unlock"
     saved_activity: int = 0  # saved by unlock, set_passcode and each lock
-    # §9 / idlelock_delay_step: "A delay is saved with the store as its
-    # remaining duration; a restart (every create) [...] restarts the
-    # current period from its start instead of forgiving it". The period
-    # is saved when a wrong passcode starts it (its whole delay_ms then
-    # remains) and forgotten when the count is reset; 0: none.
+    # idlelock_delay_step: "the delay an attempt would start is saved
+    # together with its raised count, before the passcode is checked [...]
+    # a process that does not follow a period yet (every create [...]) runs
+    # the whole period from its own clock reading". The model saves it when
+    # a wrong passcode starts it (no process is killed during a check here)
+    # and forgets it when the count is reset; 0: none.
     delay_ms: int = 0
     delay_start: int = 0  # the clock reading the saved period started at
+    bio_enabled: bool = False  # the biometric wrap is saved
+    # §7: the file is present but damaged (cut short, failing its checksum,
+    # foreign, of a newer format, not a regular file). The fields above are
+    # what it held before, and holds again once repaired: nothing can be
+    # written to it meanwhile.
+    damaged: bool = False
+
+    def writable(self) -> bool:
+        """A durable step can be saved: the file is present and sound."""
+        return self.engaged and not self.damaged
+
+    def remove(self) -> None:
+        """The file is deleted (idlelock_disable here or in another
+        process): nothing of the sign-in is left."""
+        self.engaged = False
+        self.damaged = False
+        self.passcode = b""
+        self.count = 0
+        self.saved_lock = None
+        self.delay_ms = 0
+        self.bio_enabled = False
 
 
 # --------------------------------------------------------------------------
@@ -351,6 +390,8 @@ class Snapshot:
     state: State
     reason: Reason
     is_enabled: bool
+    is_biometrics_enabled: bool
+    is_biometrics_available: bool
     is_away: bool
     attempts_remaining: int
     last_activity_ms: int
@@ -386,6 +427,24 @@ class Model:
     tokens_issued: int = 0
     # §9 escalating delays: the current period, None when there is none.
     delay: Optional[Delay] = None
+    # §2: the latest clock reading a call of this handle judged at (a
+    # reading earlier than it is a clock step). Set at create.
+    latest: int = 0
+    # §5: the biometric shortcut is on.
+    bio_enabled: bool = False
+    # Raised by every lock, lockout and sign-out: a host check whose answer
+    # arrives after a lock is overtaken (§4's lock epoch).
+    lock_epoch: int = 0
+    # Locks taken during the current call (their save fails on a damaged
+    # store).
+    locks_in_call: int = 0
+    # The library's own prompts (host checks) have keys below zero.
+    host_checks: int = 0
+    # The last saved activity this handle knows: read at create, then each
+    # one it saves itself (another process's saves after create are not
+    # re-read by start: it judges from the one it knows, never later than
+    # the store's, which errs toward locking).
+    known_saved_activity: int = 0
 
     # ---------------------------------------------------------------- create
 
@@ -399,14 +458,20 @@ class Model:
         from create"."""
         if config.problem() is not None:
             return Status.INVALID_ARGUMENT, None
+        if store is not None and store.damaged:
+            # "A damaged, foreign or future-version file makes create fail
+            # with STORAGE and is left untouched."
+            return Status.STORAGE, None
         model = cls(config=config, last_activity=now, store=store,
-                    max_attempts=config.max_attempts)
+                    max_attempts=config.max_attempts, latest=now)
         if store is not None and store.engaged:
             model.engaged = True
             model.restored = True
             model.passcode = store.passcode
             model.count = store.count
             model.max_attempts = store.max_attempts
+            model.bio_enabled = store.bio_enabled
+            model.known_saved_activity = store.saved_activity
             if store.saved_lock is not None:
                 # "Create adopts a saved lock with its reason."
                 model.state, model.reason = State.LOCKED, store.saved_lock
@@ -422,8 +487,10 @@ class Model:
             elif store.delay_ms > 0:
                 # "a restart (every create) [...] restarts the current
                 # period from its start instead of forgiving it": the whole
-                # saved period, from create's reading.
-                model.delay = Delay(start=now, length=store.delay_ms, origin=store.delay_start)
+                # saved period, from create's reading. The saved start is a
+                # reading of another process's clock (maybe of another
+                # origin): never a time on this one.
+                model.delay = Delay(start=now, length=store.delay_ms, origin=now)
         return Status.OK, model
 
     # ----------------------------------------------------------- snapshot
@@ -433,6 +500,8 @@ class Model:
             state=self.state,
             reason=self.reason,
             is_enabled=self.engaged,
+            is_biometrics_enabled=self.bio_enabled,
+            is_biometrics_available=self.config.has_authenticator,
             is_away=self.departure is not None,
             attempts_remaining=self.attempts_remaining(),
             last_activity_ms=self.last_activity,
@@ -610,16 +679,26 @@ class Model:
         if not self.engaged or self.state != State.UNLOCKED:
             return
         self.state, self.reason = State.LOCKED, reason
+        self.lock_epoch += 1
+        self.locks_in_call += 1
         self._make_prompts_inert()
-        if self.store is not None:
+        if self.store is not None and self.store.writable():
             self.store.saved_lock = reason
-            self.store.saved_activity = self.last_activity
+            self._save_activity(self.last_activity)
+
+    def _save_activity(self, activity: int) -> None:
+        assert self.store is not None
+        self.store.saved_activity = activity
+        self.known_saved_activity = activity
 
     def _clock_step(self, now: int) -> None:
         """§2: "Once a passcode is set, a clock that reads earlier than a
         recorded activity or departure never extends a session: that call
         locks with reason CLOCK. [...] Before a passcode is set, such a step
-        just resets the bookkeeping to now."
+        just resets the bookkeeping to now." Header: a step is also a
+        reading earlier than the latest one a call of this handle judged at
+        (a step back that lands after the last activity and the departure
+        would otherwise extend the session by the step).
 
         §9 delays: "a clock step restarts the current period from its start
         instead of forgiving it, and no period ever exceeds its configured
@@ -628,9 +707,10 @@ class Model:
         lengthens the wait, never past delay_ms)."""
         if self.delay is not None and now < self.delay.start:
             self.delay.start = now
-        stepped_back = now < self.last_activity or (
+        stepped_back = now < self.latest or now < self.last_activity or (
             self.departure is not None and now < self.departure.at
         )
+        self.latest = now
         if not stepped_back:
             return
         if self.engaged:
@@ -758,9 +838,78 @@ class Model:
         return Status.OK
 
     def require_unlocked(self, now: int) -> Status:
-        """The gate: OK when unlocked after judging (or not engaged)."""
+        """The gate: OK when unlocked after judging (or not engaged), and,
+        for a session found in the store at create, after the first start
+        (§3: "Until its first start, a handle that opened a stored, engaged
+        session [...] hands out nothing")."""
         self._enter(now)
-        return Status.OK if self.state == State.UNLOCKED else Status.SESSION_LOCKED
+        status = self._recheck()
+        if status is not None:
+            return status
+        return Status.OK if self._hands_out() else Status.SESSION_LOCKED
+
+    def _hands_out(self) -> bool:
+        return self.state == State.UNLOCKED and not (self.restored and not self.started)
+
+    # -------------------------------------------------- §7 the store
+
+    def _recheck(self) -> Optional[Status]:
+        """§7: "Calls that authenticate or touch secrets [...] first re-check
+        the store": one that finds the store gone (signed out elsewhere)
+        wipes its secrets and disengages; "only a store that is absent is a
+        sign-out: one that is present but [...] damaged [...] is answered
+        with STORAGE while the session locks (or stays locked)". The lock's
+        reason is STARTUP (as for a store that changed under the session)."""
+        store = self.store
+        if store is None:
+            return None
+        if store.damaged:
+            self._lock(Reason.STARTUP)
+            return Status.STORAGE
+        if not store.engaged and self.engaged:
+            self._forget_session()
+        return None
+
+    def _forget_session(self) -> None:
+        """A sign-out in memory (disable, or one seen in the store):
+        passcode, shortcut, count, delay and lockout forgotten; UNLOCKED,
+        NONE, not engaged. Presence and last activity stay."""
+        self._make_prompts_inert()
+        self.engaged = False
+        self.state, self.reason = State.UNLOCKED, Reason.NONE
+        self.lock_epoch += 1
+        self.passcode = b""
+        self.count = 0
+        self.delay = None
+        self.max_attempts = self.config.max_attempts
+        self.restored = False
+        self.bio_enabled = False
+
+    def remove_store(self) -> None:
+        """Another process signs out: the file is deleted. This handle
+        notices at its next call that re-checks the store."""
+        assert self.store is not None
+        self.store.remove()
+
+    def damage_store(self) -> None:
+        assert self.store is not None and self.store.engaged
+        self.store.damaged = True
+
+    def repair_store(self) -> None:
+        assert self.store is not None
+        self.store.damaged = False
+
+    def finish_call(self, status: Status) -> Status:
+        """The end of every call: "a lock always takes effect in memory
+        first; saving it is best effort [...] a failed save returns STORAGE
+        with the state LOCKED". Only a damaged store makes a save fail here
+        (an absent one has nothing to save to)."""
+        locked, self.locks_in_call = self.locks_in_call, 0
+        store = self.store
+        if (status == Status.OK and locked and store is not None and store.damaged
+                and self.engaged and self.state != State.UNLOCKED):
+            return Status.STORAGE
+        return status
 
     def lock(self, now: int) -> Status:
         """"Lock now": engaged and unlocked → LOCKED(MANUAL); otherwise
@@ -802,16 +951,20 @@ class Model:
         if token not in self.prompts:
             return Status.INVALID_ARGUMENT
         self._enter(now)
+        self._end_prompt(now, token)
+        return Status.OK
+
+    def _end_prompt(self, now: int, key: int) -> None:
+        """A prompt's end, once judged: it starts the prompt's grace window
+        for an absence it covered, and "prompt_end is activity" (as touch)."""
         still_deferring = self._prompt_defers(now)
-        del self.prompts[token]
+        del self.prompts[key]
         departure = self.departure
         if (departure is not None and departure.covered and still_deferring
                 and not self._live_prompts()):
             departure.prompt_ended = now
-        # "prompt_end is activity": as touch.
         if self.state == State.UNLOCKED:
             self.last_activity = now
-        return Status.OK
 
     def start(self, now: int) -> Status:
         """`idlelock_start`: only the first one applies `lock_on_start`
@@ -833,9 +986,11 @@ class Model:
         lock_on_start 0: "start judges the time since the last saved
         activity as an absence that reached the background: rules 3 and 4
         apply to it [...] A saved activity [...] later than the clock locks
-        with STARTUP." (Same boot only: the tests share one fake clock.)"""
+        with STARTUP." (Same boot only: the tests share one fake clock.) The
+        saved activity is the one this handle knows (`known_saved_activity`:
+        another handle's later save is not re-read)."""
         assert self.store is not None
-        saved = self.store.saved_activity
+        saved = self.known_saved_activity
         if saved > now:
             self._lock(Reason.STARTUP)
             return
@@ -853,20 +1008,11 @@ class Model:
         "A lock, or a sign-out (idlelock_disable), makes every open prompt
         inert": a new sign-in does not inherit them."""
         self._enter(now)
-        self._make_prompts_inert()
-        self.engaged = False
-        self.state, self.reason = State.UNLOCKED, Reason.NONE
-        self.passcode = b""
-        self.count = 0
-        self.delay = None
-        self.max_attempts = self.config.max_attempts
-        self.restored = False
+        self._forget_session()
+        self.locks_in_call = 0  # disengaged: no lock is left to save
         if self.store is not None:
-            self.store.engaged = False
-            self.store.passcode = b""
-            self.store.count = 0
-            self.store.saved_lock = None
-            self.store.delay_ms = 0
+            # Deleted, also when it was damaged (a sign-out is the way out).
+            self.store.remove()
         return Status.OK
 
     # ----------------------------------------------------------- passcode
@@ -878,8 +1024,18 @@ class Model:
         if not passcode_is_valid(passcode, for_set=True):
             return Status.INVALID_ARGUMENT
         self._enter(now)
-        if self.state != State.UNLOCKED:
+        was_engaged = self.engaged
+        status = self._recheck()
+        if status is not None:
+            return status
+        if was_engaged and not self.engaged:
+            # Header: a sign-out elsewhere seen by set_passcode signs this
+            # session out and is STORAGE ("another process signed [...] out
+            # meanwhile"): it never quietly becomes a new sign-in.
+            return Status.STORAGE
+        if not self._hands_out():
             return Status.SESSION_LOCKED
+        self.bio_enabled = False  # "turns the biometric shortcut off"
         self.engaged = True
         self.passcode = passcode
         self.count = 0
@@ -892,8 +1048,9 @@ class Model:
             self.store.count = 0
             self.store.max_attempts = self.config.max_attempts
             self.store.saved_lock = None
-            self.store.saved_activity = now
+            self._save_activity(now)
             self.store.delay_ms = 0
+            self.store.bio_enabled = False
         return Status.OK
 
     def unlock(self, now: int, passcode: bytes) -> Status:
@@ -904,41 +1061,167 @@ class Model:
         is checked. On an unlocked session it still verifies and counts."""
         if not passcode_is_valid(passcode, for_set=False):
             return Status.INVALID_ARGUMENT
-        self._enter(now)
-        if not self.engaged:
-            return Status.NO_PASSCODE
-        if self.state == State.LOCKED_OUT:
-            return Status.LOCKED_OUT
+        status = self._unlock_refused(now)
+        if status is not None:
+            return status
         if self._delay_running(now):
             return Status.RETRY_LATER
         self._set_count(self.count + 1)
         if passcode != self.passcode:  # bytes, no normalization
             if self.count >= self.max_attempts:
                 self.state = State.LOCKED_OUT  # the reason is kept
+                self.lock_epoch += 1
                 self._make_prompts_inert()
                 return Status.LOCKED_OUT
             self._start_delay(now)
             return Status.INVALID_PASSCODE
         # Right: count = 0 (saved), then the unlock commits (nothing can lock
         # the session in between here: one thread, one process).
+        self._reset_count()
+        self._commit_unlock(now)
+        return Status.OK
+
+    def _unlock_refused(self, now: int) -> Optional[Status]:
+        """The first steps of both unlocks (§4's order): judge, re-check the
+        store, then NO_PASSCODE, LOCKED_OUT; None when the unlock goes on."""
+        self._enter(now)
+        status = self._recheck()
+        if status is not None:
+            return status
+        if not self.engaged:
+            return Status.NO_PASSCODE
+        if self.state == State.LOCKED_OUT:
+            return Status.LOCKED_OUT
+        return None
+
+    def _reset_count(self) -> None:
+        """A right passcode or a passed biometric check: count = 0 (saved),
+        and with it any delay."""
         self._set_count(0)
         self.delay = None
         if self.store is not None:
             self.store.delay_ms = 0
+
+    def _commit_unlock(self, at: int) -> None:
+        """UNLOCKED, reason NONE, last activity = `at` (saved)."""
         self.state, self.reason = State.UNLOCKED, Reason.NONE
-        self.last_activity = now
+        self.last_activity = at
         if self.departure is not None:
             # "An unlock that succeeds while away sets departure = now";
             # whether the absence reached the background is kept. The
             # absence measured from now began under a prompt only if one
             # defers now.
-            self.departure.at = now
-            self.departure.covered = self._prompt_defers(now)
+            self.departure.at = at
+            self.departure.covered = self._prompt_defers(at)
             self.departure.prompt_ended = None
         if self.store is not None:
             self.store.saved_lock = None
-            self.store.saved_activity = now
+            self._save_activity(at)
+
+    def _shortcut_off(self) -> None:
+        self.bio_enabled = False
+        if self.store is not None:
+            self.store.bio_enabled = False
+
+    # ---------------------------------------------------------- §5 biometrics
+
+    def _open_host_check(self, now: int) -> int:
+        """§9: "The library's own load_secret call counts as a prompt" (and
+        so does store_secret while the shortcut is enabled): opened where
+        the call's own checks passed, inert on a locked session."""
+        self.host_checks += 1
+        key = -self.host_checks
+        self.prompts[key] = Prompt(begun=now, live=self.state == State.UNLOCKED)
+        return key
+
+    def _close_host_check(self, end: int, key: int) -> None:
+        """The prompt's end, after the call judged `end` and applied the
+        host's answer (as prompt_end ends one)."""
+        self._end_prompt(end, key)
+
+    def enable_biometrics(self, now: int, end: int) -> Status:
+        """§5: "needs a passcode (NO_PASSCODE), an unlocked session
+        (SESSION_LOCKED) and an available authenticator"; then the host
+        stores the secret (`store_secret`, from `now` to `end`, a host
+        check): its end is judged at `end` first (§9), and the shortcut goes
+        on only if nothing locked the session meanwhile."""
+        self._enter(now)
+        status = self._recheck()
+        if status is not None:
+            return status
+        if not self.engaged:
+            return Status.NO_PASSCODE
+        if not self._hands_out():
+            return Status.SESSION_LOCKED
+        if not self.config.has_authenticator:
+            return Status.LOCK_UNAVAILABLE
+        ticket = self.lock_epoch
+        key = self._open_host_check(now)
+        self._enter(end)
+        try:
+            if self.state != State.UNLOCKED or self.lock_epoch != ticket:
+                # The host's item was replaced by the new secret, which is
+                # deleted again: a shortcut enabled before cannot open any
+                # more, so it goes too (header, enable_biometrics).
+                self._shortcut_off()
+                return Status.SESSION_LOCKED
+            self.bio_enabled = True
+            if self.store is not None:
+                self.store.bio_enabled = True
+            return Status.OK
+        finally:
+            self._close_host_check(end, key)
+
+    def disable_biometrics(self, now: int) -> Status:
+        """§5: "forgets the wrap and calls delete_secret"."""
+        self._enter(now)
+        status = self._recheck()
+        if status is not None:
+            return status
+        if self.bio_enabled:
+            self._shortcut_off()
         return Status.OK
+
+    # load_secret's answers, as the harness's keystore gives them.
+    BIO_OUTCOMES = ("ok", "failed", "cancelled", "unavailable", "unknown_code",
+                    "wrong_length", "wrong_secret")
+
+    def unlock_with_biometrics(self, now: int, end: int, outcome: str) -> Status:
+        """§5 `unlock_with_biometrics`: NO_PASSCODE, LOCKED_OUT as for
+        unlock; LOCK_UNAVAILABLE when not enabled. Then `load_secret` runs
+        from `now` to `end` as a host check: §9 "ends as one whatever the
+        check's outcome (passed, failed, cancelled, unavailable, a wrong
+        secret): the clock is read and the deadlines judged (a clock step
+        back locks with CLOCK; an idle deadline past the cap locks with
+        IDLE) before its end counts as activity". A failed, cancelled or
+        unavailable check (an unknown code, or a release of another length
+        than 32, is a failed one) is LOCK_UNAVAILABLE; a secret that does
+        not open the wrap turns the shortcut off. A passed one never counts
+        an attempt and resets the count; it unlocks at `end` (the prompt's
+        end) unless the session was locked while it ran (SESSION_LOCKED,
+        the count reset all the same)."""
+        assert outcome in self.BIO_OUTCOMES, outcome
+        status = self._unlock_refused(now)
+        if status is not None:
+            return status
+        if not self.config.has_authenticator or not self.bio_enabled:
+            return Status.LOCK_UNAVAILABLE
+        ticket = self.lock_epoch
+        key = self._open_host_check(now)
+        self._enter(end)
+        try:
+            if outcome != "ok" and outcome != "wrong_secret":
+                return Status.LOCK_UNAVAILABLE
+            if outcome == "wrong_secret":
+                self._shortcut_off()
+                return Status.LOCK_UNAVAILABLE
+            self._reset_count()
+            if self.lock_epoch != ticket:
+                return Status.SESSION_LOCKED
+            self._commit_unlock(end)
+            return Status.OK
+        finally:
+            self._close_host_check(end, key)
 
     def _start_delay(self, now: int) -> None:
         """idlelock_delay_step: "once failed_attempts wrong passcodes are

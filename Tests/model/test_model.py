@@ -5,8 +5,13 @@ a mode (memory only, a store without a device key, a store with one), then
 random calls: events, `lock`, `start`, the gate, `snapshot_get`, passcode
 calls, `disable`, prompts (`prompt_begin`, `prompt_end` of an open, an ended
 or a never-issued token), `idlelock_lifecycle` with every platform name and
-unknown ones, and, with a store, restarts of the process on the same store
-and the same clock. Configurations include the 1.1 fields (`prompt_cap_ms`,
+unknown ones, the biometric shortcut (`enable_biometrics`,
+`unlock_with_biometrics` with every outcome of `load_secret`,
+`disable_biometrics`) with the host's sheet taking time or seeing the
+clock step during `store_secret` and `load_secret`, and, with a store,
+restarts of the process on the same store and the same clock, a second
+handle opened on the store before and after its `start`, and the store
+removed (a sign-out elsewhere), damaged (six kinds) and repaired. Configurations include the 1.1 fields (`prompt_cap_ms`,
 `warn_before_ms`, `delay_schedule`). The clock moves before each call, biased to the
 boundaries that matter: exactly `grace_ms`, exactly a timeout, measured from
 the last activity, the departure, the last saved activity, the earliest
@@ -203,6 +208,12 @@ def moves(draw: Any) -> Move:
     return Move("never")
 
 
+# How long the host's sheet stays up during store_secret / load_secret (the
+# clock moves by this inside the callback): fixed amounts, steps back, or
+# resolved against the model (the prompts' cap, the idle deadline).
+HOST_TIMES = [0, 0, 1, 1_500, 59_999, 60_000, 100_000, 600_000, -1, -1_000, -3_600_000,
+              "cap-1", "cap", "cap+1", "idle-1", "idle"]
+
 # Passcodes: right ones are the model's; wrong ones come from this pool
 # (with both spellings of "café": bytes are compared without normalization).
 POOL = ["2468", "1357", "caf\u00e9", "cafe\u0301", "12\x0034"]
@@ -325,6 +336,12 @@ class IdleLockMachine(RuleBasedStateMachine):
             REACHED["warning"] += 1
         if model.ms_until_retry(self.h.now):
             REACHED["delay running"] += 1
+        if model.bio_enabled:
+            REACHED["shortcut on"] += 1
+        if model.store is not None and model.store.damaged:
+            REACHED["store damaged"] += 1
+        if model.restored and not model.started:
+            REACHED["stored, not started"] += 1
         REACHED[f"step {name}"] += 1
 
     # Known divergences the machine steers around: none open. The four it
@@ -463,6 +480,80 @@ class IdleLockMachine(RuleBasedStateMachine):
             name = ["Active", "ON_ANY", "", "foreground", "paused", "ON_RESUME", "detached",
                     "background ", "unknown"][(pick // 7) % 9]
         self._call("lifecycle", move, platform, name)
+
+    # ------------------------------------------------------- biometrics
+
+    def _host_time(self, kind: Any) -> int:
+        """The clock move inside a host callback (HOST_TIMES)."""
+        if isinstance(kind, int):
+            return kind
+        model, now = self.h.model, self.h.now
+        assert model is not None
+        base, sign, adjust = kind.partition("-") if "-" in kind else kind.partition("+")
+        delta = (int(adjust) if sign == "+" else -int(adjust)) if adjust else 0
+        if base == "cap":
+            target = model.config.prompt_cap_ms
+        else:
+            wait = model.ms_until_idle_lock(now)
+            target = 0 if wait == NEVER else wait
+        return max(0, target + delta)
+
+    @rule(move=moves(), dt=st.sampled_from(HOST_TIMES))
+    def enable_biometrics(self, move: Move, dt: Any) -> None:
+        self._call_host("enable_biometrics", move, dt)
+
+    @rule(move=moves(), dt=st.sampled_from(HOST_TIMES),
+          outcome=st.sampled_from(M.Model.BIO_OUTCOMES + ("ok", "ok", "failed", "cancelled")))
+    def unlock_with_biometrics(self, move: Move, dt: Any, outcome: str) -> None:
+        self._call_host("unlock_with_biometrics", move, dt, outcome)
+
+    @rule(move=moves())
+    def disable_biometrics(self, move: Move) -> None:
+        self._call("disable_biometrics", move)
+
+    def _call_host(self, name: str, move: Move, dt: Any, *outcome: str) -> None:
+        """A call with a host check: the clock moves before it, then by the
+        host's time inside the callback (resolved when the call begins)."""
+        delta = self._resolve(move)
+        if delta:
+            self.h.step("clock", delta)
+        host = self._host_time(dt)
+        self.h.step(name, *outcome, host)
+        STATS["steps"] += 1
+        self._tally(name)
+
+    # ------------------------------------------------ the store, from outside
+
+    @precondition(lambda self: self.h is not None and self.h.mode != "memory")
+    @rule(move=moves(), start=st.booleans())
+    def second_handle(self, move: Move, start: bool) -> None:
+        """Another process opens the store while this one runs."""
+        self._call("second_handle", move, start)
+
+    @precondition(lambda self: self.h is not None and self.h.mode != "memory"
+                  and self.h.store is not None and self.h.store.engaged)
+    @rule(pick=st.integers(0, 3), kind=st.sampled_from(Harness.DAMAGE_KINDS))
+    def damage_or_remove_store(self, pick: int, kind: str) -> None:
+        """Rare (each ends what a sequence can do with the store until a
+        repair or a new passcode): the store removed by a sign-out
+        elsewhere, or damaged."""
+        assert self.h.store is not None
+        if pick == 0:
+            self.h.step("remove_store")
+        elif pick == 1 and not self.h.store.damaged:
+            self.h.step("damage_store", kind)
+        else:
+            return
+        STATS["steps"] += 1
+        self._tally("store changed")
+
+    @precondition(lambda self: self.h is not None and self.h.store is not None
+                  and self.h.store.damaged)
+    @rule()
+    def repair_store(self) -> None:
+        self.h.step("repair_store")
+        STATS["steps"] += 1
+        self._tally("repair_store")
 
     # ----------------------------------------------------------- restart
 

@@ -18,6 +18,16 @@ Step format (what a divergence report prints):
     ("lifecycle", 3, "ON_STOP")     idlelock_lifecycle(platform, name)
     ("restart",)                    destroy, create again on the same store
     ("restart", dict(...))          ... with these config fields instead
+    ("enable_biometrics", dt)       store_secret keeps the sheet up dt ms
+    ("unlock_with_biometrics", outcome, dt)
+                                    load_secret answers `outcome` after dt ms
+                                    (idlelock_model.Model.BIO_OUTCOMES)
+    ("disable_biometrics",)
+    ("second_handle", start)        another process opens the store (and,
+                                    if start, starts); this one stays
+    ("remove_store",)               signed out elsewhere: the file is deleted
+    ("damage_store", kind)          Harness.DAMAGE_KINDS ("short", "fifo", ...)
+    ("repair_store",)               the sound bytes written back
     ("expect", dict(state=State.LOCKED, reason=Reason.IDLE, ...))
 
 A divergence found by test_model.py becomes a case here: paste the printed
@@ -914,6 +924,13 @@ CASES.append(Case(
 # - a_covered_absence_stayed_covered_after_a_lock, a_clock_step_before_a_
 #   passcode_left_a_prompts_cap_in_the_future (found by trying to break 1.1:
 #   a lock ends a prompt's cover; a step before a passcode restarts a cap)
+# - issue 11 (a security review): a biometric re-check of any outcome that
+#   took 10 minutes left an idle-due session open and swallowed a clock step
+#   (SPEC §9: load_secret ends as a prompt); a stored session opened by a
+#   second handle handed out its gate before start (§3); a damaged store
+#   was taken for a sign-out (§7); a step back that landed after the last
+#   activity extended the session (header: a step is judged against the
+#   latest reading).
 # Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
 # with a reason quoting the contract and runs as xfail(strict=True,
 # raises=Divergence) until the library is fixed; then it moves to FIXED.
@@ -921,6 +938,221 @@ LIBRARY_BUGS: list = []
 
 
 FIXED = [
+    (
+        Case(
+            "a_never_absence_timeout_was_listed_as_a_deadline",
+            mode="memory",
+            origin=-1_099_511_627_776,
+            config=dict(idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=NEVER,
+                        grace_ms=0, max_attempts=1, lock_on_start=0, prompt_cap_ms=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("inactive",),
+                ("clock", 1),
+                ("check",),
+                ("expect", dict(state=U, ms_until_next_deadline=NEVER)),
+            ],
+        ),
+        "header (ms_until_next_deadline: IDLELOCK_NEVER when nothing is due; "
+        "a NEVER timeout never passes). Found by the long profile of the "
+        "model extended for issue 11: from a departure below 0, the "
+        "absence's NEVER timeout added without saturating and was listed as "
+        "a deadline INT64_MAX - 1 ms away.",
+    ),
+    (
+        Case(
+            "a_lock_that_overtook_a_biometric_recheck_was_not_saved",
+            mode="store",
+            config=dict(idle_after_ms=1000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=1, lock_on_start=1, prompt_cap_ms=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("unlock_with_biometrics", "ok", 1500),  # locks IDLE at its end: overtaken
+                ("restart",),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+            ],
+        ),
+        "header (The store): every lock is saved. Found by the model "
+        "extended for issue 11: the IDLE lock judged at the end of a passed "
+        "re-check was marked saved by the count reset that followed it, so a "
+        "restart came back LOCKED(STARTUP) instead of LOCKED(IDLE).",
+    ),
+    (
+        Case(
+            "a_new_passcode_after_a_sign_out_elsewhere_unlocked_a_locked_session",
+            mode="store",
+            config=dict(idle_after_ms=1000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=1, lock_on_start=1),
+            steps=[
+                ("set_passcode", "2468"),
+                ("lock",),
+                ("remove_store",),  # another process signs out
+                ("set_passcode", "2468"),  # STORAGE: signed out here too
+                ("expect", dict(state=U, is_enabled=0)),
+                ("set_passcode", "1357"),  # a new sign-in
+                ("expect", dict(state=U, is_enabled=1)),
+            ],
+        ),
+        "SPEC §7 and the header (set_passcode: STORAGE when another process "
+        "signed out meanwhile). Found by the model extended for issue 11: a "
+        "set_passcode on a LOCKED session whose store was deleted signed out "
+        "and set the new passcode in the same call, so a locked session came "
+        "out of it engaged and UNLOCKED, and the host never saw the sign-out.",
+    ),
+    (
+        Case(
+            "a_re_enable_that_failed_left_a_shortcut_whose_item_was_replaced",
+            mode="store",
+            config=dict(idle_after_ms=1, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=0, max_attempts=1, lock_on_start=1, prompt_cap_ms=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("enable_biometrics", 1),  # locks IDLE at its end: the new item is deleted
+                ("expect", dict(state=L, reason=Reason.IDLE, is_biometrics_enabled=0)),
+                ("unlock_with_biometrics", "ok", 0),  # LOCK_UNAVAILABLE: off
+            ],
+        ),
+        "SPEC §5 (found by the model extended for issue 11): store_secret "
+        "replaces the host's item. An enable that failed after it (the "
+        "session locked while the host stored) deleted the new item and kept "
+        "the old wrap, whose item was gone: is_biometrics_enabled said 1 for a "
+        "shortcut that could never open.",
+    ),
+    (
+        Case(
+            "a_ten_minute_biometric_recheck_that_failed_kept_the_session_open",
+            mode="memory",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("unlock_with_biometrics", "failed", 600_000),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+                ("require_unlocked",),
+            ],
+        ),
+        "SPEC §9: the library's own load_secret ends as a prompt whatever "
+        "the check's outcome: the deadlines are judged (an idle deadline past "
+        "the cap locks IDLE) before its end counts as activity. The library "
+        "counted the end as activity and stayed UNLOCKED.",
+    ),
+    (
+        Case(
+            "a_biometric_recheck_swallowed_a_clock_step",
+            mode="store+key",
+            config=dict(BASE, prompt_cap_ms=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 1_000),
+                ("unlock_with_biometrics", "cancelled", -3_600_000),
+                ("expect", dict(state=L, reason=Reason.CLOCK)),
+                ("unlock_with_biometrics", "ok", 5_000),  # a locked session: unlocked at the end
+                ("expect", dict(state=U, ms_until_idle_lock=60_000)),
+            ],
+        ),
+        "SPEC §9: a clock step back during the check locks with CLOCK. The "
+        "library moved the last activity to the end of the check, an hour "
+        "earlier, and saw no step.",
+    ),
+    (
+        Case(
+            "a_second_handle_opened_the_gate_before_start",
+            mode="store+key",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("clock", 10 * 86_400_000),  # ten days later, an extension opens the store
+                ("second_handle", False),
+                ("second_handle", True),  # its start judges the restart: BACKGROUNDED
+                ("restart",),
+                ("require_unlocked",),  # not started: closed
+                ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+            ],
+        ),
+        "SPEC §3: until its first start, a handle that opened a stored, "
+        "engaged session hands out nothing. The library's gate said OK.",
+    ),
+    (
+        Case(
+            "a_stored_session_hands_out_nothing_until_start",
+            mode="store+key",
+            config=dict(BASE, lock_on_start=0),
+            steps=[
+                ("set_passcode", "2468"),
+                ("restart",),
+                ("require_unlocked",),
+                ("set_passcode", "1357"),  # SESSION_LOCKED: not started
+                ("enable_biometrics", 0),  # SESSION_LOCKED: not started
+                ("start",),
+                ("require_unlocked",),
+                ("expect", dict(state=U)),
+            ],
+        ),
+        "SPEC §3 (creation and start): secrets and the gate answer "
+        "SESSION_LOCKED until start.",
+    ),
+    (
+        Case(
+            "a_damaged_store_signed_a_locked_out_session_out",
+            mode="store+key",
+            config=dict(BASE, max_attempts=1),
+            steps=[
+                ("set_passcode", "2468"),
+                ("unlock", "1357"),  # locked out
+                ("damage_store", "short"),
+                ("require_unlocked",),
+                ("unlock", "2468"),
+                ("expect", dict(state=OUT, is_enabled=1)),
+                ("repair_store",),
+                ("unlock", "2468"),
+                ("expect", dict(state=OUT, is_enabled=1)),
+            ],
+        ),
+        "SPEC §7: only a store that is absent is a sign-out; one cut short is "
+        "damage: STORAGE, and the session stays locked. The library took it "
+        "for a sign-out: UNLOCKED, not engaged, the gate open.",
+    ),
+    (
+        Case(
+            "a_damaged_store_locks_an_unlocked_session",
+            mode="store+key",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("damage_store", "fifo"),
+                ("touch",),  # events do no I/O: nothing seen
+                ("expect", dict(state=U)),
+                ("require_unlocked",),  # STORAGE, locked
+                ("expect", dict(state=L, reason=Reason.STARTUP)),
+                ("restart",),  # create refuses it (then it is repaired)
+                ("remove_store",),
+                ("unlock", "2468"),  # absent: signed out elsewhere
+                ("expect", dict(state=U, is_enabled=0)),
+            ],
+        ),
+        "SPEC §7: damage is STORAGE and the session locks; opening never "
+        "blocks (a FIFO is refused); only absence is a sign-out.",
+    ),
+    (
+        Case(
+            "a_step_back_after_the_last_activity_extended_the_session",
+            mode="memory",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("clock", 59_000),
+                ("check",),
+                ("clock", -58_000),  # lands after the last activity
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.CLOCK)),
+            ],
+        ),
+        "README: a clock step back can never extend a session. A step that "
+        "landed after the last activity was not seen, and the idle lock came "
+        "58 s late.",
+    ),
     (
         Case(
             "stale_max_attempts_after_sign_out",

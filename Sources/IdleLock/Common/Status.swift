@@ -47,15 +47,34 @@ struct IdleLockError: Error {
     let head: StaticString
     let value: Int64?
     let tail: StaticString
+    /// A store file that is present but damaged (short, failing its
+    /// checksum, foreign, of a newer format, not a regular file): STORAGE,
+    /// and the session locks (SPEC §7). A failed read or write of a sound
+    /// store is not damage.
+    let isStoreDamage: Bool
 
     init(_ status: Status, _ head: StaticString, _ value: Int64? = nil, _ tail: StaticString = "") {
         self.status = status
         self.head = head
         self.value = value
         self.tail = tail
+        self.isStoreDamage = false
+    }
+
+    private init(damage head: StaticString, _ value: Int64?, _ tail: StaticString) {
+        self.status = .storage
+        self.head = head
+        self.value = value
+        self.tail = tail
+        self.isStoreDamage = true
     }
 
     static func invalid(_ head: StaticString, _ value: Int64? = nil, _ tail: StaticString = "") -> IdleLockError {
         IdleLockError(.invalidArgument, head, value, tail)
+    }
+
+    /// STORAGE for a store file that is present but damaged.
+    static func damagedStore(_ head: StaticString, _ value: Int64? = nil, _ tail: StaticString = "") -> IdleLockError {
+        IdleLockError(damage: head, value, tail)
     }
 }

@@ -9,8 +9,12 @@ import CSystem
 final class DeadlineWatcher {
     let timerFD: Int32
     let wakeFD: Int32
+    /// The one thread that runs this watcher (set under the handle's mutex
+    /// before the watcher is published); a stop joins exactly this thread.
     var thread = pthread_t()
-    /// Set under the handle's mutex; the thread exits at its next wake-up.
+    /// Set under the handle's mutex; the thread exits at its next wake-up
+    /// (a wake-up already written to the eventfd is never lost: the
+    /// thread checks this before every sleep).
     var stopRequested = false
     /// The absolute clock reading (ms) the timer is armed for.
     var armedAt = Int64.max
@@ -71,5 +75,17 @@ final class DeadlineWatcher {
             return true
         }
         return false
+    }
+}
+
+/// What a new watcher thread is handed at `pthread_create`: the handle and
+/// the watcher it owns from its first instruction on.
+final class WatchThread {
+    let handle: IdleLockHandle
+    let watcher: DeadlineWatcher
+
+    init(handle: IdleLockHandle, watcher: DeadlineWatcher) {
+        self.handle = handle
+        self.watcher = watcher
     }
 }

@@ -5,66 +5,98 @@
 
 import CIdleLockSupport
 
+/// What `enable_biometrics` starts from (its first transaction).
+struct BiometricEnableStart {
+    /// What must still hold when the host's answer is applied.
+    let ticket: AttemptTicket
+    /// A copy of the session key, to wrap with no lock held.
+    let keyCopy: SecureBytes
+    let authenticator: HostAuthenticator
+}
+
+/// What `unlock_with_biometrics` starts from (its first transaction).
+struct BiometricUnlockStart {
+    let ticket: AttemptTicket
+    /// The shortcut's wrap and the passcode wrap as they were: a change
+    /// while the check ran voids its answer.
+    let shortcut: KeyWrap
+    let passcode: PasscodeWrap
+    let authenticator: HostAuthenticator
+}
+
+/// What the host's biometric check gave.
+struct BiometricAnswer {
+    var released = AuthenticatorResult.failed
+    /// For a release: the session key the secret opened, or nil when it
+    /// does not open the wrap (the enrolment changed).
+    var opened: SecureBytes? = nil
+    /// A step of the library's own that failed (no memory).
+    var failure: IdleLockError? = nil
+}
+
 extension IdleLockHandle {
     private static let noAuthenticator = IdleLockError(.lockUnavailable, "no authenticator is configured (config.authenticator is NULL); unlock with the passcode")
 
-    /// SPEC §5 `enable_biometrics`.
+    /// SPEC §5 `enable_biometrics`. `store_secret` may show the host's own
+    /// sheet: it runs as a host check (HostCheck.swift).
     func enableBiometrics() -> CallResult {
-        var entryNow: Int64 = 0
-        var ticket: AttemptTicket? = nil
-        var keyCopy: SecureBytes? = nil
-        let first = transact { now throws(IdleLockError) in
-            entryNow = now
-            rules.check(now: now)
-            try refreshFromStore()
-            guard rules.engaged else { throw IdleLockHandle.noPasscode }
-            guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
-            guard config.authenticator != nil else { throw IdleLockHandle.noAuthenticator }
-            keyCopy = try copySessionKey()
-            ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
-        }
-        guard first.error == nil, let ticket, let keyCopy, let authenticator = config.authenticator else {
-            return first
-        }
-
-        // The host's part, with no lock held: is a check available, and keep
-        // the new secret behind it.
-        let available = authenticator.isAvailable()
+        var available = false
         var made: KeyWrap? = nil
         var hostFailure: IdleLockError? = nil
         var stored = false
-        if !available {
-            hostFailure = IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available (is_available returned 0)")
-        } else {
-            do throws(IdleLockError) {
-                let secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
-                secret.randomize()
-                let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
-                made = try KeyWrap.seal(keyCopy, under: key.base, label: KeyWrap.biometricLabel)
-                stored = authenticator.store(secret)
-                if !stored {
-                    hostFailure = IdleLockError(.lockUnavailable, "the authenticator could not store the secret (store_secret failed); the shortcut stays off")
-                }
-            } catch {
-                hostFailure = error
-            }
-        }
-        keyCopy.wipe()
-
         var keepSecret = false
-        let result = transact(at: entryNow) { now throws(IdleLockError) in
-            bioAvailable = available
-            if let hostFailure { throw hostFailure }
-            guard let made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
-            guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
-                  ticket.generation == rules.passcodeGeneration else {
-                throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; nothing changed")
+        let result = hostCheckCall(begin: { now throws(IdleLockError) -> BiometricEnableStart in
+            try refreshFromStore()
+            guard rules.engaged else { throw IdleLockHandle.noPasscode }
+            guard rules.handsOut else { throw closedError() }
+            guard let authenticator = config.authenticator else { throw IdleLockHandle.noAuthenticator }
+            return BiometricEnableStart(ticket: AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration),
+                                        keyCopy: try copySessionKey(), authenticator: authenticator)
+        }, host: { start in
+            // The host's part, with no lock held: is a check available, and
+            // keep the new secret behind it.
+            available = start.authenticator.isAvailable()
+            if !available {
+                hostFailure = IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available (is_available returned 0)")
+            } else {
+                do throws(IdleLockError) {
+                    let secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
+                    secret.randomize()
+                    let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
+                    made = try KeyWrap.seal(start.keyCopy, under: key.base, label: KeyWrap.biometricLabel)
+                    stored = start.authenticator.store(secret)
+                    if !stored {
+                        hostFailure = IdleLockError(.lockUnavailable, "the authenticator could not store the secret (store_secret failed); the shortcut stays off")
+                    }
+                } catch {
+                    hostFailure = error
+                }
             }
-            try saveBiometricWrap(made)
-            bioWrap = made
-            keepSecret = true
-        }
-        if stored && !keepSecret { authenticator.delete() }
+            start.keyCopy.wipe()
+        }, finish: { start, _ throws(IdleLockError) in
+            bioAvailable = available
+            do throws(IdleLockError) {
+                if let hostFailure { throw hostFailure }
+                guard let made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
+                guard rules.state == .unlocked, start.ticket.epoch == rules.lockEpoch,
+                      start.ticket.generation == rules.passcodeGeneration else {
+                    throw IdleLockError(.sessionLocked, "the session was locked or its passcode changed while the shortcut was being enabled; the shortcut is off")
+                }
+                try saveBiometricWrap(made)
+                bioWrap = made
+                keepSecret = true
+            } catch {
+                // store_secret replaced the host's item: a shortcut enabled
+                // before can no longer be opened with it. It goes too (the
+                // new item is deleted below); the passcode remains.
+                if stored && bioWrap != nil {
+                    try? saveBiometricWrap(nil)
+                    bioWrap = nil
+                }
+                throw error
+            }
+        })
+        if stored && !keepSecret { config.authenticator?.delete() }
         return result
     }
 
@@ -83,98 +115,105 @@ extension IdleLockHandle {
         return result
     }
 
-    /// SPEC §5 `unlock_with_biometrics`. The snapshot goes into `out`
-    /// (written by each transaction: the last one's is the call's).
+    /// SPEC §5 `unlock_with_biometrics`. `load_secret` runs as a host check
+    /// (HostCheck.swift): whatever it answers, its end is judged at a fresh
+    /// reading before it counts as activity. The snapshot in `out` is the
+    /// state when the call returns.
     func unlockWithBiometrics(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         defer { ilk_scrub_vector_registers() } // no fragment of the released secret left in them
-        var entryNow: Int64 = 0
-        var ticket: AttemptTicket? = nil
-        var shortcut: KeyWrap? = nil
-        var passcode: PasscodeWrap? = nil
-        var prompt: UInt64 = 0
-        let first = transact(into: out) { now throws(IdleLockError) in
-            entryNow = now
-            rules.check(now: now)
-            try refreshFromStore()
-            guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
-            guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
-            guard config.authenticator != nil else { throw IdleLockHandle.noAuthenticator }
-            guard let enabled = bioWrap else {
-                throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
-            }
-            guard bioAvailable else {
-                throw IdleLockError(.lockUnavailable, "no biometric check is available now (is_available); unlock with the passcode")
-            }
-            ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
-            shortcut = enabled
-            passcode = current
-            // The host's biometric sheet is a prompt (SPEC §9): an absence
-            // it causes is presence.
-            prompt = rules.openPrompt(now: now)
-        }
-        guard first.error == nil, let ticket, let shortcut, let passcode,
-              let authenticator = config.authenticator else {
-            return first
-        }
+        var answer = BiometricAnswer()
+        var turnedOff = false
+        let result = hostCheckCall(into: out, begin: { _ throws(IdleLockError) -> BiometricUnlockStart in
+            try beginBiometricUnlock()
+        }, host: { start in
+            // The check, with no lock held: it may take minutes.
+            answer = runBiometricCheck(start)
+        }, finish: { start, now throws(IdleLockError) in
+            try finishBiometricUnlock(start, answer, now: now, turnedOff: &turnedOff)
+        })
+        if turnedOff { config.authenticator?.delete() }
+        return result
+    }
 
-        // The check, with no lock held: it may take seconds.
-        var released = AuthenticatorResult.failed
-        var opened: SecureBytes? = nil
-        var checkFailure: IdleLockError? = nil
+    /// With the mutex held, after judging: the checks of a biometric unlock
+    /// before the host is asked (SPEC §5's order).
+    func beginBiometricUnlock() throws(IdleLockError) -> BiometricUnlockStart {
+        try refreshFromStore()
+        guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
+        guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
+        guard let authenticator = config.authenticator else { throw IdleLockHandle.noAuthenticator }
+        guard let enabled = bioWrap else {
+            throw IdleLockError(.lockUnavailable, "the biometric shortcut is not enabled; unlock with the passcode")
+        }
+        guard bioAvailable else {
+            throw IdleLockError(.lockUnavailable, "no biometric check is available now (is_available); unlock with the passcode")
+        }
+        return BiometricUnlockStart(ticket: AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration),
+                                    shortcut: enabled, passcode: current, authenticator: authenticator)
+    }
+
+    /// With no lock held: `load_secret`, and the session key the released
+    /// secret opens.
+    func runBiometricCheck(_ start: BiometricUnlockStart) -> BiometricAnswer {
+        var answer = BiometricAnswer()
         do throws(IdleLockError) {
             let secret = try SecureBytes.allocate(count: HostAuthenticator.secretBytes)
-            released = authenticator.load(into: secret)
-            if released == .released {
-                let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
-                let candidate = try SecureBytes.allocate(count: SessionKeyLayout.total)
-                if shortcut.open(into: candidate, under: key.base, label: KeyWrap.biometricLabel) {
-                    try SecretVault.deriveIdKey(in: candidate)
-                    opened = candidate
-                }
+            answer.released = start.authenticator.load(into: secret)
+            if answer.released == .released {
+                answer.opened = try openShortcut(start.shortcut, secret: secret)
             }
         } catch {
-            checkFailure = error
+            answer.failure = error
         }
+        return answer
+    }
 
-        var turnedOff = false
-        // The clock is read again here for the prompt's end (when the sheet
-        // went away); the unlock itself is judged at the call's entry.
-        let result = transact(into: out) { now throws(IdleLockError) in
-            rules.closePrompt(prompt, now: now)
-            if let checkFailure { throw checkFailure }
-            switch released {
-            case .failed:
-                throw IdleLockError(.lockUnavailable, "the biometric check failed; try again or unlock with the passcode")
-            case .cancelled:
-                throw IdleLockError(.lockUnavailable, "the biometric check was cancelled")
-            case .unavailable:
-                // The cache is refreshed only at create, enable and
-                // foreground (SPEC §5); this answer does not change it.
-                throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available; unlock with the passcode")
-            case .released:
-                break
-            }
-            guard bioWrap == shortcut else {
-                throw IdleLockError(.lockUnavailable, "the biometric shortcut changed while the check ran; try again")
-            }
-            guard let opened else {
-                // The released secret no longer opens the wrap: the enrolment
-                // changed. The shortcut goes; the passcode remains.
-                try? saveBiometricWrap(nil)
-                bioWrap = nil
-                turnedOff = true
-                throw IdleLockError(.lockUnavailable, "the authenticator's secret no longer opens the shortcut (the biometric enrolment changed?); the shortcut is now off, unlock with the passcode")
-            }
-            let outcome = try finishAttempt(ticket, checked: passcode, right: true, now: entryNow)
-            try apply(outcome, key: opened)
+    /// The session key under the shortcut's wrap, opened with the host's
+    /// secret; nil when the secret does not open it.
+    func openShortcut(_ shortcut: KeyWrap, secret: SecureBytes) throws(IdleLockError) -> SecureBytes? {
+        let key = try HostAuthenticator.wrapKey(secret: secret, deviceKey: deviceKey)
+        let candidate = try SecureBytes.allocate(count: SessionKeyLayout.total)
+        guard shortcut.open(into: candidate, under: key.base, label: KeyWrap.biometricLabel) else { return nil }
+        try SecretVault.deriveIdKey(in: candidate)
+        return candidate
+    }
+
+    /// With the mutex held, inside `closeHostCheck` at `now` (the check's
+    /// end, already judged): applies the host's answer. A success unlocks
+    /// at `now` (the prompt's end, activity) under the epoch rule of §4.
+    func finishBiometricUnlock(_ start: BiometricUnlockStart, _ answer: BiometricAnswer, now: Int64,
+                               turnedOff: inout Bool) throws(IdleLockError) {
+        if let failure = answer.failure { throw failure }
+        switch answer.released {
+        case .failed:
+            throw IdleLockError(.lockUnavailable, "the biometric check failed; try again or unlock with the passcode")
+        case .cancelled:
+            throw IdleLockError(.lockUnavailable, "the biometric check was cancelled")
+        case .unavailable:
+            // The cache is refreshed only at create, enable and
+            // foreground (SPEC §5); this answer does not change it.
+            throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available; unlock with the passcode")
+        case .released:
+            break
         }
-        if turnedOff { authenticator.delete() }
-        return result
+        guard bioWrap == start.shortcut else {
+            throw IdleLockError(.lockUnavailable, "the biometric shortcut changed while the check ran; try again")
+        }
+        guard let opened = answer.opened else {
+            // The released secret no longer opens the wrap: the enrolment
+            // changed. The shortcut goes; the passcode remains.
+            try? saveBiometricWrap(nil)
+            bioWrap = nil
+            turnedOff = true
+            throw IdleLockError(.lockUnavailable, "the authenticator's secret no longer opens the shortcut (the biometric enrolment changed?); the shortcut is now off, unlock with the passcode")
+        }
+        let outcome = try finishAttempt(start.ticket, checked: start.passcode, right: true, now: now)
+        try apply(outcome, key: opened)
     }
 
     /// Saves the biometric wrap (nil: the shortcut is off) to the store in
     /// one durable step; nothing to do without a store.
-    private func saveBiometricWrap(_ shortcut: KeyWrap?) throws(IdleLockError) {
+    func saveBiometricWrap(_ shortcut: KeyWrap?) throws(IdleLockError) {
         guard let store, rules.engaged else { return }
         let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
             guard store.isOurs(image) else {

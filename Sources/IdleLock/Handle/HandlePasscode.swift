@@ -1,8 +1,10 @@
 // SPEC §4 on the handle: set_passcode and unlock. Each runs in two
 // transactions around the key derivation, which runs with the mutex
-// released. With a store, the raised count is saved before the passcode is
-// checked, and the reset after a right one is saved before the unlock
-// commits; a step that cannot be saved is refused (fail closed).
+// released; the second reads the clock afresh and judges first, as every
+// call does, so what the call reports is the state when it returns. With a
+// store, the raised count and the delay it would start are saved before
+// the passcode is checked, and the reset after a right one is saved before
+// the unlock commits; a step that cannot be saved is refused (fail closed).
 
 import CSystem
 import CIdleLockSupport
@@ -11,6 +13,7 @@ extension IdleLockHandle {
     static let noPasscode = IdleLockError(.noPasscode, "no passcode is set; set one with idlelock_set_passcode")
     static let lockedOut = IdleLockError(.lockedOut, "too many wrong passcodes: the session is locked out; only idlelock_disable (sign-out) leaves this state")
     static let sessionLocked = IdleLockError(.sessionLocked, "the session is locked; unlock it first")
+    static let signedOutElsewhere = IdleLockError(.storage, "another process signed out (the store is gone), and so is this session: drop the host's own session data; idlelock_set_passcode again signs in anew")
 
     static func retryLater(_ wait: Int64) -> IdleLockError {
         IdleLockError(.retryLater, "too many wrong passcodes for now: try again in ", wait, " ms (the attempt was not counted)")
@@ -19,16 +22,21 @@ extension IdleLockHandle {
     /// `set_passcode`; `passcode` is already validated.
     func setPasscode(_ passcode: UnsafeRawBufferPointer) -> CallResult {
         defer { ilk_scrub_vector_registers() } // no passcode or key fragment left in them
-        var entryNow: Int64 = 0
         var ticket: AttemptTicket? = nil
         var keyCopy: SecureBytes? = nil
         let first = transact { now throws(IdleLockError) in
-            entryNow = now
             rules.check(now: now)
+            let wasEngaged = rules.engaged
             try refreshFromStore()
+            // A sign-out elsewhere, seen now: this session follows it, and
+            // the call that was to replace its passcode does not quietly
+            // start a new sign-in (the host must drop its own session data
+            // first; a locked session never comes out of it unlocked).
+            if wasEngaged && !rules.engaged { throw IdleLockHandle.signedOutElsewhere }
             guard rules.state == .unlocked else {
                 throw IdleLockError(.sessionLocked, "the session is locked; a locked session cannot replace its own passcode: unlock it first")
             }
+            guard rules.handsOut else { throw closedError() }
             keyCopy = try copySessionKey()
             ticket = AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration)
         }
@@ -48,7 +56,8 @@ extension IdleLockHandle {
         keyCopy.wipe()
 
         var shortcutTurnedOff = false
-        let result = transact(at: entryNow) { now throws(IdleLockError) in
+        let result = transact { now throws(IdleLockError) in
+            rules.check(now: now)
             if let sealFailure { throw sealFailure }
             guard let sealed else { throw IdleLockError(.internal, "the passcode wrap is missing") }
             guard rules.state == .unlocked, ticket.epoch == rules.lockEpoch,
@@ -97,7 +106,7 @@ extension IdleLockHandle {
             guard let written else {
                 forgetSession()
                 store.forget()
-                throw IdleLockError(.sessionLocked, "the session was signed out by another process; nothing changed")
+                throw IdleLockHandle.signedOutElsewhere
             }
             store.remember(written)
             vault.records = written.secrets
@@ -121,7 +130,8 @@ extension IdleLockHandle {
         var counted: PasscodeWrap? = nil
         // Holding the turn, this half delivers only its own changes (the
         // count, heard before the check runs), not other threads' for as long
-        // as they keep coming: every other unlock waits for the turn.
+        // as they keep coming: every other unlock waits for the turn. Its
+        // snapshot in `out` is replaced by the second half's.
         let first = transact(into: out, ownChangesOnly: myTurn) { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
@@ -154,18 +164,23 @@ extension IdleLockHandle {
             checkFailure = error
         }
 
-        return transact(at: entryNow, into: out) { now throws(IdleLockError) in
+        // A fresh reading: `out` describes the state when the call returns
+        // (the derivation may have taken seconds); the attempt itself is
+        // judged at the call's entry (its delay starts there, a right one is
+        // last activity there: SPEC §4).
+        return transact(into: out) { now throws(IdleLockError) in
             // Before listeners run: one of them may unlock again.
             if myTurn { passAttemptTurn() }
+            rules.check(now: now)
             // A check that could not run stays counted (fail closed); one
             // that brought the count to the limit is a lockout, as a wrong
             // passcode would be.
             if let checkFailure {
-                let outcome = try finishAttempt(ticket, checked: counted, right: false, now: now)
+                let outcome = try finishAttempt(ticket, checked: counted, right: false, now: entryNow)
                 if outcome == .lockedOut { throw IdleLockHandle.lockedOut }
                 throw checkFailure
             }
-            let outcome = try finishAttempt(ticket, checked: counted, right: right, now: now)
+            let outcome = try finishAttempt(ticket, checked: counted, right: right, now: entryNow)
             try apply(outcome, key: candidate)
         }
     }
@@ -216,7 +231,9 @@ extension IdleLockHandle {
 
     /// Counts an attempt before its check. With a store: under the store
     /// lock, re-read the count; at the limit, lock out unchecked; otherwise
-    /// raise it and save it, or refuse the attempt unchecked.
+    /// raise it and save it together with the delay a wrong passcode would
+    /// then start (SPEC §7: a kill during the check skips neither), or
+    /// refuse the attempt unchecked.
     private func countAttempt(now: Int64) throws(IdleLockError) -> AttemptTicket {
         guard let store else {
             switch rules.beginAttempt(now: now) {
@@ -235,7 +252,7 @@ extension IdleLockHandle {
                 }
                 trial.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
                                     lockedOut: image.lockedOut)
-                trial.adoptDelay(started: image.retryStarted, period: image.retryPeriod, now: now, atCreate: false)
+                trial.adoptDelay(started: image.retryStarted, period: image.retryPeriod, now: now)
                 start = trial.beginAttempt(now: now)
                 if case .retryLater = start { return false } // refused, nothing to save
                 if trial.retry == nil { image.retryStarted = 0; image.retryPeriod = 0 } // over
@@ -246,10 +263,17 @@ extension IdleLockHandle {
                     return !wasSaved
                 }
                 image.failedAttempts = trial.failedAttempts
+                // The delay this count starts if the passcode is wrong, from
+                // this attempt's reading; a right one resets it with the
+                // count, a wrong one keeps it as saved here.
+                if let pending = trial.delayIfWrong(now: now) {
+                    image.retryStarted = pending.savedStart
+                    image.retryPeriod = pending.period
+                }
                 return true
             }
         } catch {
-            if error.status == .storage {
+            if error.status == .storage && !error.isStoreDamage {
                 throw IdleLockError(.storage, "the attempt could not be saved to the store, so it was refused without being checked; try again")
             }
             throw error
@@ -280,6 +304,9 @@ extension IdleLockHandle {
         var trial = rules
         var outcome = AttemptOutcome.void
         let stamp = bootID
+        // A lock this transaction made before the attempt was applied (its
+        // second half judged first) and has not saved yet.
+        let lockUnsaved = rules.lockEpoch != savedEpoch
         let image: StoreImage?
         do {
             image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
@@ -309,10 +336,12 @@ extension IdleLockHandle {
                     image.lockedOut = true
                     return !wasLockedOut
                 case .wrong:
-                    // The raised count is already saved; a delay it started
-                    // is saved now.
+                    // The raised count is already saved, with the delay it
+                    // starts (`countAttempt`); saved again only if another
+                    // process changed it meanwhile.
                     guard let delay = trial.retry, delay.started == now else { return false }
-                    image.retryStarted = delay.started
+                    if image.retryStarted == delay.savedStart && image.retryPeriod == delay.period { return false }
+                    image.retryStarted = delay.savedStart
                     image.retryPeriod = delay.period
                     return true
                 case .void:
@@ -320,7 +349,7 @@ extension IdleLockHandle {
                 }
             }
         } catch {
-            if error.status == .storage && right {
+            if error.status == .storage && right && !error.isStoreDamage {
                 throw IdleLockError(.storage, "the passcode was right, but the store could not be updated, so the session stays locked; try again")
             }
             throw error
@@ -330,7 +359,11 @@ extension IdleLockHandle {
             return .void
         }
         rules = trial
-        savedEpoch = rules.lockEpoch
+        // What the update saved: an unlock, or a lockout over a lock that
+        // was saved already. A lock still unsaved (one that overtook a
+        // right passcode, or that a wrong one then locked out) is saved by
+        // the transaction (`saveLockIfNeeded`).
+        if outcome == .unlocked || (outcome == .lockedOut && !lockUnsaved) { savedEpoch = rules.lockEpoch }
         absorb(image)
         if outcome == .unlocked { noteSavedActivity(now) }
         return outcome

@@ -6,11 +6,19 @@
 import CIdleLockSupport
 
 extension IdleLockHandle {
-    /// With the mutex held, after judging: the session must be unlocked and
-    /// its key open.
+    /// With the mutex held, after judging: the session must be unlocked,
+    /// started if it was found in the store (SPEC §3), and its key open.
     func requireOpen() throws(IdleLockError) {
-        guard rules.state == .unlocked else { throw IdleLockHandle.sessionLocked }
+        guard rules.handsOut else { throw closedError() }
         try requireKey()
+    }
+
+    static let awaitingStart = IdleLockError(.sessionLocked, "this handle opened a stored session and has not been started: call idlelock_start first (it judges the time since the last run); until then secrets and the gate stay closed")
+
+    /// SESSION_LOCKED for a session that hands out nothing now: locked, or
+    /// a stored session before its first `start`.
+    func closedError() -> IdleLockError {
+        rules.state == .unlocked ? IdleLockHandle.awaitingStart : IdleLockHandle.sessionLocked
     }
 
     /// A copy of the session key in secure memory, for wrapping it while

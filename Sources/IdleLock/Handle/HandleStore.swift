@@ -27,14 +27,13 @@ extension IdleLockHandle {
             keyLoaded = false
         }
         rules.adoptStoredSession(savedLock: atCreate ? image.savedLock : .startup,
-                                 keyAvailable: opened && atCreate)
+                                 keyAvailable: opened && atCreate, atCreate: atCreate)
         // At create no attempt of this process is in flight: a count at the
         // limit is a lockout (a kill during the last check refunds nothing).
         rules.adoptAttempts(failed: image.failedAttempts, max: image.maxAttempts,
                             lockedOut: image.lockedOut || image.failedAttempts >= image.maxAttempts)
         if atCreate {
-            rules.adoptDelay(started: image.retryStarted, period: image.retryPeriod,
-                             now: rules.lastActivity, atCreate: true)
+            rules.adoptDelay(started: image.retryStarted, period: image.retryPeriod, now: rules.lastActivity)
         }
         restart = RestartInfo(savedActivity: image.savedActivity, sameBoot: isThisBoot(image.bootID))
         savedEpoch = rules.lockEpoch
@@ -73,8 +72,10 @@ extension IdleLockHandle {
 
     /// SPEC §7: calls that authenticate or touch secrets first look at the
     /// store's generation and re-read it when another process changed it.
-    /// A lockout there is a lockout here; a store that is gone was signed
-    /// out elsewhere; another sign-in's store replaces this session.
+    /// A lockout there is a lockout here; a store that is absent was signed
+    /// out elsewhere; another sign-in's store replaces this session. A
+    /// store that is present but damaged throws STORAGE (damage), and the
+    /// transaction locks the session (`IdleLockHandle.transact`).
     func refreshFromStore() throws(IdleLockError) {
         guard let store else { return }
         switch try store.look() {

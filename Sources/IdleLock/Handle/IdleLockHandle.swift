@@ -136,21 +136,22 @@ final class IdleLockHandle {
         return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec / 1_000_000)
     }
 
-    /// Runs `body` under the mutex with one clock reading (or `at`, for the
-    /// second half of a call that already read it), then seals the session
-    /// if it is locked, publishes a change, writes the snapshot into `out`
-    /// (when given), and delivers queued snapshots with the mutex released.
-    @inline(__always)
+    /// Runs `body` under the mutex with one clock reading, then seals the
+    /// session if it is locked, publishes a change, writes the snapshot
+    /// into `out` (when given), and delivers queued snapshots with the
+    /// mutex released. Every transaction reads the clock afresh, also the
+    /// second half of a call that ran a key derivation or a host check: the
+    /// snapshot a call writes describes the state when it returns.
     /// `ownChangesOnly` delivers only the changes up to this call's own
     /// (the first half of an unlock, which holds the attempt turn: it must
     /// not stay on to deliver other threads' changes for as long as they
     /// keep coming; those are delivered by their own calls or its second
     /// half).
-    func transact(at fixedNow: Int64? = nil, into out: UnsafeMutablePointer<Snapshot>? = nil,
-                  ownChangesOnly: Bool = false,
+    @inline(__always)
+    func transact(into out: UnsafeMutablePointer<Snapshot>? = nil, ownChangesOnly: Bool = false,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
-        return transactLocked(at: fixedNow, into: out, ownChangesOnly: ownChangesOnly, body)
+        return transactLocked(into: out, ownChangesOnly: ownChangesOnly, body)
     }
 
     /// As `transact`, after `precondition` (run under the lock, before the
@@ -165,19 +166,21 @@ final class IdleLockHandle {
             mutex.unlock()
             return CallResult(error: error)
         }
-        return transactLocked(at: nil, into: nil, ownChangesOnly: false, body)
+        return transactLocked(into: nil, ownChangesOnly: false, body)
     }
 
     /// The rest of a transaction, entered with the mutex held.
     @inline(__always)
-    private func transactLocked(at fixedNow: Int64?, into out: UnsafeMutablePointer<Snapshot>?,
-                                ownChangesOnly: Bool,
+    private func transactLocked(into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool,
                                 _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
-        let now = fixedNow ?? IdleLockHandle.readClock(config.clock)
+        let now = IdleLockHandle.readClock(config.clock)
         var failure: IdleLockError? = nil
         do {
             try body(now)
         } catch {
+            // A store that is present but damaged locks the session (SPEC
+            // §7): never read as a sign-out, never left open.
+            if error.isStoreDamage { rules.storeDamaged() }
             failure = error
         }
         if store != nil, let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
@@ -333,21 +336,29 @@ final class IdleLockHandle {
         defer { mutex.unlock() }
         if watcher != nil { return }
         let started = try DeadlineWatcher.make()
-        let retained = Unmanaged.passRetained(self)
-        let rc = pthread_create(&started.thread, nil, { argument in
-            IdleLockHandle.watch(Unmanaged<IdleLockHandle>.fromOpaque(argument!).takeRetainedValue())
+        // The thread is handed its own watcher with the handle: it never
+        // looks up the handle's current one, so after a stop and a new
+        // start it cannot adopt the new thread's watcher (and swallow its
+        // stop).
+        let retained = Unmanaged.passRetained(WatchThread(handle: self, watcher: started))
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { argument in
+            let own = Unmanaged<WatchThread>.fromOpaque(argument!).takeRetainedValue()
+            IdleLockHandle.watch(own.handle, own.watcher)
             return nil
         }, retained.toOpaque())
         guard rc == 0 else {
             retained.release()
             throw IdleLockError(.internal, "pthread_create failed for the watcher (error ", Int64(rc), ")")
         }
+        started.thread = thread
         watcher = started
     }
 
-    /// Stops the watcher and waits for it, unless called on the watcher
-    /// thread itself (from a listener it runs): then it is detached and
-    /// ends when that call returns. Stopping a stopped watcher is fine.
+    /// Stops the watcher and waits for exactly the thread it stopped,
+    /// unless called on that thread itself (from a listener it runs): then
+    /// it is detached and ends when that call returns. Stopping a stopped
+    /// watcher is fine (nothing to wait for: the stop that took it waits).
     func watchStop() {
         mutex.lock()
         guard let stopping = watcher else {
@@ -366,17 +377,14 @@ final class IdleLockHandle {
     }
 
     /// The watcher thread: sleep until the next deadline (or a wake-up),
-    /// then `check`. It holds its own reference to the handle, so a
-    /// listener on this thread may destroy the handle.
-    private static func watch(_ handle: IdleLockHandle) {
-        handle.mutex.lock()
-        let mine = handle.watcher
-        handle.mutex.unlock()
-        guard let mine else { return }
+    /// then `check`. It holds its own references to the handle and to its
+    /// watcher (its own from creation), so a listener on this thread may
+    /// destroy the handle.
+    private static func watch(_ handle: IdleLockHandle, _ mine: DeadlineWatcher) {
         var lastFired = Int64.min
         while true {
             handle.mutex.lock()
-            if mine.stopRequested || handle.watcher !== mine {
+            if mine.stopRequested {
                 handle.mutex.unlock()
                 return
             }

@@ -102,32 +102,39 @@ struct DelayStep: Equatable {
 
 /// The running escalating delay.
 struct RetryDelay: Equatable {
-    /// When the current period started, and its full length.
+    /// When the current period started on this handle's clock, and its
+    /// full length.
     var started: Int64
     var period: Int64
-    /// The start saved with the store for this period. `started` moves
-    /// when a clock step or a restart restarts the period; this does not:
-    /// the period still holds on this timeline once the clock is back past
-    /// it, and a re-read of the store tells this period from another
-    /// process's newer one by it.
-    var saved: Int64
+    /// Where this handle first ran the period on its own clock. A clock
+    /// step moves `started`, not this: the period still holds on that
+    /// timeline once the clock is back past it.
+    var origin: Int64
+    /// The start saved with the store for this period, read on the clock
+    /// of the process that started it: it tells this period from another
+    /// process's newer one, and is never taken as a time on this handle's
+    /// clock (whose origin may differ).
+    var savedStart: Int64
 
-    init(started: Int64, period: Int64, saved: Int64? = nil) {
+    /// A period this handle starts (or first runs, from `savedStart` in
+    /// the store) at `started`.
+    init(started: Int64, period: Int64, savedStart: Int64? = nil) {
         self.started = started
         self.period = period
-        self.saved = saved ?? started
+        self.origin = started
+        self.savedStart = savedStart ?? started
     }
 
     /// Time left at `now`, 0...period: counted from the start, not to a
     /// saturated end, so a delay started less than its period before
     /// INT64_MAX still runs in full. A period restarted by a clock step
-    /// also still runs from its saved start once the clock reads past it
-    /// again: a step back and forth forgives nothing.
+    /// also still runs from its origin once the clock reads past it again:
+    /// a step back and forth forgives nothing.
     @inline(always)
     func left(at now: Int64) -> Int64 {
         let fromStart = RetryDelay.left(of: period, since: started, at: now)
-        guard saved != started, now >= saved else { return fromStart }
-        return Swift.max(fromStart, RetryDelay.left(of: period, since: saved, at: now))
+        guard origin != started, now >= origin else { return fromStart }
+        return Swift.max(fromStart, RetryDelay.left(of: period, since: origin, at: now))
     }
 
     @inline(always)
@@ -168,6 +175,14 @@ struct LockRules {
     /// Whether the recorded absence reached the background.
     private(set) var reachedBackground = false
     private(set) var started = false
+    /// A session found in the store at create, before the first `start`:
+    /// nothing of the restart has been judged yet, so the session hands out
+    /// nothing (SPEC §3): secrets and the gate answer SESSION_LOCKED.
+    private(set) var awaitingStart = false
+    /// The latest clock reading this handle judged at: a reading earlier
+    /// than it is a clock step (SPEC §2), also one that lands after the
+    /// last activity and the departure.
+    private(set) var latestReading: Int64
     /// Prompts the app opened itself (SPEC §9).
     private(set) var shield: PromptShield
     /// The recorded absence began while a live prompt was open.
@@ -195,10 +210,15 @@ struct LockRules {
         self.configuredMaxAttempts = maxAttempts
         self.delaySchedule = delaySchedule
         self.lastActivity = now
+        self.latestReading = now
         self.shield = PromptShield(cap: timeouts.promptCap, firstToken: firstPromptToken)
     }
 
     var isAway: Bool { departure != nil }
+
+    /// Unlocked, and not a stored session still waiting for its first
+    /// `start`: secrets and the gate may open.
+    var handsOut: Bool { state == .unlocked && !awaitingStart }
 
     var attemptsRemaining: Int32 {
         engaged ? maxAttempts - failedAttempts : maxAttempts
@@ -287,7 +307,10 @@ struct LockRules {
         consider(retryEnd)
         if let departed = departure {
             consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
-            consider(Millis.add(departed, absenceTimeout(reachedBackground: reachedBackground)))
+            // A NEVER timeout never passes: no moment (from a departure
+            // below 0, adding it would not even saturate).
+            let absence = absenceTimeout(reachedBackground: reachedBackground)
+            if absence != Millis.never { consider(Millis.add(departed, absence)) }
             // The end of a prompt's cover, for an absence that began under it.
             if absenceCovered, let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
         }
@@ -296,8 +319,9 @@ struct LockRules {
 
     // MARK: - The first steps of every call that reads the clock
 
-    /// SPEC §2 then §3: the clock-step check against the activity and the
-    /// departure as they stood, then judging the deadlines that are due.
+    /// SPEC §2 then §3: the clock-step check against the latest reading,
+    /// the activity and the departure as they stood, then judging the
+    /// deadlines that are due.
     mutating func begin(now: Int64) {
         checkClockStep(now: now)
         judge(now: now)
@@ -307,10 +331,15 @@ struct LockRules {
     private mutating func checkClockStep(now: Int64) {
         // A clock step restarts a running delay's period instead of
         // forgiving it.
-        if let running = retry, now < running.started {
-            retry = RetryDelay(started: now, period: running.period, saved: running.saved)
+        if var running = retry, now < running.started {
+            running.started = now
+            retry = running
         }
-        let stepped = now < lastActivity || (departure.map { now < $0 } ?? false)
+        // Against the latest reading too: a step back that lands after the
+        // last activity and the departure would otherwise extend the
+        // session by the step.
+        let stepped = now < latestReading || now < lastActivity || (departure.map { now < $0 } ?? false)
+        latestReading = now
         guard stepped else { return }
         if engaged {
             if state == .unlocked { lock(.clock) }
@@ -351,7 +380,7 @@ struct LockRules {
     @inline(always)
     func pendingLock(now: Int64) -> LockReason? {
         guard engaged, state == .unlocked else { return nil }
-        if now < lastActivity || (departure.map { now < $0 } ?? false) { return .clock }
+        if now < latestReading || now < lastActivity || (departure.map { now < $0 } ?? false) { return .clock }
         return verdict(now: now)
     }
 
@@ -459,6 +488,7 @@ struct LockRules {
         begin(now: now)
         guard !started else { return }
         started = true
+        awaitingStart = false
         guard engaged, state == .unlocked else { return }
         if lockOnStart {
             lock(.startup)
@@ -482,8 +512,10 @@ struct LockRules {
     /// A session found in a store at create (or another sign-in found
     /// later): engaged, with the saved lock in force. `keyAvailable` false
     /// (no device key to open the session key) locks with STARTUP: such a
-    /// session is really locked until an unlock.
-    mutating func adoptStoredSession(savedLock: LockReason?, keyAvailable: Bool) {
+    /// session is really locked until an unlock. One found at create before
+    /// the first `start` hands out nothing until that start.
+    mutating func adoptStoredSession(savedLock: LockReason?, keyAvailable: Bool, atCreate: Bool) {
+        if atCreate && !started { awaitingStart = true }
         engaged = true
         passcodeGeneration &+= 1
         if state == .unlocked {
@@ -509,6 +541,13 @@ struct LockRules {
     /// old one are void.
     mutating func passcodeReplacedElsewhere() {
         passcodeGeneration &+= 1
+    }
+
+    /// The store is present but damaged (SPEC §7): an engaged, unlocked
+    /// session locks (STARTUP, as for a store that changed under it); a
+    /// locked one stays locked. Never a sign-out.
+    mutating func storeDamaged() {
+        if engaged && state == .unlocked { lock(.startup) }
     }
 
     // MARK: - Prompts (SPEC §9)
@@ -579,6 +618,9 @@ struct LockRules {
         state = .unlocked
         reason = .none
         lastActivity = now
+        // `now` is the call's entry reading, earlier than the reading this
+        // call judged at: a deadline may be due at that reading already.
+        judgedAt = nil
         if departure != nil {
             // The absence is measured from the unlock: covered only if a
             // live prompt is open now.
@@ -590,9 +632,18 @@ struct LockRules {
 
     /// The delay of the highest step the count has reached, from `now`.
     private mutating func startDelay(now: Int64) {
+        if let delay = delayIfWrong(now: now) { retry = delay }
+    }
+
+    /// The delay a wrong passcode would start at `now`, with the count as
+    /// it stands once the attempt is counted (nil: none, or the attempt
+    /// would lock out). Saved with the raised count before the check (SPEC
+    /// §7), so a kill during the check does not skip it.
+    func delayIfWrong(now: Int64) -> RetryDelay? {
+        guard failedAttempts < maxAttempts else { return nil }
         var period: Int64? = nil
         for step in delaySchedule where step.failedAttempts <= failedAttempts { period = step.delay }
-        if let period { retry = RetryDelay(started: now, period: period) }
+        return period.map { RetryDelay(started: now, period: $0) }
     }
 
     /// Time until a passcode attempt is accepted again; 0 when it is.
@@ -601,21 +652,19 @@ struct LockRules {
         retry?.left(at: now) ?? 0
     }
 
-    /// A delay found in the store. At create (a restart) a period that was
-    /// saved is restarted in full from `now` instead of forgiven; a running
-    /// process follows another process's period as saved (restarted from
-    /// `now` if the clock reads earlier than its start). The period this
-    /// process already follows (as saved here, or restarted by a clock
-    /// step) is kept as it runs here. Never longer than the period.
-    mutating func adoptDelay(started: Int64, period: Int64, now: Int64, atCreate: Bool) {
+    /// A delay found in the store (`started`: its saved start, on the
+    /// clock of the process that started it). A period this handle does
+    /// not follow yet (at create, after a restart; or another process's,
+    /// seen at an attempt) runs in full from `now`, this handle's own
+    /// reading: it is never forgiven, whatever the origin of each
+    /// process's clock (and may end up to one period later than in the
+    /// process that started it). The period this handle already follows
+    /// (started here, or first run here) is kept as it runs here. Never
+    /// longer than the period.
+    mutating func adoptDelay(started: Int64, period: Int64, now: Int64) {
         guard period > 0 else { return }
-        if let current = retry, current.saved == started, current.period == period { return }
-        let delay: RetryDelay
-        if atCreate || now < started {
-            delay = RetryDelay(started: now, period: period, saved: started)
-        } else {
-            delay = RetryDelay(started: started, period: period)
-        }
+        if let current = retry, current.savedStart == started, current.period == period { return }
+        let delay = RetryDelay(started: now, period: period, savedStart: started)
         if msUntilRetry(now: now) >= delay.left(at: now) { return }
         retry = delay
     }
@@ -636,6 +685,7 @@ struct LockRules {
         retry = nil
         maxAttempts = configuredMaxAttempts // the store's limit went with the store
         engaged = false
+        awaitingStart = false
         state = .unlocked
         reason = .none
         failedAttempts = 0

@@ -8,7 +8,9 @@ import CSystem
 enum StoreLook {
     /// Same generation as last seen.
     case unchanged
-    /// The store file is gone: signed out elsewhere (or never created).
+    /// The store file is absent: signed out elsewhere (or never created).
+    /// Only absence is a sign-out: a store that is present but damaged
+    /// throws STORAGE (`IdleLockError.isStoreDamage`).
     case gone
     /// Another process wrote it.
     case changed(StoreImage)
@@ -17,8 +19,9 @@ enum StoreLook {
 final class SessionStore {
     let files: StoreFiles
     let keys: StoreKeys
-    /// Generation of the last image read or written here.
+    /// Generation and size of the last image read or written here.
     private(set) var knownGeneration: UInt64 = 0
+    private(set) var knownSize = 0
     /// The sign-in this handle belongs to (nil before one exists).
     private(set) var sessionID: [UInt8]? = nil
 
@@ -39,12 +42,16 @@ final class SessionStore {
         return image
     }
 
-    /// The cheap look of SPEC §7: the generation in the file's first bytes,
-    /// and a full read only when it changed.
+    /// The cheap look of SPEC §7: the generation and the session id in the
+    /// file's first bytes, and its size; a full read only when one changed
+    /// (or the first bytes are not a store's: the full read then says what
+    /// is wrong). Damage that keeps the first bytes and the size (a flipped
+    /// byte further in) is found by the next full read: every durable step
+    /// makes one.
     func look() throws(IdleLockError) -> StoreLook {
-        guard let prefix = try files.readPrefix(StoreFormat.lookBytes) else { return .gone }
-        if let identity = StoreFormat.identity(inPrefix: prefix), identity.generation == knownGeneration,
-           let sessionID, identity.sessionID == sessionID {
+        guard let first = try files.readPrefix(StoreFormat.lookBytes) else { return .gone }
+        if first.size == knownSize, let identity = StoreFormat.identity(inPrefix: first.bytes),
+           identity.generation == knownGeneration, let sessionID, identity.sessionID == sessionID {
             return .unchanged
         }
         guard let bytes = try files.read() else { return .gone }
@@ -70,7 +77,9 @@ final class SessionStore {
             var image = try StoreFormat.decode(bytes, keys: keys)
             guard try apply(&image) else { return image }
             image.generation &+= 1
-            try files.replace(with: try StoreFormat.encode(image, keys: keys))
+            let encoded = try StoreFormat.encode(image, keys: keys)
+            image.byteCount = encoded.count
+            try files.replace(with: encoded)
             return image
         }
         return image
@@ -81,7 +90,10 @@ final class SessionStore {
     /// step: nothing changes.
     func create(_ image: StoreImage) throws(IdleLockError) -> StoreImage {
         let written = try files.locked { () throws(IdleLockError) -> StoreImage in
-            guard try files.readPrefix(8) == nil else {
+            if let present = try files.read() {
+                // Never written over: a damaged file is damage (decode says
+                // how); a sound one is another sign-in.
+                _ = try StoreFormat.decode(present, keys: keys)
                 throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
             }
             var image = image
@@ -90,7 +102,9 @@ final class SessionStore {
             var start: UInt64 = 0
             withUnsafeMutableBytes(of: &start) { randombytes_buf($0.baseAddress!, $0.count) }
             image.generation = start >> 1
-            try files.replace(with: try StoreFormat.encode(image, keys: keys))
+            let encoded = try StoreFormat.encode(image, keys: keys)
+            image.byteCount = encoded.count
+            try files.replace(with: encoded)
             return image
         }
         remember(written)
@@ -102,17 +116,20 @@ final class SessionStore {
         try files.locked { () throws(IdleLockError) in try files.remove() }
         sessionID = nil
         knownGeneration = 0
+        knownSize = 0
     }
 
     /// Forgets the sign-in (after seeing the store gone).
     func forget() {
         sessionID = nil
         knownGeneration = 0
+        knownSize = 0
     }
 
     func remember(_ image: StoreImage?) {
         guard let image else { return }
         knownGeneration = image.generation
+        knownSize = image.byteCount
         sessionID = image.sessionID
     }
 

@@ -1,7 +1,16 @@
 // The store's files (SPEC §7): the store itself, written only by replace
-// (mkstemp in the same folder, fsync, rename, fsync of the folder, mode
-// 0600), and `<store>.lock`, which is never renamed or deleted and carries
-// the exclusive flock every durable step takes.
+// (a new file with a random name and O_EXCL in the same folder, fsync,
+// rename, fsync of the folder, mode 0600), and `<store>.lock`, which is
+// never renamed or deleted and carries the exclusive flock every durable
+// step takes.
+//
+// `store_path` names one file for the life of the handle (SPEC §3): its
+// folder is opened once, at create, and every file is reached relative to
+// that folder descriptor (openat, renameat, unlinkat, fsync of the folder).
+// A later chdir of the host, or a rename of a parent folder, changes
+// nothing. The store is opened without blocking and without following a
+// symbolic link, and only a regular file is read: a FIFO, a device, a
+// folder or a link at the path is damage (STORAGE), never a wait.
 
 import CSystem
 
@@ -12,6 +21,8 @@ enum StoreLimits {
     static let fileMaxBytes = 20 * 1024 * 1024
     /// How long a durable step waits for another process's store lock.
     static let lockWaitMs: Int64 = 2_000
+    /// Random characters in a temporary file's name, after `<name>.tmp.`.
+    static let tempSuffixBytes = 6
 }
 
 /// A step of a store write, for fault injection in tests.
@@ -19,7 +30,7 @@ enum StoreFileStep {
     case read, write, fsync, rename, remove
 }
 
-/// The store's paths, as NUL-terminated bytes, and the open lock file.
+/// The store's folder (held open), its file names, and the open lock file.
 final class StoreFiles {
     #if DEBUG
     /// Tests only (debug builds; the shipped library has no such hook): make
@@ -35,31 +46,31 @@ final class StoreFiles {
     @inline(__always) private func injected(_ step: StoreFileStep) -> Bool { false }
     #endif
 
-    let path: [CChar]
-    let lockPath: [CChar]
-    let folder: [CChar]
-    /// `<path>.tmp.XXXXXX` for mkstemp.
-    let tempTemplate: [CChar]
-    /// The file name part of a temporary file, for cleaning strays.
+    /// The folder of `store_path`, opened at create (O_DIRECTORY).
+    private let folderFD: Int32
+    /// The store's file name in that folder, NUL-terminated.
+    let name: [CChar]
+    /// The file name part of a temporary file (`<name>.tmp.`), for making
+    /// one and for cleaning strays.
     let tempPrefix: [UInt8]
     private let lockFD: Int32
 
-    private init(path: [CChar], lockPath: [CChar], folder: [CChar], tempTemplate: [CChar],
-                 tempPrefix: [UInt8], lockFD: Int32) {
-        self.path = path
-        self.lockPath = lockPath
-        self.folder = folder
-        self.tempTemplate = tempTemplate
+    private init(folderFD: Int32, name: [CChar], tempPrefix: [UInt8], lockFD: Int32) {
+        self.folderFD = folderFD
+        self.name = name
         self.tempPrefix = tempPrefix
         self.lockFD = lockFD
     }
 
     deinit {
         close(lockFD)
+        close(folderFD)
     }
 
-    /// Checks `store_path` (UTF-8, 1...4000 bytes, not a folder) and opens
-    /// (or creates) its lock file.
+    /// Checks `store_path` (UTF-8, 1...4000 bytes, not a folder), opens its
+    /// folder (resolved now, against the current folder for a relative
+    /// path) and opens (or creates) its lock file, which must be a regular
+    /// file.
     static func open(_ cPath: UnsafePointer<CChar>) throws(IdleLockError) -> StoreFiles {
         let length = strnlen(cPath, StoreLimits.pathMaxBytes + 1)
         if length == 0 { throw .invalid("config.store_path is empty") }
@@ -71,9 +82,6 @@ final class StoreFiles {
         if raw[length - 1] == UInt8(ascii: "/") {
             throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
         }
-        var bytes: [CChar] = []
-        bytes.reserveCapacity(length + 1)
-        for i in 0..<length { bytes.append(CChar(bitPattern: raw[i])) }
         var slash = -1
         for i in 0..<length where raw[i] == UInt8(ascii: "/") { slash = i }
         var folder: [CChar]
@@ -82,23 +90,47 @@ final class StoreFiles {
         } else if slash == 0 {
             folder = [CChar(bitPattern: UInt8(ascii: "/"))]
         } else {
-            folder = Array(bytes[0..<slash])
+            folder = []
+            for i in 0..<slash { folder.append(CChar(bitPattern: raw[i])) }
         }
-        var prefix: [UInt8] = []
-        for i in (slash + 1)..<length { prefix.append(raw[i]) }
-        prefix.append(contentsOf: ".tmp.".utf8)
-        let path = bytes + [0]
-        let lockPath = bytes + ".lock".utf8.map { CChar(bitPattern: $0) } + [0]
-        let template = bytes + ".tmp.XXXXXX".utf8.map { CChar(bitPattern: $0) } + [0]
         folder.append(0)
-        let fd = lockPath.withUnsafeBufferPointer {
-            ilk_open($0.baseAddress!, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var base: [CChar] = []
+        var prefix: [UInt8] = []
+        for i in (slash + 1)..<length {
+            base.append(CChar(bitPattern: raw[i]))
+            prefix.append(raw[i])
+        }
+        if prefix == [UInt8(ascii: ".")] || prefix == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+            throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
+        }
+        prefix.append(contentsOf: ".tmp.".utf8)
+        let lockName = base + ".lock".utf8.map { CChar(bitPattern: $0) } + [0]
+        base.append(0)
+
+        let dirFD = folder.withUnsafeBufferPointer {
+            ilk_open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        }
+        if dirFD < 0 {
+            throw IdleLockError(.storage, "cannot open the store's folder (errno ", Int64(ilk_errno()), "); check that the folder of config.store_path exists and is readable")
+        }
+        let fd = lockName.withUnsafeBufferPointer {
+            ilk_openat(dirFD, $0.baseAddress!, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         }
         if fd < 0 {
-            throw IdleLockError(.storage, "cannot open the store's lock file <store_path>.lock (errno ", Int64(ilk_errno()), "); check that the folder exists and is writable")
+            let e = ilk_errno()
+            close(dirFD)
+            if e == ELOOP {
+                throw IdleLockError.damagedStore("<store_path>.lock is a symbolic link; the library opens only a regular file there; remove it")
+            }
+            throw IdleLockError(.storage, "cannot open the store's lock file <store_path>.lock (errno ", Int64(e), "); check that the folder exists and is writable")
         }
-        return StoreFiles(path: path, lockPath: lockPath, folder: folder, tempTemplate: template,
-                          tempPrefix: prefix, lockFD: fd)
+        var info = stat()
+        if fstat(fd, &info) != 0 || ilk_is_regular_file(&info) == 0 {
+            close(fd)
+            close(dirFD)
+            throw IdleLockError.damagedStore("<store_path>.lock is not a regular file (a FIFO, a device or a folder?); the library opens only a regular file there; remove it")
+        }
+        return StoreFiles(folderFD: dirFD, name: base, tempPrefix: prefix, lockFD: fd)
     }
 
     // MARK: - The store lock
@@ -126,42 +158,62 @@ final class StoreFiles {
 
     // MARK: - Reading
 
-    /// The store's bytes, or nil when it does not exist.
+    /// The store's bytes, or nil when it does not exist. A store that is
+    /// present but not a regular file, or larger than any store, is damage.
     func read() throws(IdleLockError) -> [UInt8]? {
         if injected(.read) { throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(EIO), ")") }
         guard let fd = try openForReading() else { return nil }
         defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) != 0 {
-            throw IdleLockError(.storage, "cannot stat the store file (errno ", Int64(ilk_errno()), ")")
-        }
-        let size = Int(info.st_size)
+        let size = try regularFileSize(fd)
         if size > StoreLimits.fileMaxBytes {
-            throw IdleLockError(.storage, "the store file is ", Int64(size), " bytes, larger than any store libidlelock writes; it is damaged or foreign and was left untouched")
+            throw IdleLockError.damagedStore("the store file is ", Int64(size), " bytes, larger than any store libidlelock writes; it is damaged or foreign and was left untouched")
         }
         var bytes = [UInt8](repeating: 0, count: size)
         if try readFully(fd, into: &bytes) != size {
-            throw IdleLockError(.storage, "the store file changed size while it was read")
+            throw IdleLockError.damagedStore("the store file changed size while it was read (libidlelock replaces it, never writes it in place); it was left untouched")
         }
         return bytes
     }
 
-    /// The first `count` bytes of the store (for the cheap generation look),
-    /// or nil when it does not exist or is shorter.
-    func readPrefix(_ count: Int) throws(IdleLockError) -> [UInt8]? {
+    /// Up to the first `count` bytes of the store and its size (for the
+    /// cheap generation look), or nil only when it does not exist: a store
+    /// shorter than `count` gives its bytes (it is damaged, as its full
+    /// read then says).
+    func readPrefix(_ count: Int) throws(IdleLockError) -> (bytes: [UInt8], size: Int)? {
         guard let fd = try openForReading() else { return nil }
         defer { close(fd) }
+        let size = try regularFileSize(fd)
         var bytes = [UInt8](repeating: 0, count: count)
-        return try readFully(fd, into: &bytes) == count ? bytes : nil
+        let got = try readFully(fd, into: &bytes)
+        if got < count { bytes.removeLast(count - got) }
+        return (bytes, size)
     }
 
-    /// Opens the store read-only; nil when it does not exist.
+    /// Opens the store read-only, without blocking (a FIFO answers at once)
+    /// and without following a symbolic link; nil when it does not exist.
     private func openForReading() throws(IdleLockError) -> Int32? {
-        let fd = path.withUnsafeBufferPointer { ilk_open($0.baseAddress!, O_RDONLY | O_CLOEXEC, 0) }
+        let fd = name.withUnsafeBufferPointer {
+            ilk_openat(folderFD, $0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0)
+        }
         if fd >= 0 { return fd }
         let e = ilk_errno()
         if e == ENOENT { return nil }
+        if e == ELOOP {
+            throw IdleLockError.damagedStore("the store path is a symbolic link; libidlelock opens only a regular file there; it was left untouched")
+        }
         throw IdleLockError(.storage, "cannot open the store file (errno ", Int64(e), ")")
+    }
+
+    /// The size of the open store, which must be a regular file.
+    private func regularFileSize(_ fd: Int32) throws(IdleLockError) -> Int {
+        var info = stat()
+        if fstat(fd, &info) != 0 {
+            throw IdleLockError(.storage, "cannot stat the store file (errno ", Int64(ilk_errno()), ")")
+        }
+        if ilk_is_regular_file(&info) == 0 {
+            throw IdleLockError.damagedStore("the store path is not a regular file (a FIFO, a device or a folder?); it was left untouched")
+        }
+        return Int(info.st_size)
     }
 
     /// `pread`s into `bytes` from offset 0 until it is full or the file
@@ -183,19 +235,16 @@ final class StoreFiles {
 
     // MARK: - Writing
 
-    /// Replaces the store with `bytes`: a new file from mkstemp in the same
-    /// folder (mode 0600), written, fsync'd, renamed over the store, then the
-    /// folder fsync'd. Any failure fails the step (an fsync is never retried
-    /// and trusted) and removes the temporary file.
+    /// Replaces the store with `bytes`: a new file in the same folder
+    /// (`<name>.tmp.XXXXXX`, random, O_EXCL, mode 0600), written, fsync'd,
+    /// renamed over the store, then the folder fsync'd. Any failure fails
+    /// the step (an fsync is never retried and trusted) and removes the
+    /// temporary file.
     func replace(with bytes: [UInt8]) throws(IdleLockError) {
-        var template = tempTemplate
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 {
-            throw IdleLockError(.storage, "cannot create a temporary file beside the store (mkstemp, errno ", Int64(ilk_errno()), ")")
-        }
+        let (fd, temp) = try makeTemporary()
         var ok = false
         defer {
-            if !ok { _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) } }
+            if !ok { _ = temp.withUnsafeBufferPointer { unlinkat(folderFD, $0.baseAddress!, 0) } }
         }
         do {
             defer { close(fd) }
@@ -215,8 +264,8 @@ final class StoreFiles {
                 throw IdleLockError(.storage, "fsync of the new store file failed (errno ", Int64(ilk_errno()), "); the old store stands")
             }
         }
-        let renamed = injected(.rename) ? -1 : template.withUnsafeBufferPointer { t in
-            path.withUnsafeBufferPointer { p in rename(t.baseAddress!, p.baseAddress!) }
+        let renamed = injected(.rename) ? -1 : temp.withUnsafeBufferPointer { t in
+            name.withUnsafeBufferPointer { n in renameat(folderFD, t.baseAddress!, folderFD, n.baseAddress!) }
         }
         if renamed != 0 {
             throw IdleLockError(.storage, "renaming the new store file into place failed (errno ", Int64(ilk_errno()), ")")
@@ -225,10 +274,41 @@ final class StoreFiles {
         try syncFolder()
     }
 
+    /// A new temporary file beside the store, as mkstemp makes one but in
+    /// the folder held open: a random name (`<name>.tmp.` and 6 hex digits
+    /// of libsodium's randombytes), O_CREAT | O_EXCL (which never follows a
+    /// link), mode 0600. Returns its descriptor and its name.
+    private func makeTemporary() throws(IdleLockError) -> (Int32, [CChar]) {
+        var attempt = 0
+        while true {
+            var random: (UInt8, UInt8, UInt8) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &random) { randombytes_buf($0.baseAddress!, 3) }
+            var temp: [CChar] = tempPrefix.map { CChar(bitPattern: $0) }
+            for byte in [random.0, random.1, random.2] {
+                temp.append(StoreFiles.hexDigit(byte >> 4))
+                temp.append(StoreFiles.hexDigit(byte & 0xF))
+            }
+            temp.append(0)
+            let fd = temp.withUnsafeBufferPointer {
+                ilk_openat(folderFD, $0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            }
+            if fd >= 0 { return (fd, temp) }
+            let e = ilk_errno()
+            attempt += 1
+            if (e != EEXIST && e != EINTR) || attempt >= 100 {
+                throw IdleLockError(.storage, "cannot create a temporary file beside the store (errno ", Int64(e), ")")
+            }
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> CChar {
+        CChar(bitPattern: nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+    }
+
     /// Deletes the store (sign-out); a missing store is fine.
     func remove() throws(IdleLockError) {
         if injected(.remove) { throw IdleLockError(.storage, "deleting the store file failed (errno ", Int64(EIO), ")") }
-        let rc = path.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        let rc = name.withUnsafeBufferPointer { unlinkat(folderFD, $0.baseAddress!, 0) }
         if rc != 0 && ilk_errno() != ENOENT {
             throw IdleLockError(.storage, "deleting the store file failed (errno ", Int64(ilk_errno()), ")")
         }
@@ -236,12 +316,7 @@ final class StoreFiles {
     }
 
     private func syncFolder() throws(IdleLockError) {
-        let dfd = folder.withUnsafeBufferPointer { ilk_open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
-        if dfd < 0 {
-            throw IdleLockError(.storage, "cannot open the store's folder to fsync it (errno ", Int64(ilk_errno()), ")")
-        }
-        defer { close(dfd) }
-        if fsync(dfd) != 0 {
+        if fsync(folderFD) != 0 {
             throw IdleLockError(.storage, "fsync of the store's folder failed (errno ", Int64(ilk_errno()), ")")
         }
     }
@@ -249,19 +324,24 @@ final class StoreFiles {
     /// Removes temporary files a crashed writer left (`<name>.tmp.*`). Call
     /// with the store lock held.
     func removeStrayTemporaries() {
-        guard let dir = folder.withUnsafeBufferPointer({ opendir($0.baseAddress!) }) else { return }
+        let listing = ilk_openat(folderFD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard listing >= 0 else { return }
+        guard let dir = fdopendir(listing) else {
+            close(listing)
+            return
+        }
         defer { closedir(dir) }
         let prefixLength = tempPrefix.count
         while let entry = readdir(dir) {
-            guard let name = ilk_dirent_name(entry) else { continue }
-            let length = strnlen(name, 4096)
-            guard length == prefixLength + 6 else { continue }
+            guard let entryName = ilk_dirent_name(entry) else { continue }
+            let length = strnlen(entryName, 4096)
+            guard length == prefixLength + StoreLimits.tempSuffixBytes else { continue }
             var matches = true
-            for i in 0..<prefixLength where UInt8(bitPattern: name[i]) != tempPrefix[i] {
+            for i in 0..<prefixLength where UInt8(bitPattern: entryName[i]) != tempPrefix[i] {
                 matches = false
                 break
             }
-            if matches { _ = unlinkat(dirfd(dir), name, 0) }
+            if matches { _ = unlinkat(folderFD, entryName, 0) }
         }
     }
 }

@@ -35,6 +35,9 @@ struct StoreImage {
     /// an attempt).
     var retryStarted: Int64 = 0
     var retryPeriod: Int64 = 0
+    /// The size of the file this image was read from or written as (for
+    /// the cheap look: a file of another size is re-read).
+    var byteCount = 0
 }
 
 enum StoreFormat {
@@ -95,36 +98,41 @@ enum StoreFormat {
     static let lookBytes = sessionIDOffset + sessionIDBytes
 
     /// The generation and session id in a store's first `lookBytes` bytes,
-    /// or nil when it is not a version-1 store. Both are needed: another
-    /// sign-in's store can reach the same generation.
+    /// or nil when they are not a version-1 store's (a full read then says
+    /// what is wrong). Both are needed: another sign-in's store can reach
+    /// the same generation.
     static func identity(inPrefix prefix: [UInt8]) -> (generation: UInt64, sessionID: [UInt8])? {
         guard prefix.count >= lookBytes, Array(prefix[0..<8]) == magic else { return nil }
         var r = ByteReader(prefix)
-        r.skip(generationOffset)
+        r.skip(8)
+        guard r.u32() == version, r.u32() & ~flagDeviceKey == 0 else { return nil }
         let generation = r.u64()
         return (generation, Array(prefix[sessionIDOffset..<lookBytes]))
     }
 
     static func decode(_ bytes: [UInt8], keys: StoreKeys) throws(IdleLockError) -> StoreImage {
-        guard bytes.count >= fixedBytes + macBytes, Array(bytes[0..<8]) == magic else {
-            throw IdleLockError(.storage, "the store file is not a libidlelock store (bad magic or too short); it was left untouched")
+        guard bytes.count >= fixedBytes + macBytes else {
+            throw IdleLockError.damagedStore("the store file is ", Int64(bytes.count), " bytes, shorter than any libidlelock store (cut short?); it was left untouched")
+        }
+        guard Array(bytes[0..<8]) == magic else {
+            throw IdleLockError.damagedStore("the store file is not a libidlelock store (bad magic); it was left untouched")
         }
         var r = ByteReader(bytes)
         r.skip(8)
         let fileVersion = r.u32()
         if fileVersion != version {
-            throw IdleLockError(.storage, "the store file has format version ", Int64(fileVersion), "; this libidlelock reads version 1 (a newer library wrote it?); it was left untouched")
+            throw IdleLockError.damagedStore("the store file has format version ", Int64(fileVersion), "; this libidlelock reads version 1 (a newer library wrote it?); it was left untouched")
         }
         let flags = r.u32()
         if flags & ~flagDeviceKey != 0 {
-            throw IdleLockError(.storage, "the store file has unknown flags; it was left untouched")
+            throw IdleLockError.damagedStore("the store file has unknown flags; it was left untouched")
         }
         let storeKeyed = flags & flagDeviceKey != 0
         if storeKeyed && !keys.deviceKeyed {
-            throw IdleLockError(.storage, "the store was made with a device key; pass the same config.device_key")
+            throw IdleLockError.damagedStore("the store was made with a device key; pass the same config.device_key")
         }
         if !storeKeyed && keys.deviceKeyed {
-            throw IdleLockError(.storage, "the store was made without a device key; it cannot be opened with config.device_key set")
+            throw IdleLockError.damagedStore("the store was made without a device key; it cannot be opened with config.device_key set")
         }
         let body = Array(bytes[0..<(bytes.count - macBytes)])
         let expected = try keys.mac(body)
@@ -138,30 +146,31 @@ enum StoreFormat {
                 var check = ByteReader(bytes)
                 check.skip(deviceCheckOffset)
                 if !keys.matchesCheck(check.bytes(32)) {
-                    throw IdleLockError(.storage, "the device key does not match the one the store was made with")
+                    throw IdleLockError.damagedStore("the device key does not match the one the store was made with")
                 }
             }
-            throw IdleLockError(.storage, "the store file failed its integrity check (damaged or edited); it was left untouched")
+            throw IdleLockError.damagedStore("the store file failed its integrity check (damaged or edited); it was left untouched")
         }
         var image = StoreImage(maxAttempts: 0, savedActivity: 0, bootID: [], sessionID: [],
                                passcode: PasscodeWrap(opslimit: 0, memlimit: 0, salt: [], nonce: [], sealed: []))
+        image.byteCount = bytes.count
         image.generation = r.u64()
         let opslimit = r.u64()
         let memlimit = r.u64()
         if opslimit < ConfigLimits.kdfOpsMin || opslimit > ConfigLimits.kdfOpsMax
             || memlimit < ConfigLimits.kdfMemMin || memlimit > ConfigLimits.kdfMemMax {
-            throw IdleLockError(.storage, "the store file holds Argon2id limits out of range; it was left untouched")
+            throw IdleLockError.damagedStore("the store file holds Argon2id limits out of range; it was left untouched")
         }
         image.maxAttempts = Int32(bitPattern: r.u32())
         image.failedAttempts = Int32(bitPattern: r.u32())
         if image.maxAttempts < 1 || image.maxAttempts > ConfigLimits.maxAttemptsMax
             || image.failedAttempts < 0 || image.failedAttempts > image.maxAttempts {
-            throw IdleLockError(.storage, "the store file holds an attempt limit or count out of range; it was left untouched")
+            throw IdleLockError.damagedStore("the store file holds an attempt limit or count out of range; it was left untouched")
         }
         let savedState = r.u32()
         let savedReason = r.u32()
         guard savedState <= 1, let reason = LockReason(rawValue: Int32(bitPattern: savedReason)) else {
-            throw IdleLockError(.storage, "the store file holds an unknown saved lock; it was left untouched")
+            throw IdleLockError.damagedStore("the store file holds an unknown saved lock; it was left untouched")
         }
         image.savedLock = savedState == 1 ? reason : nil
         image.savedActivity = Int64(bitPattern: r.u64())
@@ -169,10 +178,10 @@ enum StoreFormat {
         switch r.u32() {
         case 0: image.lockedOut = false
         case 1: image.lockedOut = true
-        default: throw IdleLockError(.storage, "the store file has a bad lockout flag; it was left untouched")
+        default: throw IdleLockError.damagedStore("the store file has a bad lockout flag; it was left untouched")
         }
         if image.lockedOut && image.failedAttempts != image.maxAttempts {
-            throw IdleLockError(.storage, "the store file is locked out with a count below the limit; it was left untouched")
+            throw IdleLockError.damagedStore("the store file is locked out with a count below the limit; it was left untouched")
         }
         image.sessionID = r.bytes(sessionIDBytes)
         r.skip(32) // device check, verified through the MAC
@@ -185,27 +194,27 @@ enum StoreFormat {
         image.retryStarted = Int64(bitPattern: r.u64())
         image.retryPeriod = Int64(bitPattern: r.u64())
         if image.retryPeriod < 0 || image.retryPeriod > ConfigLimits.delayMax {
-            throw IdleLockError(.storage, "the store file holds an escalating delay out of range; it was left untouched")
+            throw IdleLockError.damagedStore("the store file holds an escalating delay out of range; it was left untouched")
         }
         let count = Int(r.u32())
         if count > SecretLimits.count {
-            throw IdleLockError(.storage, "the store file claims more than 256 secrets; it was left untouched")
+            throw IdleLockError.damagedStore("the store file claims more than 256 secrets; it was left untouched")
         }
         let end = bytes.count - macBytes
         for _ in 0..<count {
             guard r.offset + recordFixedBytes <= end else {
-                throw IdleLockError(.storage, "the store file is truncated inside a secret record; it was left untouched")
+                throw IdleLockError.damagedStore("the store file is truncated inside a secret record; it was left untouched")
             }
             let id = r.bytes(32)
             let recordNonce = r.bytes(SodiumSizes.nonce)
             let length = Int(r.u32())
             guard length <= SecretLimits.valueMaxBytes, r.offset + length + SodiumSizes.tag <= end else {
-                throw IdleLockError(.storage, "the store file has a secret record of a bad length; it was left untouched")
+                throw IdleLockError.damagedStore("the store file has a secret record of a bad length; it was left untouched")
             }
             image.secrets.append(SealedRecord(id: id, nonce: recordNonce, sealed: r.bytes(length + SodiumSizes.tag)))
         }
         if r.offset != end {
-            throw IdleLockError(.storage, "the store file has trailing bytes; it was left untouched")
+            throw IdleLockError.damagedStore("the store file has trailing bytes; it was left untouched")
         }
         return image
     }
@@ -340,7 +349,7 @@ struct ByteReader {
         switch present {
         case 0: return nil
         case 1: return KeyWrap(nonce: nonce, sealed: sealed)
-        default: throw IdleLockError(.storage, "the store file has a bad key-wrap flag; it was left untouched")
+        default: throw IdleLockError.damagedStore("the store file has a bad key-wrap flag; it was left untouched")
         }
     }
 }

@@ -102,6 +102,7 @@ void test_set_passcode_args(void);
 void test_unlock_args_not_counted(void);
 void test_lockout_order(void);
 void test_failure_reports(void);
+void test_snapshot_at_return(void);
 /* config.c */
 void test_config_copied(void);
 /* biometrics.c */
@@ -121,5 +122,7 @@ void test_fresh_snapshot(void);
 void test_saturation(void);
 /* threads.c */
 void test_threads(void);
+/* watcher.c */
+void test_watcher_toggling(void);
 
 #endif

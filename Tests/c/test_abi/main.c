@@ -13,7 +13,10 @@
  * versions and struct sizes; listeners (seq order, unsubscribe from inside,
  * re-entry, the limit); the biometric stubs; saturating time arithmetic;
  * several threads on one handle (allowed statuses only, secrets never mixed
- * up, listeners in seq order and silent once unsubscribe has returned).
+ * up, listeners in seq order and silent once unsubscribe has returned);
+ * what a call with two halves reports is the state when it returns; the
+ * watcher thread started and stopped by several threads at once (no hang,
+ * no thread left).
  *
  * Every config uses the Argon2id floor and a clock callback that returns
  * the variable `now`, which the tests set.
@@ -47,6 +50,7 @@ int main(void)
     test_unlock_args_not_counted();
     test_lockout_order();
     test_failure_reports();
+    test_snapshot_at_return();
     test_config_copied();
     test_biometrics();
     test_secrets();
@@ -58,6 +62,7 @@ int main(void)
     test_fresh_snapshot();
     test_saturation();
     test_threads();
+    test_watcher_toggling();
     printf("%u passed, %u failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -208,3 +208,106 @@ void test_failure_reports(void)
     CHECK(strstr(idlelock_last_error(), "zq9") == NULL);
     idlelock_destroy(l);
 }
+
+/* ---------------------------------------------------------------------- */
+/* What a two-half call reports is the state when it returns               */
+/* ---------------------------------------------------------------------- */
+
+/* A clock that runs 1000 times faster than CLOCK_MONOTONIC (a real
+ * microsecond is a millisecond), so a key derivation of tens of real
+ * milliseconds lasts tens of seconds on it. It counts its readings and
+ * keeps the last one. */
+struct fast_clock {
+    struct timespec origin;
+    int64_t reads;
+    int64_t last;
+};
+
+static int64_t fast_read(void *ctx)
+{
+    struct fast_clock *c = ctx;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    c->last = 1000000 + (int64_t)(t.tv_sec - c->origin.tv_sec) * 1000000 +
+              (int64_t)(t.tv_nsec - c->origin.tv_nsec) / 1000;
+    c->reads++;
+    return c->last;
+}
+
+struct heard {
+    struct fast_clock *clock;
+    idlelock_snapshot snapshot;
+    int64_t reading; /* the clock's latest reading when it was heard */
+    int calls;
+};
+
+static void heard_listener(void *ctx, const idlelock_snapshot *s)
+{
+    struct heard *h = ctx;
+    h->snapshot = *s;
+    h->reading = h->clock->last;
+    h->calls++;
+}
+
+/*
+ * An unlock runs Argon2id between two halves; what it writes to `out` (and
+ * what listeners hear of a set_passcode) must describe the state when it
+ * returns, after the derivation, so that a host timer set from
+ * ms_until_next_deadline never fires late. The clock runs fast: a
+ * snapshot taken when the call began is seconds stale at its return.
+ *
+ * Regression (issue 11, finding 8): after a 1.37 s derivation,
+ * ms_until_next_deadline said 3000 when the truth was 1631.
+ */
+void test_snapshot_at_return(void)
+{
+    const int64_t idle = 3600000; /* an hour of the fast clock: 3.6 real s */
+    struct fast_clock clock;
+    struct heard heard;
+    idlelock_snapshot s = blank_snap();
+    idlelock_config c;
+    idlelock *l;
+    uint64_t token = 0;
+    int64_t first;
+    memset(&clock, 0, sizeof clock);
+    clock_gettime(CLOCK_MONOTONIC, &clock.origin);
+    base_config(&c);
+    c.idle_after_ms = idle;
+    c.clock = fast_read;
+    c.clock_ctx = &clock;
+    l = create_or_report(&c, __FILE__, __LINE__);
+    if (l == NULL)
+        return;
+    memset(&heard, 0, sizeof heard);
+    heard.clock = &clock;
+    CHECK_ST(idlelock_subscribe(l, heard_listener, &heard, &token), OK);
+
+    /* set_passcode: the listener hears the engaged session. */
+    first = clock.last + 1;
+    CHECK_ST(idlelock_set_passcode(l, LIT("1234")), OK);
+    CHECK_EQ(heard.calls, 1);
+    CHECK_EQ(heard.snapshot.is_enabled, 1);
+    CHECK(heard.reading - first >= 1000); /* taken after the derivation */
+    CHECK_EQ(heard.snapshot.ms_until_next_deadline,
+             heard.snapshot.last_activity_ms + idle - heard.reading);
+
+    /* unlock: `out` after the derivation. */
+    CHECK_ST(idlelock_lock(l, NULL), OK);
+    first = clock.last + 1;
+    CHECK_ST(idlelock_unlock(l, LIT("1234"), &s), OK);
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED);
+    CHECK(s.last_activity_ms >= first);           /* the call's entry reading */
+    CHECK(clock.last - s.last_activity_ms >= 1000); /* the derivation ran between */
+    CHECK_EQ(s.ms_until_idle_lock, s.last_activity_ms + idle - clock.last);
+    CHECK_EQ(s.ms_until_next_deadline, s.last_activity_ms + idle - clock.last);
+
+    /* A wrong passcode too (the snapshot still says LOCKED, at its end). */
+    CHECK_ST(idlelock_lock(l, NULL), OK);
+    first = clock.last + 1;
+    s = blank_snap();
+    CHECK_ST(idlelock_unlock(l, LIT("0000"), &s), IDLELOCK_ERR_INVALID_PASSCODE);
+    CHECK_EQ(s.state, IDLELOCK_STATE_LOCKED);
+    CHECK(clock.last - first >= 1000);
+    CHECK_EQ(s.attempts_remaining, 4);
+    idlelock_destroy(l);
+}

@@ -124,7 +124,15 @@ void test_kill(unsigned seed, int iterations);  /* kill.c */
 /* Kills per run: IDLELOCK_TEST_KILLS overrides (a long run is
  * `IDLELOCK_TEST_KILLS=5000 build/test_store`). */
 #define T4_ITERATIONS 200
+/* A kill during the check skips no delay (issue 11, finding 3). */
+void test_kill_during_check(void);              /* kill.c */
 void test_modes(void);                          /* modes.c */
 void test_faults(void);                         /* faults.c */
+/* Issue 11: only absence is a sign-out; damage locks (findings 6, 7). */
+void test_damage(void);                         /* damage.c */
+/* Issue 11: store_path resolved once, at create (finding 4). */
+void test_paths(void);                          /* paths.c */
+/* Issue 11: a stored session hands out nothing before start (finding 5). */
+void test_before_start(void);                   /* processes.c */
 
 #endif

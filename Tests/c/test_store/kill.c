@@ -219,3 +219,110 @@ void test_kill(unsigned seed, int iterations)
                it, records_total, ends[0], ends[1], ends[2], ends[3], last_value);
     }
 }
+
+/* ---------------------------------------------------------------------- */
+/* A kill during the passcode check skips no delay                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Every durable penalty is on disk before the check that could escape it
+ * (SPEC §7): the count an attempt raises and the delay that count starts.
+ * A child makes wrong attempts on the iOS schedule (max_attempts 10) and
+ * kills itself during the check of the 5th, from the listener that hears
+ * the raised count (it runs after the count is saved, before the key
+ * derivation). A new process must find 5 failures and the 1-minute delay:
+ * the next attempt is refused (RETRY_LATER, not counted), also the right
+ * passcode.
+ *
+ * Regression (issue 11, finding 3): the raised count was saved before the
+ * check, but the delay only after it; a process killed during each 5th
+ * check came back with 5 counted failures and no delay.
+ */
+static char kd_path[200];
+
+static void kd_listener(void *ctx, const idlelock_snapshot *s)
+{
+    int32_t kill_at = *(const int32_t *)ctx;
+    /* The 5th attempt is counted (5 of 10 used): die during its check. */
+    if (s->attempts_remaining == kill_at) raise(SIGKILL);
+}
+
+static void kd_config(idlelock_config *cfg)
+{
+    const idlelock_delay_step *steps = NULL;
+    size_t len = 0;
+    make_config(cfg, kd_path, 10, 1, 1);
+    CHECK_ST(idlelock_delay_schedule_ios(&steps, &len), IDLELOCK_OK, "the iOS preset");
+    cfg->delay_schedule = steps;
+    cfg->delay_schedule_len = len;
+}
+
+static void kd_setup(void *arg, int64_t values[4])
+{
+    idlelock_config cfg;
+    idlelock *h = NULL;
+    idlelock_snapshot s;
+    int i;
+    (void)arg;
+    (void)values;
+    kd_config(&cfg);
+    CHECK_ST(idlelock_create(&cfg, &h), IDLELOCK_OK, "kill during the check: create");
+    if (h == NULL) return;
+    CHECK_ST(idlelock_set_passcode(h, RIGHT, strlen(RIGHT)), IDLELOCK_OK, "kill during the check: set_passcode");
+    for (i = 0; i < 4; i++) {
+        CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_INVALID_PASSCODE, "kill during the check: a wrong passcode");
+    }
+    CHECK_EQ(s.ms_until_retry, 0, "kill during the check: no delay before the 5th");
+    idlelock_destroy(h);
+}
+
+static void kd_killed(void)
+{
+    idlelock_config cfg;
+    idlelock *h = NULL;
+    idlelock_snapshot s;
+    int32_t kill_at = 5;
+    uint64_t token = 0;
+    role = "kill during the check: killed child";
+    alarm(30);
+    kd_config(&cfg);
+    if (idlelock_create(&cfg, &h) != IDLELOCK_OK) _exit(5);
+    if (idlelock_subscribe(h, kd_listener, &kill_at, &token) != IDLELOCK_OK) _exit(6);
+    (void)unlock_with(h, WRONG, &s);
+    _exit(7); /* the listener did not kill it */
+}
+
+void test_kill_during_check(void)
+{
+    idlelock_config cfg;
+    idlelock *h = NULL;
+    idlelock_snapshot s;
+    int status = 0;
+    pid_t pid;
+    store_path(kd_path, sizeof kd_path, "kill-during-check.store");
+    join(spawn("kill during the check: setup", kd_setup, NULL), NULL);
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) kd_killed();
+    if (pid < 0) {
+        CHECK(0, "fork failed (errno %d)", errno);
+        return;
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+          "kill during the check: the child was not killed during the check (status 0x%x)", status);
+
+    kd_config(&cfg);
+    CHECK_ST(idlelock_create(&cfg, &h), IDLELOCK_OK, "kill during the check: create after the kill");
+    if (h == NULL) return;
+    s = snap(h);
+    CHECK_EQ(s.attempts_remaining, 5, "kill during the check: attempts after the kill");
+    CHECK(s.ms_until_retry > 0 && s.ms_until_retry <= 60000,
+          "kill during the check: ms_until_retry after the kill is %" PRId64 ", expected the 1-minute delay",
+          s.ms_until_retry);
+    CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_RETRY_LATER, "kill during the check: the next attempt");
+    CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_ERR_RETRY_LATER, "kill during the check: the right passcode");
+    CHECK_EQ(s.attempts_remaining, 5, "kill during the check: nothing counted while the delay runs");
+    idlelock_destroy(h);
+}

@@ -23,6 +23,15 @@
  *     never deleted or replaced, also not by idlelock_disable.
  *  6. Faults: a read-only folder, a full disk, no memory for Argon2id, a
  *     store path that is a folder.
+ *  7. A kill during a passcode check skips neither the count nor the delay
+ *     it starts (kill.c).
+ *  8. Damage: a store cut short, failing its checksum, foreign, newer, or
+ *     not a regular file (a FIFO, a folder, a link) is STORAGE and locks
+ *     the session, never a sign-out; nothing waits on a FIFO (damage.c).
+ *  9. store_path is resolved once: a chdir of the host or a rename of the
+ *     folder changes nothing (paths.c).
+ * 10. A stored session opened by another process hands out nothing until
+ *     that handle's first start (processes.c).
  *
  * Every handle is created after fork() in the process that uses it, and
  * every config uses the Argon2id floor and the default clock
@@ -34,10 +43,10 @@
  * covered.
  *
  * The files: harness.h and harness.c hold the checks, the counters, the
- * helpers and the child processes; processes.c holds areas 1 to 3 (several
- * processes on one store), kill.c area 4, modes.c 5 and faults.c 6; this
- * one makes the temporary folder, runs the areas in order and prints the
- * count.
+ * helpers and the child processes; processes.c holds areas 1 to 3 and 10
+ * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
+ * faults.c 6, damage.c 8 and paths.c 9; this one makes the temporary
+ * folder, runs the areas in order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
@@ -98,8 +107,12 @@ int main(int argc, char **argv)
         int iterations = kills != NULL && *kills != '\0' ? atoi(kills) : T4_ITERATIONS;
         test_kill(seed, iterations > 0 ? iterations : T4_ITERATIONS);
     }
+    test_kill_during_check();
     test_modes();
     test_faults();
+    test_damage();
+    test_paths();
+    test_before_start();
 
     remove_tmpdir();
     printf("%u passed, %u failed\n", passed, failed);

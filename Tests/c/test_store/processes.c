@@ -384,3 +384,66 @@ void test_cross_process(void)
     close(t3_a.ack[0]);
     close(t3_c.ack[0]);
 }
+
+/* ---------------------------------------------------------------------- */
+/* A stored session hands out nothing before start                         */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * SPEC §3: until its first start, a handle that opened a stored, engaged
+ * session has judged nothing of the restart, so it hands out nothing:
+ * secrets and the gate answer SESSION_LOCKED; neither a new passcode nor
+ * the shortcut can be set (an extension that never calls start gets no
+ * secret). A second process opens the store of an app that keeps running
+ * (device key, lock_on_start 0); after its start, with a recent saved
+ * activity, the session is open.
+ *
+ * Regression (issue 11, finding 5): such a process got IDLELOCK_OK from
+ * require_unlocked and read secrets until it called start.
+ */
+static char bs_path[200];
+
+static void bs_extension(void *arg, int64_t values[4])
+{
+    idlelock_config cfg;
+    idlelock *h = NULL;
+    idlelock_snapshot s;
+    char buf[64];
+    (void)arg;
+    (void)values;
+    make_config(&cfg, bs_path, 5, 0, 1);
+    CHECK_ST(idlelock_create(&cfg, &h), IDLELOCK_OK, "before start: create");
+    if (h == NULL) return;
+    s = snap(h);
+    CHECK_EQ(s.is_enabled, 1, "before start: is_enabled");
+    CHECK_ST(idlelock_require_unlocked(h), IDLELOCK_ERR_SESSION_LOCKED, "before start: the gate");
+    CHECK(strstr(idlelock_last_error(), "idlelock_start") != NULL,
+          "before start: the message names idlelock_start: %s", idlelock_last_error());
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_ERR_SESSION_LOCKED, "before start: secret_get");
+    CHECK_ST(put_text(h, "token", "overwritten"), IDLELOCK_ERR_SESSION_LOCKED, "before start: secret_put");
+    CHECK_ST(idlelock_secret_remove(h, "token"), IDLELOCK_ERR_SESSION_LOCKED, "before start: secret_remove");
+    CHECK_ST(idlelock_set_passcode(h, "1357", 4), IDLELOCK_ERR_SESSION_LOCKED, "before start: set_passcode");
+
+    CHECK_ST(idlelock_start(h, &s), IDLELOCK_OK, "before start: start");
+    CHECK_EQ(s.state, IDLELOCK_STATE_UNLOCKED, "before start: state after start (recent activity)");
+    CHECK_ST(idlelock_require_unlocked(h), IDLELOCK_OK, "before start: the gate after start");
+    CHECK_ST(get_text(h, "token", buf, sizeof buf), IDLELOCK_OK, "before start: secret_get after start");
+    CHECK(strcmp(buf, "bs-secret") == 0, "before start: the secret is '%s'", buf);
+    idlelock_destroy(h);
+}
+
+void test_before_start(void)
+{
+    idlelock_config cfg;
+    idlelock *app = NULL;
+    store_path(bs_path, sizeof bs_path, "before-start.store");
+    make_config(&cfg, bs_path, 5, 0, 1);
+    CHECK_ST(idlelock_create(&cfg, &app), IDLELOCK_OK, "before start: the app's create");
+    if (app == NULL) return;
+    CHECK_ST(idlelock_start(app, NULL), IDLELOCK_OK, "before start: the app's start");
+    CHECK_ST(idlelock_set_passcode(app, RIGHT, strlen(RIGHT)), IDLELOCK_OK, "before start: set_passcode");
+    CHECK_ST(put_text(app, "token", "bs-secret"), IDLELOCK_OK, "before start: secret_put");
+    join(spawn("before start: the extension", bs_extension, NULL), NULL);
+    CHECK_ST(idlelock_require_unlocked(app), IDLELOCK_OK, "before start: the app's own gate");
+    idlelock_destroy(app);
+}

@@ -438,6 +438,7 @@ test("a stored session outlives its handle; a damaged store is refused", functio
   a:close()
   local b = idlelock.new(o)
   eq(b:snapshot().reason_name, "STARTUP", "locked from create")
+  b:start() -- a stored session hands out nothing before start
   b:unlock("2468")
   eq(b:get_secret_string("token"), "42", "read back")
   b:disable()

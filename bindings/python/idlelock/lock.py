@@ -239,10 +239,11 @@ class IdleLock:
         9: 1 h), which needs ``max_attempts=10`` (its last step is at 9).
         An empty list means no delays. The steps are copied into a C array
         that lives only for the creation call (the library keeps its own
-        copy). A delay is saved with the store as its remaining duration
-        and restarted in full (never forgiven) at each creation or clock
-        step; ``max_attempts`` still ends in a lockout, and a right
-        passcode or a biometric unlock resets the count.
+        copy). With a store, the delay an attempt would start is saved
+        with its count before the check; it is restarted in full (never
+        forgiven) at each creation, in another process that meets it, and
+        at a clock step; ``max_attempts`` still ends in a lockout, and a
+        right passcode or a biometric unlock resets the count.
     :param unlock_reason: ``None`` (default) or a ``str`` of at most 512
         UTF-8 bytes (no NUL) that the library passes to
         :meth:`Authenticator.load_secret` for the prompt.
@@ -859,7 +860,10 @@ class IdleLock:
         on a locked session is inert: a prompt never unlocks or keeps
         unlocked a locked session. Do not wrap an informational dialog: it
         is not a prompt. The library's own biometric check
-        (:meth:`unlock_with_biometrics`) already counts as one.
+        (:meth:`unlock_with_biometrics`, and the authenticator's
+        ``store_secret`` during :meth:`enable_biometrics`) already counts as
+        one, and ends as one whatever it answers: the deadlines are judged
+        when it returns before its end counts as activity.
 
         The :class:`Prompt` can be entered again once it has exited (each
         entry opens a new prompt); entering it while it is open raises

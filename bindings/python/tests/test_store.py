@@ -94,6 +94,7 @@ def test_nothing_is_written_before_a_passcode(opened, store, clock):
     assert store.stat().st_mode & 0o777 == 0o600
     lock.close()
     again = opened(store, clock)
+    again.start()  # a stored session hands out nothing before start
     again.unlock(PASSCODE)
     assert again.get_secret("draft") == b"x"  # written in the same replace
 
@@ -311,6 +312,7 @@ def test_a_damaged_store_is_refused_and_left_untouched(opened, store, clock, wit
     # Repaired (restored), it opens again with no attempt counted.
     store.write_bytes(raw)
     lock = opened(store, clock, **options)
+    lock.start()
     assert lock.snapshot().attempts_remaining == 5
     lock.unlock(PASSCODE)
     assert lock.get_secret("access_token") == b"tok-123"

@@ -35,6 +35,7 @@ final class StoreTests {
             try (IdleLock b = stored(store).build()) {
                 eq(b.snapshot().state(), State.LOCKED, "locked from create");
                 eq(b.snapshot().reason(), Reason.STARTUP, "STARTUP");
+                b.start(); // a stored session hands out nothing before start
                 b.unlock(chars("2468"));
                 check(Arrays.equals(b.getSecret("token"), new byte[] {4, 2}), "secret read back");
                 b.disable();

@@ -1,0 +1,130 @@
+/*
+ * watcher.c: the watcher thread (idlelock_watch_start / idlelock_watch_stop)
+ * under threads that start and stop it on one handle at once. Every call
+ * returns, each stop waits for exactly the thread it stopped, and once the
+ * toggling threads are joined and the handle destroyed the process has as
+ * many threads as before: no watcher outlives its stop.
+ *
+ * A watchdog turns a hang into a failure: the main thread waits for the
+ * toggling threads at most WATCH_DEADLINE_S seconds, then prints the count
+ * (with this failure) and exits.
+ *
+ * Regression (issue 11, finding 2): two threads toggling the watcher hung
+ * in 2 of 3 runs (both callers in pthread_join, both watcher threads in
+ * poll): a new watcher thread looked up the handle's current watcher only
+ * when it first ran, so after a stop and a new start it adopted the new
+ * watcher, two threads shared one wake-up, and one swallowed the stop.
+ */
+#include "harness.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <unistd.h>
+
+#define WATCH_THREADS 4
+#define WATCH_TOGGLES 2000
+#define WATCH_DEADLINE_S 120
+
+/* Threads of this process: the entries of /proc/self/task. */
+static int thread_count(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+    if (dir == NULL)
+        return -1;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] != '.')
+            n++;
+    }
+    closedir(dir);
+    return n;
+}
+
+struct toggler {
+    idlelock *lock;
+    uint32_t seed;
+    int bad;  /* calls that returned other than IDLELOCK_OK */
+    int done; /* under done_mutex */
+};
+
+static pthread_mutex_t done_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+
+static void *toggle(void *arg)
+{
+    struct toggler *t = arg;
+    int i;
+    for (i = 0; i < WATCH_TOGGLES; i++) {
+        /* xorshift32: start or stop, at random */
+        t->seed ^= t->seed << 13;
+        t->seed ^= t->seed >> 17;
+        t->seed ^= t->seed << 5;
+        if ((t->seed & 1) ? idlelock_watch_start(t->lock) != OK : idlelock_watch_stop(t->lock) != OK)
+            t->bad++;
+    }
+    pthread_mutex_lock(&done_mutex);
+    t->done = 1;
+    pthread_cond_broadcast(&done_cond);
+    pthread_mutex_unlock(&done_mutex);
+    return NULL;
+}
+
+void test_watcher_toggling(void)
+{
+    struct toggler t[WATCH_THREADS];
+    pthread_t threads[WATCH_THREADS];
+    struct timespec deadline;
+    idlelock_config c;
+    idlelock *l;
+    int before, i, all, started = 0;
+    before = thread_count();
+    CHECK(before > 0);
+    base_config(&c);
+    c.clock = NULL; /* the watcher sleeps on CLOCK_BOOTTIME */
+    c.clock_ctx = NULL;
+    l = create_or_report(&c, __FILE__, __LINE__);
+    if (l == NULL)
+        return;
+    CHECK_ST(idlelock_set_passcode(l, LIT("1234")), OK);
+    for (i = 0; i < WATCH_THREADS; i++) {
+        t[i].lock = l;
+        t[i].seed = 0x9e3779b9u * (uint32_t)(i + 1);
+        t[i].bad = 0;
+        t[i].done = 0;
+        if (pthread_create(&threads[i], NULL, toggle, &t[i]) == 0)
+            started++;
+        else
+            t[i].done = 1;
+    }
+    CHECK_EQ(started, WATCH_THREADS);
+
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += WATCH_DEADLINE_S;
+    pthread_mutex_lock(&done_mutex);
+    for (;;) {
+        all = 1;
+        for (i = 0; i < WATCH_THREADS; i++)
+            all = all && t[i].done;
+        if (all)
+            break;
+        if (pthread_cond_timedwait(&done_cond, &done_mutex, &deadline) == ETIMEDOUT) {
+            printf("FAIL %s:%d: threads starting and stopping the watcher hung for %d s "
+                   "(a stop waits for a watcher thread that never wakes)\n",
+                   __FILE__, __LINE__, WATCH_DEADLINE_S);
+            printf("%u passed, %u failed\n", passed, failed + 1);
+            fflush(stdout);
+            _exit(1);
+        }
+    }
+    pthread_mutex_unlock(&done_mutex);
+    for (i = 0; i < WATCH_THREADS; i++) {
+        if (i < started)
+            pthread_join(threads[i], NULL);
+        CHECK_EQ(t[i].bad, 0);
+    }
+    /* A watcher may still run: destroy stops it and waits for it. */
+    CHECK_ST(idlelock_watch_start(l), OK);
+    idlelock_destroy(l);
+    CHECK_EQ(thread_count(), before);
+}
