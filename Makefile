@@ -96,13 +96,10 @@ demo: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
 
 # The suites of this file; each mk/*.mk appends its own (verification
-# machinery, benchmarks, bindings). EXTRA_TESTS is the older name of
-# TEST_SUITES, still honoured.
+# machinery, benchmarks, bindings).
 RESULTS     := $(BUILD)/results
 TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces test-python
-EXTRA_TESTS :=
 -include $(sort $(wildcard mk/*.mk))
-TEST_SUITES += $(EXTRA_TESTS)
 
 # A suite of several commands: `@$(STEPS_BEGIN)`, then `$(STEP) command`
 # for each, then `@$(STEPS_END)` (see the header).
