@@ -1319,6 +1319,9 @@ class IdleLock:
         the ``bytearray`` is wiped afterwards), and finishes the request.
         If the library then refuses (a lock after the begin:
         :class:`SessionLockedError`), ``delete()`` is awaited, when given,
-        before the error propagates, so no item is left behind. Errors and
-        cancellation as :meth:`unlock_with_biometrics_async`."""
+        before the error propagates, so no item is left behind. A shortcut
+        enabled before stays on then: ``store`` should keep the new item
+        beside the old one (``delete`` drops the new one), and the caller
+        replaces the old one once this returns. Errors and cancellation as
+        :meth:`unlock_with_biometrics_async`."""
         return await _biometric.enable_biometrics_async(self, store, delete)
