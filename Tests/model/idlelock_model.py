@@ -1256,15 +1256,21 @@ class Model:
         self._passcode_entered(now)
         return Status.OK
 
-    def _unlock_refused(self, now: int) -> Optional[Status]:
-        """The first steps of both unlocks (§4's order): judge, re-check the
-        store, then NO_PASSCODE, LOCKED_OUT; None when the unlock goes on."""
+    def _engaged_after_recheck(self, now: int) -> Optional[Status]:
+        """Judge, re-check the store, then NO_PASSCODE when not engaged;
+        None when the call goes on."""
         self._enter(now)
         status = self._recheck()
         if status is not None:
             return status
-        if not self.engaged:
-            return Status.NO_PASSCODE
+        return None if self.engaged else Status.NO_PASSCODE
+
+    def _unlock_refused(self, now: int) -> Optional[Status]:
+        """The first steps of an unlock (§4's order): judge, re-check the
+        store, then NO_PASSCODE, LOCKED_OUT; None when the unlock goes on."""
+        status = self._engaged_after_recheck(now)
+        if status is not None:
+            return status
         if self.state == State.LOCKED_OUT:
             return Status.LOCKED_OUT
         return None
@@ -1389,12 +1395,9 @@ class Model:
         when the clock reads earlier than it."""
         if not 1 <= max_age <= RECENT_AUTH_MAX_MS:
             return Status.INVALID_ARGUMENT
-        self._enter(now)
-        status = self._recheck()
+        status = self._engaged_after_recheck(now)
         if status is not None:
             return status
-        if not self.engaged:
-            return Status.NO_PASSCODE
         if not self._hands_out():
             return Status.SESSION_LOCKED
         at = self.last_auth
