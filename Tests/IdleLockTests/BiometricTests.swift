@@ -515,12 +515,15 @@ struct BiometricTests {
     /// enable_biometrics can show the host's sheet too. One that took 10
     /// minutes enabled the shortcut on an idle-due session; now its end is
     /// judged (IDLE), the shortcut stays off and the host's item is deleted.
+    /// (Since 1.2 such a check also outlived prompt_cap_ms: LOCK_UNAVAILABLE,
+    /// "expired", as an UNLOCK check would be.)
     @Test func aLongStoreSecretIsAHostCheckToo() {
         let l = BioLock()
         l.setPasscode("2468")
         let clock = Shared(l.clock)
         l.keystore.duringStore = { clock.value.advance(600_000) }
-        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(String(cString: idlelock_last_error()).contains("expired"))
         var s = l.snapshot()
         #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE)
         #expect(s.is_biometrics_enabled == 0)
@@ -535,7 +538,7 @@ struct BiometricTests {
         // A re-enable that fails after store_secret replaced the host's item
         // turns the shortcut enabled before off: its item is gone.
         l.keystore.duringStore = { clock.value.advance(600_000) }
-        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(idlelock_enable_biometrics(l.handle) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
         s = l.snapshot()
         #expect(s.state == IDLELOCK_STATE_LOCKED && s.is_biometrics_enabled == 0)
         #expect(l.keystore.secret == nil)
