@@ -703,7 +703,7 @@ class Harness:
                 # the whole file, and the MAC no longer matches.
                 data[23] ^= 0x80
             elif kind == "newer":
-                data[8] = 2  # format version 2
+                data[8] = 3  # format version 3 (the library writes 2)
             elif kind == "foreign":
                 data[0:8] = b"NOTASTOR"
             os.unlink(self.store_path)

@@ -20,7 +20,7 @@ enum damage {
     CUT_LONGER,   /* the first 300 bytes: the look's bytes intact */
     EMPTY,        /* 0 bytes */
     BAD_CHECKSUM, /* the generation's top bit flipped: the MAC fails */
-    NEWER,        /* format version 2 */
+    NEWER,        /* format version 3 (the library writes 2) */
     FOREIGN,      /* another magic */
     FIFO,         /* a named pipe at the path */
     FOLDER,       /* a folder at the path */
@@ -84,7 +84,7 @@ static void damage(enum damage kind)
     case CUT_LONGER: write_file(d_path, bytes, 300); break;
     case EMPTY: write_file(d_path, bytes, 0); break;
     case BAD_CHECKSUM: bytes[23] ^= 0x80; write_file(d_path, bytes, sound_len); break;
-    case NEWER: bytes[8] = 2; write_file(d_path, bytes, sound_len); break;
+    case NEWER: bytes[8] = 3; write_file(d_path, bytes, sound_len); break;
     case FOREIGN: memcpy(bytes, "NOTASTOR", 8); write_file(d_path, bytes, sound_len); break;
     case FIFO: CHECK(mkfifo(d_path, 0600) == 0, "mkfifo (errno %d)", errno); break;
     case FOLDER: CHECK(mkdir(d_path, 0700) == 0, "mkdir (errno %d)", errno); break;
