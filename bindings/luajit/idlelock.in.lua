@@ -231,6 +231,12 @@ local function int32(v, what)
   return v
 end
 
+--- A boolean option as the C int32_t 0 or 1.
+local function flag(v, what)
+  if type(v) ~= "boolean" then bad(what .. " must be a boolean") end
+  return v and 1 or 0
+end
+
 --- A C string argument: a Lua string with no NUL (the library checks UTF-8).
 local function cstr(v, what)
   if type(v) ~= "string" then bad(what .. " must be a string, got " .. type(v)) end
@@ -404,16 +410,10 @@ function M.new(options)
   if o.max_attempts ~= nil then cfg.max_attempts = int32(o.max_attempts, "max_attempts") end
   if o.passcode_max_age_ms ~= nil then cfg.passcode_max_age_ms = int64(o.passcode_max_age_ms, "passcode_max_age_ms") end
   if o.biometric_max_uses ~= nil then cfg.biometric_max_uses = int32(o.biometric_max_uses, "biometric_max_uses") end
-  if o.passcode_after_reboot ~= nil then
-    if type(o.passcode_after_reboot) ~= "boolean" then bad("passcode_after_reboot must be a boolean") end
-    cfg.passcode_after_reboot = o.passcode_after_reboot and 1 or 0
-  end
+  if o.passcode_after_reboot ~= nil then cfg.passcode_after_reboot = flag(o.passcode_after_reboot, "passcode_after_reboot") end
   if o.kdf_opslimit ~= nil then cfg.kdf_opslimit = uint64(o.kdf_opslimit, "kdf_opslimit") end
   if o.kdf_memlimit ~= nil then cfg.kdf_memlimit = uint64(o.kdf_memlimit, "kdf_memlimit") end
-  if o.lock_on_start ~= nil then
-    if type(o.lock_on_start) ~= "boolean" then bad("lock_on_start must be a boolean") end
-    cfg.lock_on_start = o.lock_on_start and 1 or 0
-  end
+  if o.lock_on_start ~= nil then cfg.lock_on_start = flag(o.lock_on_start, "lock_on_start") end
   -- Keep every buffer the config points to alive until create returns.
   local keep = {}
   if o.store_path ~= nil then keep.path = cstr(o.store_path, "store_path"); cfg.store_path = keep.path end

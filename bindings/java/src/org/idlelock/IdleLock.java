@@ -752,18 +752,7 @@ public final class IdleLock implements AutoCloseable {
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
-        CompletableFuture<Snapshot> result = new CompletableFuture<>();
-        BiometricRequest request;
-        try {
-            request = beginBiometricUnlock();
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return result;
-        }
-        result.whenComplete((s, e) -> {
-            if (e instanceof CancellationException) request.cancel();
-        });
-        hostPart(request, result, () -> authenticator.loadSecret(request), secret -> {
+        return drive(BiometricRequest.Purpose.UNLOCK, authenticator::loadSecret, (request, secret, result) -> {
             if (secret == null) {
                 finishQuietly(request, AuthResult.FAILED);
                 result.completeExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
@@ -772,7 +761,6 @@ public final class IdleLock implements AutoCloseable {
             }
             complete(result, () -> request.finish(AuthResult.OK, secret));
         });
-        return result;
     }
 
     /**
@@ -788,18 +776,7 @@ public final class IdleLock implements AutoCloseable {
      */
     public CompletableFuture<Snapshot> enableBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
-        CompletableFuture<Snapshot> result = new CompletableFuture<>();
-        BiometricRequest request;
-        try {
-            request = beginBiometricEnable();
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return result;
-        }
-        result.whenComplete((s, e) -> {
-            if (e instanceof CancellationException) request.cancel();
-        });
-        hostPart(request, result, () -> authenticator.storeSecret(request, request.secret()), stored -> {
+        return drive(BiometricRequest.Purpose.ENABLE, r -> authenticator.storeSecret(r, r.secret()), (request, stored, result) -> {
             try {
                 result.complete(request.finish(AuthResult.OK));
             } catch (RuntimeException e) {
@@ -817,38 +794,49 @@ public final class IdleLock implements AutoCloseable {
                 }
             }
         });
-        return result;
     }
 
     private interface StageStart<T> {
-        CompletionStage<T> start();
+        CompletionStage<T> start(BiometricRequest request);
     }
 
     private interface StageDone<T> {
-        void done(T value);
+        void done(BiometricRequest request, T value, CompletableFuture<Snapshot> result);
     }
 
     /**
-     * Starts the host's part of {@code request} and, when it completes,
-     * runs {@code done} with its value; an {@link AuthenticationException}
-     * finishes the request with its outcome (the library's {@link
-     * LockUnavailableException} fails {@code result}); anything else
-     * finishes it as failed and fails {@code result} with it.
+     * Begins a request for {@code purpose} and starts the host's part of
+     * it; when that completes, runs {@code done} with its value. An {@link
+     * AuthenticationException} finishes the request with its outcome (the
+     * library's {@link LockUnavailableException} fails the result);
+     * anything else finishes it as failed (cancelled) and fails the result
+     * with it. A begin that fails fails the result; cancelling the result
+     * cancels the request.
      */
-    private static <T> void hostPart(BiometricRequest request, CompletableFuture<Snapshot> result,
-                                     StageStart<T> start, StageDone<T> done) {
+    private <T> CompletableFuture<Snapshot> drive(BiometricRequest.Purpose purpose, StageStart<T> start, StageDone<T> done) {
+        CompletableFuture<Snapshot> result = new CompletableFuture<>();
+        BiometricRequest request;
+        try {
+            request = beginBiometric(purpose);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        result.whenComplete((s, e) -> {
+            if (e instanceof CancellationException) request.cancel();
+        });
         CompletionStage<T> stage;
         try {
-            stage = start.start();
+            stage = start.start(request);
             if (stage == null) throw new NullPointerException("the AsyncAuthenticator returned no stage");
         } catch (RuntimeException e) {
             finishQuietly(request, AuthResult.FAILED);
             result.completeExceptionally(e);
-            return;
+            return result;
         }
         stage.whenComplete((value, error) -> {
             if (error == null) {
-                done.done(value);
+                done.done(request, value, result);
                 return;
             }
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -859,6 +847,7 @@ public final class IdleLock implements AutoCloseable {
                 result.completeExceptionally(cause);
             }
         });
+        return result;
     }
 
     private interface Finish {
