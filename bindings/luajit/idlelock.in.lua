@@ -32,6 +32,11 @@ Rules (bindings/luajit/README.md has them in full):
     with ffi.fill). Lua strings cannot be wiped: prefer the buffer.
   * Secrets come back as a uint8_t[n] buffer the caller owns (wipe it with
     ffi.fill), or, from get_secret_string, as a Lua string (never wiped).
+  * Biometrics (1.2): a game cannot block on a prompt, so the shortcut is the
+    two-phase pair as a request object finished later from the game loop:
+    lock:begin_biometric_unlock() / begin_biometric_enable(), then
+    req:finish(idlelock.AUTH_OK, secret, 32) when the platform's result
+    arrives (poll it in love.update), or req:dismiss(idlelock.AUTH_CANCELLED).
 ]]
 
 local ffi = require("ffi")
@@ -132,7 +137,7 @@ function M.is_error(e, status)
   return getmetatable(e) == Error and (status == nil or e.status == status)
 end
 
-local function raise(status, message, snapshot, level)
+local function new_error(status, message, snapshot)
   local e = setmetatable({
     status = status,
     name = ffi.string(C.idlelock_status_name(status)),
@@ -143,7 +148,11 @@ local function raise(status, message, snapshot, level)
     if status == M.ERR_INVALID_PASSCODE then e.attempts_remaining = snapshot.attempts_remaining end
     if status == M.ERR_RETRY_LATER then e.ms_until_retry = snapshot.ms_until_retry end
   end
-  error(e, level or 3)
+  return e
+end
+
+local function raise(status, message, snapshot, level)
+  error(new_error(status, message, snapshot), level or 3)
 end
 
 -- The binding's own check of an argument: INVALID_ARGUMENT, like the library's.
@@ -191,6 +200,8 @@ local function snapshot_table(s)
     ms_until_warning = never(s.ms_until_warning),
     ms_until_retry = tonumber(s.ms_until_retry),
     ms_until_next_deadline = never(s.ms_until_next_deadline),
+    is_passcode_required = s.is_passcode_required ~= 0,
+    last_auth_ms = never(s.last_auth_ms),
   }
 end
 
@@ -218,6 +229,12 @@ local function int32(v, what)
     bad(what .. " must be an integer, got " .. tostring(v))
   end
   return v
+end
+
+--- A boolean option as the C int32_t 0 or 1.
+local function flag(v, what)
+  if type(v) ~= "boolean" then bad(what .. " must be a boolean") end
+  return v and 1 or 0
 end
 
 --- A C string argument: a Lua string with no NUL (the library checks UTF-8).
@@ -367,14 +384,17 @@ end
 --- max_attempts, lock_on_start (boolean), kdf_opslimit, kdf_memlimit,
 --- store_path, clock (a function returning ms), unlock_reason, device_key
 --- (32 bytes: a string, or an ffi buffer), prompt_cap_ms, warn_before_ms,
---- delay_schedule ({ {failed_attempts, delay_ms}, ... } or "ios").
+--- delay_schedule ({ {failed_attempts, delay_ms}, ... } or "ios"),
+--- passcode_max_age_ms (0 or 1 h .. 30 days, ms), passcode_after_reboot
+--- (boolean), biometric_max_uses (0 or 1..1000): the 1.2 passcode policies.
 function M.new(options)
   options = options or {}
   if type(options) ~= "table" then bad("options must be a table") end
   local known = { idle_after_ms = 1, background_after_ms = 1, inactive_after_ms = 1, grace_ms = 1,
                   max_attempts = 1, lock_on_start = 1, kdf_opslimit = 1, kdf_memlimit = 1,
                   store_path = 1, clock = 1, unlock_reason = 1, device_key = 1, prompt_cap_ms = 1,
-                  warn_before_ms = 1, delay_schedule = 1 }
+                  warn_before_ms = 1, delay_schedule = 1, passcode_max_age_ms = 1, passcode_after_reboot = 1,
+                  biometric_max_uses = 1 }
   for k in pairs(options) do
     if not known[k] then bad("unknown option " .. tostring(k)) end
   end
@@ -388,12 +408,12 @@ function M.new(options)
   if o.prompt_cap_ms ~= nil then cfg.prompt_cap_ms = int64(o.prompt_cap_ms, "prompt_cap_ms") end
   if o.warn_before_ms ~= nil then cfg.warn_before_ms = int64(o.warn_before_ms, "warn_before_ms") end
   if o.max_attempts ~= nil then cfg.max_attempts = int32(o.max_attempts, "max_attempts") end
+  if o.passcode_max_age_ms ~= nil then cfg.passcode_max_age_ms = int64(o.passcode_max_age_ms, "passcode_max_age_ms") end
+  if o.biometric_max_uses ~= nil then cfg.biometric_max_uses = int32(o.biometric_max_uses, "biometric_max_uses") end
+  if o.passcode_after_reboot ~= nil then cfg.passcode_after_reboot = flag(o.passcode_after_reboot, "passcode_after_reboot") end
   if o.kdf_opslimit ~= nil then cfg.kdf_opslimit = uint64(o.kdf_opslimit, "kdf_opslimit") end
   if o.kdf_memlimit ~= nil then cfg.kdf_memlimit = uint64(o.kdf_memlimit, "kdf_memlimit") end
-  if o.lock_on_start ~= nil then
-    if type(o.lock_on_start) ~= "boolean" then bad("lock_on_start must be a boolean") end
-    cfg.lock_on_start = o.lock_on_start and 1 or 0
-  end
+  if o.lock_on_start ~= nil then cfg.lock_on_start = flag(o.lock_on_start, "lock_on_start") end
   -- Keep every buffer the config points to alive until create returns.
   local keep = {}
   if o.store_path ~= nil then keep.path = cstr(o.store_path, "store_path"); cfg.store_path = keep.path end
@@ -420,7 +440,7 @@ function M.new(options)
     cfg.delay_schedule, cfg.delay_schedule_len = steps, #schedule
   end
   local self = setmetatable({ _depth = 0, _listeners = {}, _cb = nil, _out = snapshot_t(),
-                              _watching = false }, Lock)
+                              _watching = false, _requests = {}, _dropped = {} }, Lock)
   self._out.size = snapshot_size
   if o.clock ~= nil then
     if type(o.clock) ~= "function" then bad("clock must be a function returning milliseconds") end
@@ -462,6 +482,10 @@ function Lock:close()
   for _, rec in pairs(self._listeners) do rec.active = false end
   self._listeners = {}
   if self._id then clocks[self._id] = nil end
+  -- The open biometric requests can never be finished now: their secrets
+  -- are wiped and their outcome says why.
+  for core in pairs(self._requests) do core:ended(nil, "idlelock: the lock is closed") end
+  self._requests, self._dropped = {}, {}
 end
 
 function Lock:is_closed() return self._h == nil end
@@ -536,13 +560,241 @@ function Lock:unlock(passcode, len)
   return s
 end
 
--- The biometric shortcut. This module configures no authenticator (a game
--- loop cannot block on a prompt), so enabling answers ERR_LOCK_UNAVAILABLE;
--- the two-phase calls of libidlelock 1.2 will add a request object finished
--- from the game loop (README.md).
+-- The biometric shortcut. This module configures no callback authenticator
+-- (a game loop cannot block on a prompt), so enable_biometrics() and
+-- unlock_with_biometrics() answer ERR_LOCK_UNAVAILABLE; the two-phase pair
+-- below is the way in.
 function Lock:enable_biometrics() plain(self, C.idlelock_enable_biometrics) end
 function Lock:disable_biometrics() plain(self, C.idlelock_disable_biometrics) end
 Lock.unlock_with_biometrics = event(C.idlelock_unlock_with_biometrics)
+
+-- ------------------------------------------- biometric requests (1.2 pair)
+--
+-- A request is two tables: the core (token, purpose, the enable secret, the
+-- outcome), which the lock's registry holds for close(), and the facade the
+-- host holds, which carries an ffi.gc sentinel. When the host drops an open
+-- request, the sentinel's finalizer only queues its core on the lock (a
+-- finalizer must not call C: the call could run a Lua listener in the middle
+-- of a collection); the next begin_* or poll() finishes it as cancelled, so a
+-- forgotten request never holds one of the BIOMETRIC_REQUESTS_MAX slots.
+
+local Core = {}
+Core.__index = Core
+
+--- The request ended: keep its outcome (snapshot, or the error object), wipe
+--- the enable secret, leave the lock's registry.
+function Core:ended(snapshot, err)
+  if self.done then return end
+  self.done = true
+  self.result_snapshot, self.error = snapshot, err
+  if self.secret then ffi.fill(self.secret, M.AUTH_SECRET_BYTES) end
+  self.lock._requests[self] = nil
+end
+
+local Request = {}
+Request.__index = Request
+M.Request = Request
+
+local purpose_names = { [M.BIOMETRIC_UNLOCK] = "UNLOCK", [M.BIOMETRIC_ENABLE] = "ENABLE" }
+local auth_names = { [M.AUTH_OK] = "AUTH_OK", [M.AUTH_FAILED] = "AUTH_FAILED",
+                     [M.AUTH_CANCELLED] = "AUTH_CANCELLED", [M.AUTH_UNAVAILABLE] = "AUTH_UNAVAILABLE" }
+local secret_t = ffi.typeof("uint8_t[$]", M.AUTH_SECRET_BYTES)
+local sentinel_t = ffi.typeof("uint8_t[1]")
+
+--- idlelock_biometric_finish for a core whose arguments are checked; returns
+--- the snapshot, or raises what finish raises.
+local function finish_core(core, result, p, n)
+  local self = core.lock
+  local h = handle(self)
+  local out = self._out
+  self._depth = self._depth + 1
+  core.finishing = core.finishing + 1
+  local rc = call_nojit(C.idlelock_biometric_finish, h, core.token, result, p, n, out)
+  core.finishing = core.finishing - 1
+  local message = rc ~= 0 and last_error() or nil
+  local s = snapshot_table(out)
+  self._due = nil
+  -- A status other than INVALID_ARGUMENT: the library finished it. An
+  -- INVALID_ARGUMENT (the binding checked the arguments): the token is no
+  -- longer open (finished before, or voided), unless a finish of it from a
+  -- listener inside this one is what finished it.
+  local err = rc ~= 0 and new_error(rc, message, rc ~= M.ERR_INVALID_ARGUMENT and s or nil) or nil
+  if rc ~= M.ERR_INVALID_ARGUMENT or core.finishing == 0 then core:ended(rc == 0 and s or nil, err) end
+  self._depth = self._depth - 1
+  if self._depth == 0 and self._closing then self:close() end
+  if pending[1] ~= nil then raise_pending(rc, s) end
+  if err then error(err, 3) end
+  return s
+end
+
+--- Finishes the requests the program dropped while open (as cancelled).
+local function reap(self)
+  local dropped = self._dropped
+  if dropped[1] == nil then return end
+  self._dropped = {}
+  for _, core in ipairs(dropped) do
+    if not core.done and self._h then
+      pcall(finish_core, core, M.AUTH_CANCELLED, nil, 0)
+      core:ended(nil, new_error(M.ERR_LOCK_UNAVAILABLE, "the biometric request was dropped unfinished"))
+    end
+  end
+end
+
+local function begin_biometric(self, purpose)
+  local h = handle(self)
+  reap(self)
+  local token = u64_box()
+  local secret = purpose == M.BIOMETRIC_ENABLE and secret_t() or nil
+  local out = self._out
+  self._depth = self._depth + 1
+  local rc = (self._cb and call_nojit or call)(C.idlelock_biometric_begin, h, purpose, token, secret,
+                                              secret and M.AUTH_SECRET_BYTES or 0, out)
+  local s = snapshot_table(out)
+  self._due = nil
+  if rc ~= 0 then
+    if secret then ffi.fill(secret, M.AUTH_SECRET_BYTES) end
+    finish(self, rc, rc ~= M.ERR_INVALID_ARGUMENT and s or nil)
+  end
+  local core = setmetatable({ lock = self, token = token[0], purpose = purpose, secret = secret,
+                              finishing = 0, done = false }, Core)
+  self._requests[core] = true
+  local req = setmetatable({
+    purpose = purpose,
+    purpose_name = purpose_names[purpose],
+    token = core.token,
+    secret = secret,
+    snapshot = s,
+    _core = core,
+    _sentinel = ffi.gc(sentinel_t(), function()
+      if not core.done then local l = core.lock; l._dropped[#l._dropped + 1] = core end
+    end),
+  }, Request)
+  local ok, err = pcall(finish, self, 0, s) -- a listener that raised during the begin
+  if not ok then
+    -- The caller never gets the request: it must not stay open.
+    pcall(finish_core, core, M.AUTH_CANCELLED, nil, 0)
+    core:ended(nil, err)
+    error(err, 3)
+  end
+  return req
+end
+
+--- Begins a biometric unlock whose result comes later
+--- (idlelock_biometric_begin, BIOMETRIC_UNLOCK) and returns the request:
+--- start the platform's check, keep drawing frames, and call
+--- req:finish(idlelock.AUTH_OK, secret, 32) when it has released the secret.
+--- Raises ERR_NO_PASSCODE, ERR_LOCKED_OUT, ERR_LOCK_UNAVAILABLE (the shortcut
+--- is off, a passcode policy requires the passcode: snapshot
+--- is_passcode_required, or prompt_cap_ms is 0), ERR_INVALID_ARGUMENT
+--- (BIOMETRIC_REQUESTS_MAX already open), ERR_STORAGE; no request is left open
+--- then. On an unlocked session it re-authenticates.
+function Lock:begin_biometric_unlock() return begin_biometric(self, M.BIOMETRIC_UNLOCK) end
+
+--- Begins turning the shortcut on (idlelock_biometric_begin,
+--- BIOMETRIC_ENABLE): req.secret is a uint8_t[32] holding a new random secret
+--- to keep behind the platform's biometric check; then req:finish(idlelock.AUTH_OK).
+--- The binding wipes req.secret (ffi.fill) when the request ends. Needs an
+--- unlocked session with a passcode: ERR_NO_PASSCODE, ERR_SESSION_LOCKED,
+--- ERR_LOCK_UNAVAILABLE (prompt_cap_ms is 0), ERR_INVALID_ARGUMENT (too many open).
+function Lock:begin_biometric_enable() return begin_biometric(self, M.BIOMETRIC_ENABLE) end
+
+local function is_array(v)
+  return tostring(ffi.typeof(v)):find("%[") ~= nil
+end
+
+--- req:finish(result [, secret [, len]]) -> snapshot: ends the request with
+--- the host's outcome (idlelock_biometric_finish). result is one of
+--- idlelock.AUTH_OK, AUTH_FAILED, AUTH_CANCELLED, AUTH_UNAVAILABLE. For an
+--- UNLOCK whose check passed (AUTH_OK), secret is the 32 bytes it released:
+--- an ffi buffer (a uint8_t array, or a pointer with len), which the binding
+--- wipes with ffi.fill when finish returns or raises, or a Lua string (which
+--- cannot be wiped: prefer a buffer). Every other case passes no secret.
+--- The prompt ends as every prompt ends (deadlines judged first, then the
+--- outcome, then the end is activity while unlocked); never counts a passcode
+--- attempt. Raises ERR_LOCK_UNAVAILABLE (the check did not pass, the request
+--- expired after prompt_cap_ms, a passcode policy, or a secret that does not
+--- open the shortcut: it is then off), ERR_SESSION_LOCKED (a lock after the
+--- begin wins; for ENABLE delete what you stored), ERR_STORAGE,
+--- ERR_INVALID_ARGUMENT (a secret that does not fit: the request stays open;
+--- or a request no longer open: finished or voided by disable(),
+--- set_passcode or disable_biometrics()), "idlelock: the lock is closed".
+function Request:finish(result, secret, len)
+  local core = self._core
+  local p, n = nil, 0
+  if secret ~= nil then
+    if type(secret) == "cdata" and len == nil and is_array(secret) then len = ffi.sizeof(secret) end
+    p, n = bytes(secret, len, "secret")
+  end
+  local ok, s = pcall(function()
+    if auth_names[result] == nil then
+      bad("result must be idlelock.AUTH_OK, AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE, got " .. tostring(result))
+    end
+    local releases = core.purpose == M.BIOMETRIC_UNLOCK and result == M.AUTH_OK
+    if releases and n ~= M.AUTH_SECRET_BYTES then
+      bad("secret: " .. (secret == nil and "none" or n .. " bytes") .. "; an UNLOCK that passed hands over the " ..
+          M.AUTH_SECRET_BYTES .. "-byte secret the check released")
+    end
+    if not releases and secret ~= nil then
+      bad("secret: only an UNLOCK finished with AUTH_OK hands over a secret; pass none with " .. auth_names[result] ..
+          (core.purpose == M.BIOMETRIC_ENABLE and " (an ENABLE confirms with no secret)" or ""))
+    end
+    return finish_core(core, result, p, n)
+  end)
+  if type(secret) == "cdata" and n > 0 then ffi.fill(secret, n) end
+  if not ok then error(s, 0) end
+  return s
+end
+
+--- Ends the request, if it is still open, with an outcome that releases
+--- nothing (AUTH_FAILED, AUTH_CANCELLED, AUTH_UNAVAILABLE): the library's
+--- expected ERR_LOCK_UNAVAILABLE answer is not raised (req:outcome() has it),
+--- nor is anything when the request already ended, was voided, or the lock
+--- is closed. Returns the snapshot after it, or nil.
+function Request:dismiss(result)
+  if result == M.AUTH_OK or auth_names[result] == nil then
+    bad("dismiss takes AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE, got " .. tostring(result) ..
+        "; a check that passed goes through finish(idlelock.AUTH_OK, secret)")
+  end
+  local core = self._core
+  if core.done or core.lock._h == nil then return nil end
+  local ok, s = pcall(finish_core, core, result, nil, 0)
+  if ok then return s end
+  if M.is_error(s, M.ERR_LOCK_UNAVAILABLE) then return s.snapshot end
+  if M.is_error(s, M.ERR_INVALID_ARGUMENT) or tostring(s):find("closed", 1, true) then return nil end
+  error(s, 0)
+end
+
+--- dismiss(idlelock.AUTH_CANCELLED): for a screen that goes away unanswered.
+function Request:cancel() return self:dismiss(M.AUTH_CANCELLED) end
+
+--- True once the request has ended (finished, voided and seen as such, or its lock closed).
+function Request:is_finished() return self._core.done end
+
+--- For a game loop: nil while the request is open; then true, snapshot (the
+--- finish the library accepted) or false, err (the error object finish
+--- raised, ERR_INVALID_ARGUMENT when it was voided; the string
+--- "idlelock: the lock is closed" when its lock was closed first).
+function Request:outcome()
+  local core = self._core
+  if not core.done then return nil end
+  if core.error then return false, core.error end
+  return true, core.result_snapshot
+end
+
+Request.__tostring = function(self)
+  return "idlelock.Request(" .. self.purpose_name .. ", " .. (self._core.done and "finished" or "open") .. ")"
+end
+
+--- The step-up check before a sensitive action (1.2,
+--- idlelock_require_recent_auth): returns when the session is unlocked and
+--- its last successful authentication on this lock (snapshot last_auth_ms)
+--- is at most max_age_ms (1 .. RECENT_AUTH_MAX_MS, 30 days) old. Raises
+--- ERR_REAUTH_REQUIRED (status 13) when it is older or there was none (ask
+--- again: unlock, or the pair on the unlocked session), ERR_SESSION_LOCKED
+--- when locked, ERR_NO_PASSCODE, ERR_INVALID_ARGUMENT for max_age_ms out of range.
+function Lock:require_recent_auth(max_age_ms)
+  plain(self, C.idlelock_require_recent_auth, int64(max_age_ms, "max_age_ms"))
+end
 
 --- Signs out: forgets the passcode, every secret, the count and the lockout.
 function Lock:disable() plain(self, C.idlelock_disable) end
@@ -667,6 +919,7 @@ end
 --- call), so an idle frame costs one clock reading. `changed`: the state
 --- moved (its seq) since the last poll.
 function Lock:poll()
+  if self._dropped[1] ~= nil and self._h then reap(self) end
   local now = self:_now()
   if now and self._due and now < self._due and self._last then return self._last, false end
   local s = self:check()

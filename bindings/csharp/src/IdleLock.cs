@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
@@ -51,6 +52,18 @@ namespace LibIdleLock
         /// <summary>(1.1) Escalating delays after wrong passcodes; null or empty: none.
         /// IdleLock.IosDelaySchedule() is the iOS-like preset (use MaxAttempts 10).</summary>
         public IList<DelayStep> DelaySchedule { get; set; }
+        /// <summary>(1.2) 0 (off, default) or 3600000..2592000000 ms (1 hour .. 30 days): the
+        /// biometric shortcut is refused once the last passcode entry is this old (iOS asks for
+        /// the passcode after 156 hours without it). Measured on the lock's clock; an entry from
+        /// another boot or behind a clock step counts as too old.</summary>
+        public long? PasscodeMaxAgeMs { get; set; }
+        /// <summary>(1.2) Default false: with a StorePath, the first unlock after the device
+        /// restarted must be by passcode, as iOS and Android require after a restart.</summary>
+        public bool? PasscodeAfterReboot { get; set; }
+        /// <summary>(1.2) 0 (off, default) or 1..1000: after this many biometric unlocks in a
+        /// row (re-authentications included) the next unlock needs the passcode (KeePassXC's
+        /// and Keepass2Android's quick unlock).</summary>
+        public int? BiometricMaxUses { get; set; }
     }
 
     /// <summary>
@@ -105,6 +118,14 @@ namespace LibIdleLock
         public const long PromptCapMaxMs = 600000;
         public const long DelayMaxMs = 86400000;
         public const int DelayScheduleMaxSteps = 32;
+        /// <summary>(1.2) Bounds of PasscodeMaxAgeMs (or 0), BiometricMaxUses (or 0) and
+        /// RequireRecentAuth's maxAgeMs.</summary>
+        public const long PasscodeMaxAgeMinMs = 3600000;
+        public const long PasscodeMaxAgeMaxMs = 2592000000;
+        public const int BiometricMaxUsesMax = 1000;
+        public const long RecentAuthMaxMs = 2592000000;
+        /// <summary>(1.2) Biometric requests open at once on one lock.</summary>
+        public const int BiometricRequestsMax = 8;
 
         static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
@@ -115,6 +136,8 @@ namespace LibIdleLock
         // released (Mono keeps IsClosed false while a call is in flight), so the binding
         // keeps its own flag: no call starts after Dispose, whatever is in flight.
         volatile bool disposed;
+        // Biometric requests not yet ended: their secrets are cleared and tasks faulted at Dispose.
+        readonly ConcurrentDictionary<BiometricRequest.Core, bool> requests = new ConcurrentDictionary<BiometricRequest.Core, bool>();
 
         /// <summary>A listener that threw on a thread with no IdleLock call to throw from (the
         /// watcher thread). Unity: IdleLock.UnobservedCallbackException += Debug.LogException.
@@ -186,6 +209,9 @@ namespace LibIdleLock
             if (options.KdfMemlimit.HasValue) cfg.kdf_memlimit = options.KdfMemlimit.Value;
             if (options.PromptCapMs.HasValue) cfg.prompt_cap_ms = options.PromptCapMs.Value;
             if (options.WarnBeforeMs.HasValue) cfg.warn_before_ms = options.WarnBeforeMs.Value;
+            if (options.PasscodeMaxAgeMs.HasValue) cfg.passcode_max_age_ms = options.PasscodeMaxAgeMs.Value;
+            if (options.PasscodeAfterReboot.HasValue) cfg.passcode_after_reboot = options.PasscodeAfterReboot.Value ? 1 : 0;
+            if (options.BiometricMaxUses.HasValue) cfg.biometric_max_uses = options.BiometricMaxUses.Value;
 
             var blocks = new List<IntPtr>();
             IntPtr key = IntPtr.Zero;
@@ -384,6 +410,9 @@ namespace LibIdleLock
         public void Dispose()
         {
             disposed = true;
+            // No finish can reach the library any more: open requests end (secrets cleared,
+            // tasks faulted) once no finish of theirs is in flight.
+            foreach (var r in requests.Keys) r.LockDisposed();
             handle.Dispose();
         }
 
@@ -556,10 +585,10 @@ namespace LibIdleLock
 
         // -- biometric shortcut ----------------------------------------------------------
         //
-        // Today: the callback IAuthenticator, whose LoadSecret blocks the calling thread
-        // until the prompt answers (a worker: UnlockWithBiometricsAsync). The 1.2
-        // two-phase calls (begin/finish with a request token) will sit here as a request
-        // object whose Task completes when the host calls Finish: see bindings/csharp/README.md.
+        // Two ways in: the callback IAuthenticator, whose LoadSecret blocks the calling
+        // thread until the prompt answers (a worker: UnlockWithBiometricsAsync()); and the
+        // two-phase pair of 1.2, a BiometricRequest the host finishes from its plugin's
+        // callback on any thread, with the Task-returning helpers built on it.
 
         /// <summary>Turns the shortcut on (an unlocked session with a passcode and an available authenticator).</summary>
         public void EnableBiometrics() { Plain(Native.idlelock_enable_biometrics); }
@@ -579,6 +608,236 @@ namespace LibIdleLock
         {
             Enter();
             return Task.Run(() => UnlockWithBiometrics());
+        }
+
+        // -- biometrics for asynchronous hosts (1.2) -------------------------------------
+
+        /// <summary>Begins a biometric unlock whose result comes later (idlelock_biometric_begin,
+        /// IDLELOCK_BIOMETRIC_UNLOCK): show the platform's check, then call
+        /// BiometricRequest.Finish(AuthResult.Ok, secret) with what it released, from any
+        /// thread. Checks what UnlockWithBiometrics checks first; needs no IAuthenticator (when
+        /// one is configured, its cached IsAvailable must be true). On an unlocked session it
+        /// re-authenticates. NoPasscodeException, LockedOutException, LockUnavailableException
+        /// (the shortcut is off or unavailable, a passcode policy requires the passcode:
+        /// Snapshot.IsPasscodeRequired, or PromptCapMs is 0), InvalidArgumentException (already
+        /// BiometricRequestsMax open), StorageException; when it throws, no request is left
+        /// open. Thread: any.</summary>
+        public BiometricRequest BeginBiometricUnlock() { return BeginBiometric(BiometricPurpose.Unlock); }
+
+        /// <summary>Begins turning the shortcut on (idlelock_biometric_begin,
+        /// IDLELOCK_BIOMETRIC_ENABLE): the request's Secret holds a new random 32-byte secret;
+        /// keep it behind the platform's biometric check, then Finish(AuthResult.Ok): the
+        /// shortcut is on only then. Needs an unlocked session with a passcode.
+        /// NoPasscodeException, SessionLockedException, LockUnavailableException (PromptCapMs is
+        /// 0), InvalidArgumentException (already BiometricRequestsMax open), NoMemoryException;
+        /// when it throws, no request is left open. Thread: any.</summary>
+        public BiometricRequest BeginBiometricEnable() { return BeginBiometric(BiometricPurpose.Enable); }
+
+        BiometricRequest BeginBiometric(BiometricPurpose purpose)
+        {
+            byte[] secret = purpose == BiometricPurpose.Enable ? new byte[AuthSecretBytes] : null;
+            ulong token = 0;
+            Snapshot begun;
+            try
+            {
+                // The array is pinned for the call: the library writes the secret straight into it.
+                begun = WithSnapshot((IdleLockHandle h, ref SnapshotNative s) => Native.idlelock_biometric_begin(
+                    h, (int)purpose, out token, secret, new UIntPtr((uint)(secret == null ? 0 : secret.Length)), ref s));
+            }
+            catch (Exception)
+            {
+                if (secret != null) Array.Clear(secret, 0, secret.Length);
+                if (token != 0)
+                {
+                    // Begun, but a listener threw during it: the caller never gets the request,
+                    // so it must not stay open (its prompt would defer the rules).
+                    try { new BiometricRequest(Register(token, purpose, secret), null).Dispose(); }
+                    catch (Exception) { /* the first error wins */ }
+                }
+                throw;
+            }
+            return new BiometricRequest(Register(token, purpose, secret), begun);
+        }
+
+        BiometricRequest.Core Register(ulong token, BiometricPurpose purpose, byte[] secret)
+        {
+            var core = new BiometricRequest.Core(this, token, purpose, secret);
+            requests[core] = true;
+            if (disposed) core.LockDisposed(); // disposed while the begin ran: it can never be finished
+            return core;
+        }
+
+        /// <summary>A request that ended is no longer this lock's to clear at Dispose.</summary>
+        internal void Forget(BiometricRequest.Core core)
+        {
+            bool unused;
+            requests.TryRemove(core, out unused);
+        }
+
+        /// <summary>idlelock_biometric_finish for BiometricRequest; the arguments are checked.</summary>
+        internal Snapshot FinishBiometric(BiometricRequest.Core core, AuthResult result, byte[] secret)
+        {
+            Enter();
+            var s = new SnapshotNative { size = (uint)Native.SnapshotSize };
+            int rc = -1;
+            string message = null;
+            bool reached = false;
+            Snapshot snapshot = null;
+            IdleLockException failure = null;
+            core.EnterFinish();
+            try
+            {
+                Callbacks.Depth++;
+                try
+                {
+                    rc = Native.idlelock_biometric_finish(handle, core.Token, (int)result, secret,
+                        new UIntPtr((uint)(secret == null ? 0 : secret.Length)), ref s);
+                    reached = true;
+                    if (rc != 0) message = Native.LastError();
+                }
+                finally
+                {
+                    Callbacks.Depth--;
+                }
+                snapshot = new Snapshot(ref s);
+                failure = rc == 0 ? null : IdleLockException.For(rc, message, rc == 1 ? null : snapshot);
+            }
+            finally
+            {
+                core.ExitFinish(reached, rc, snapshot, failure);
+            }
+            if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, snapshot);
+            return snapshot;
+        }
+
+        /// <summary>
+        /// Unlocks with a biometric check the host awaits, blocking no thread: begins a request
+        /// (BeginBiometricUnlock), awaits check(request) (your plugin's check: it returns the
+        /// 32-byte secret it released, or throws AuthenticationException with
+        /// AuthResult.Failed, Cancelled or Unavailable), and finishes the request with the
+        /// outcome on the thread that completed check's task. The task returns the state after
+        /// the finish, or faults with what the begin or the finish threw (LockUnavailableException
+        /// for a check that did not pass, an expired request or a refused secret;
+        /// InvalidArgumentException for a request voided meanwhile), or with check's own
+        /// exception when it failed otherwise (the request is then finished as failed).
+        /// Cancelling cancellationToken finishes the request as cancelled at once and the task
+        /// ends with OperationCanceledException. No request is ever left open. The secret array
+        /// check returns is cleared by the binding. Thread: any; in Unity, await it from the
+        /// main thread while the plugin shows its prompt.
+        /// </summary>
+        public Task<Snapshot> UnlockWithBiometricsAsync(Func<BiometricRequest, Task<byte[]>> check,
+                                                        CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (check == null) throw new InvalidArgumentException("check is null");
+            Enter();
+            return UnlockWithCheck(check, cancellationToken);
+        }
+
+        async Task<Snapshot> UnlockWithCheck(Func<BiometricRequest, Task<byte[]>> check, CancellationToken cancellationToken)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var request = BeginBiometricUnlock();
+            using (cancellationToken.Register(CancelQuietly, request))
+            {
+                byte[] secret = await HostPart(request, () => check(request), cancellationToken).ConfigureAwait(false);
+                if (secret == null)
+                {
+                    request.Dismiss(AuthResult.Failed);
+                    throw new InvalidOperationException("the check returned no secret; throw AuthenticationException instead");
+                }
+                if (cancellationToken.IsCancellationRequested)
+                {
+                    Array.Clear(secret, 0, secret.Length);
+                    throw new OperationCanceledException(cancellationToken);
+                }
+                return request.Finish(AuthResult.Ok, secret);
+            }
+        }
+
+        /// <summary>
+        /// Turns the shortcut on with a keystore the host awaits: begins a request
+        /// (BeginBiometricEnable), awaits store(request, secret) (keep the 32 bytes behind the
+        /// biometric check; the array is the request's, cleared when it ends), and finishes the
+        /// request: the shortcut is on only then. If the library refuses after the secret was
+        /// stored (a lock, a sign-out or a new passcode after the begin), delete() is awaited,
+        /// when given, before the task faults, so no item is left behind. Errors, cancellation
+        /// and threads as UnlockWithBiometricsAsync(check).
+        /// </summary>
+        public Task<Snapshot> EnableBiometricsAsync(Func<BiometricRequest, byte[], Task> store, Func<Task> delete = null,
+                                                    CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (store == null) throw new InvalidArgumentException("store is null");
+            Enter();
+            return EnableWithStore(store, delete, cancellationToken);
+        }
+
+        async Task<Snapshot> EnableWithStore(Func<BiometricRequest, byte[], Task> store, Func<Task> delete, CancellationToken cancellationToken)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var request = BeginBiometricEnable();
+            using (cancellationToken.Register(CancelQuietly, request))
+            {
+                await HostPart(request, async () => { await store(request, request.Secret).ConfigureAwait(false); return true; },
+                               cancellationToken).ConfigureAwait(false);
+                Exception refused;
+                try
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    return request.Finish(AuthResult.Ok);
+                }
+                catch (Exception e)
+                {
+                    refused = e;
+                }
+                // Stored, but not taken: the item must go.
+                if (delete != null)
+                {
+                    try { await delete().ConfigureAwait(false); }
+                    catch (Exception) { /* the refusal is what the caller needs to hear */ }
+                }
+                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(refused).Throw();
+                throw refused; // not reached
+            }
+        }
+
+        /// <summary>A CancellationToken's callback: finishes the request as cancelled, and
+        /// never throws into the code that cancelled the token.</summary>
+        static void CancelQuietly(object request)
+        {
+            try { ((BiometricRequest)request).Cancel(); }
+            catch (Exception) { /* a listener's error: the cancelled task is what matters */ }
+        }
+
+        /// <summary>Awaits the host's part of request. AuthenticationException finishes the
+        /// request with its outcome (the library's LockUnavailableException propagates);
+        /// cancellation and any other exception finish it as cancelled (failed) and
+        /// propagate.</summary>
+        static async Task<T> HostPart<T>(BiometricRequest request, Func<Task<T>> part, CancellationToken cancellationToken)
+        {
+            AuthResult outcome;
+            try
+            {
+                var task = part();
+                if (task == null) throw new InvalidOperationException("the host's part returned no task");
+                return await task.ConfigureAwait(false);
+            }
+            catch (AuthenticationException e)
+            {
+                outcome = e.Result;
+            }
+            catch (OperationCanceledException)
+            {
+                request.Dismiss(AuthResult.Cancelled);
+                throw;
+            }
+            catch (Exception)
+            {
+                request.Dismiss(AuthResult.Failed);
+                throw;
+            }
+            if (cancellationToken.IsCancellationRequested) throw new OperationCanceledException(cancellationToken);
+            request.Finish(outcome); // throws the library's LockUnavailableException
+            throw new InvalidOperationException("a check that did not pass finished a request"); // not reached
         }
 
         // -- sign-out --------------------------------------------------------------------
@@ -705,6 +964,24 @@ namespace LibIdleLock
 
         /// <summary>The gate for your own protected work: SessionLockedException unless unlocked.</summary>
         public void RequireUnlocked() { Plain(Native.idlelock_require_unlocked); }
+
+        /// <summary>
+        /// The step-up check before a sensitive action (1.2, idlelock_require_recent_auth):
+        /// returns when the session is unlocked and its last successful authentication on this
+        /// lock (Snapshot.LastAuthMs: a passcode or biometric unlock, including a
+        /// re-authentication of the unlocked session) is at most maxAgeMs (1 ..
+        /// RecentAuthMaxMs, 30 days) old. ReauthRequiredException (status 13) when it is older
+        /// or there was none (ask again: Unlock, or the biometric shortcut on the unlocked
+        /// session, then check again; a clock step also counts as too old),
+        /// SessionLockedException when locked, NoPasscodeException when no passcode is set,
+        /// InvalidArgumentException for maxAgeMs out of range. Android Keystore's
+        /// authentication validity duration, LAContext's reuse duration and OWASP MASVS-AUTH's
+        /// step-up authentication work this way. Thread: any.
+        /// </summary>
+        public void RequireRecentAuth(long maxAgeMs) { Plain(h => Native.idlelock_require_recent_auth(h, maxAgeMs)); }
+
+        /// <summary>RequireRecentAuth with a TimeSpan (whole milliseconds).</summary>
+        public void RequireRecentAuth(TimeSpan maxAge) { RequireRecentAuth((long)maxAge.TotalMilliseconds); }
 
         public override string ToString() { return "IdleLock(" + (IsDisposed ? "disposed" : "open") + ")"; }
     }

@@ -154,6 +154,9 @@ namespace LibIdleLock
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable_biometrics(IdleLockHandle h);
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock_with_biometrics(IdleLockHandle h, ref SnapshotNative s);
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable(IdleLockHandle h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_begin(IdleLockHandle h, int purpose, out ulong token, [Out] byte[] secret, UIntPtr len, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_finish(IdleLockHandle h, ulong token, int result, byte[] secret, UIntPtr len, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_recent_auth(IdleLockHandle h, long maxAgeMs);
 
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_subscribe(IdleLockHandle h, IntPtr fn, IntPtr ctx, out ulong token);
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unsubscribe(IdleLockHandle h, ulong token);

@@ -25,7 +25,7 @@ namespace LibIdleLock
 
     /// <summary>The outcome of a biometric check (IDLELOCK_AUTH_*): what an
     /// IAuthenticator reports through AuthenticationException, and what the
-    /// host will hand to the 1.2 two-phase calls' Finish when they exist.</summary>
+    /// host hands to BiometricRequest.Finish / Dismiss (1.2).</summary>
     public enum AuthResult { Ok = 0, Failed = 1, Cancelled = 2, Unavailable = 3 }
 
     /// <summary>One step of an escalating-delay schedule (idlelock_delay_step): once

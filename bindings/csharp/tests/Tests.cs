@@ -12,7 +12,7 @@ using static LibIdleLock.Tests.Harness;
 
 namespace LibIdleLock.Tests
 {
-    static class Program
+    static partial class Program
     {
         static string headerPath;
 
@@ -27,6 +27,7 @@ namespace LibIdleLock.Tests
             Secrets(h);
             Listeners(h);
             Biometrics(h);
+            AsyncBiometrics(h);
             Store(h);
             Lifetime(h);
             BadInput(h);
@@ -713,6 +714,11 @@ namespace LibIdleLock.Tests
                 { "EnableBiometrics", l.EnableBiometrics }, { "DisableBiometrics", l.DisableBiometrics },
                 { "UnlockWithBiometrics", () => l.UnlockWithBiometrics() },
                 { "UnlockWithBiometricsAsync", () => l.UnlockWithBiometricsAsync().Wait() },
+                { "BeginBiometricUnlock", () => l.BeginBiometricUnlock() },
+                { "BeginBiometricEnable", () => l.BeginBiometricEnable() },
+                { "UnlockWithBiometricsAsync(check)", () => l.UnlockWithBiometricsAsync(r => Task.FromResult(new byte[32])).Wait() },
+                { "EnableBiometricsAsync(store)", () => l.EnableBiometricsAsync((r, s) => Task.FromResult(0)).Wait() },
+                { "RequireRecentAuth", () => l.RequireRecentAuth(1000) },
                 { "Disable", l.Disable }, { "Subscribe", () => l.Subscribe(s => { }) },
                 { "Subscribe(context)", () => l.Subscribe(s => { }, new QueueContext()) },
                 { "Unsubscribe", () => l.Unsubscribe(1) }, { "PutSecret", () => l.PutSecret("n", new byte[1]) },
@@ -746,7 +752,7 @@ namespace LibIdleLock.Tests
                 Eq(LiveHandles(), live, "destroyed once");
                 var calls = EveryCall(l);
                 foreach (var c in calls) Expect<ObjectDisposedException>(c.Value);
-                Eq(calls.Count, 30, "covers the 30 calls");
+                Eq(calls.Count, 35, "covers the 35 calls");
             });
             h.Test("forgotten handles are finalized and destroyed without a leak", () =>
             {

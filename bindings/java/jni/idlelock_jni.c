@@ -36,8 +36,8 @@
 #define GLUE_NOT_SUBSCRIBED (-1)
 #define GLUE_NO_MEMORY (-2)
 
-#define SNAP_FIELDS 14
-#define CFG_FIELDS 10
+#define SNAP_FIELDS 16
+#define CFG_FIELDS 13
 
 static JavaVM *g_vm;
 static jclass g_callbacks;       /* global ref to org.idlelock.Callbacks */
@@ -117,6 +117,8 @@ static void fill_snapshot(JNIEnv *env, jlongArray out, const idlelock_snapshot *
     f[11] = s->ms_until_warning;
     f[12] = s->ms_until_retry;
     f[13] = s->ms_until_next_deadline;
+    f[14] = s->is_passcode_required;
+    f[15] = s->last_auth_ms;
     (*env)->SetLongArrayRegion(env, out, 0, SNAP_FIELDS, f);
 }
 
@@ -432,6 +434,9 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
     SET(7, kdf_memlimit, uint64_t);
     SET(8, prompt_cap_ms, int64_t);
     SET(9, warn_before_ms, int64_t);
+    SET(10, passcode_max_age_ms, int64_t);
+    SET(11, passcode_after_reboot, int32_t);
+    SET(12, biometric_max_uses, int32_t);
 #undef SET
 
     h = (jl_handle *)calloc(1, sizeof *h);
@@ -661,6 +666,59 @@ static jint n_unlock_with_biometrics(JNIEnv *env, jclass cls, jlong handle, jlon
 
 static jint n_disable(JNIEnv *env, jclass cls, jlong handle) { (void)env; (void)cls; return idlelock_disable(H(handle)->lock); }
 
+/* The two-phase pair (1.2). begin: for ENABLE the library writes the new
+ * secret into a C buffer here, which is copied into the caller's byte[32]
+ * (the request's array, wiped by the Java side when the request ends) and
+ * wiped; token[0] receives the token on success. */
+static jint n_biometric_begin(JNIEnv *env, jclass cls, jlong handle, jint purpose, jlongArray token,
+                              jbyteArray secret_out, jlongArray out)
+{
+    (void)cls;
+    uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
+    uint64_t t = 0;
+    idlelock_snapshot s;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    int with_secret = secret_out != NULL && (*env)->GetArrayLength(env, secret_out) == (jsize)sizeof secret;
+    int rc = idlelock_biometric_begin(H(handle)->lock, purpose, &t, with_secret ? secret : NULL,
+                                      with_secret ? sizeof secret : 0, out != NULL ? &s : NULL);
+    if (rc == IDLELOCK_OK) {
+        jlong v = (jlong)t;
+        (*env)->SetLongArrayRegion(env, token, 0, 1, &v);
+        if (with_secret) (*env)->SetByteArrayRegion(env, secret_out, 0, (jsize)sizeof secret, (const jbyte *)secret);
+    }
+    wipe(secret, sizeof secret);
+    fill_snapshot(env, out, &s);
+    return rc;
+}
+
+/* finish: the first len bytes of `secret` (the Java side checked the
+ * length: 0, or 32 for an unlock that passed), copied to C for the call
+ * and wiped; the Java side wipes the caller's array. */
+static jint n_biometric_finish(JNIEnv *env, jclass cls, jlong handle, jlong token, jint result,
+                               jbyteArray secret, jint len, jlongArray out)
+{
+    (void)cls;
+    uint8_t buf[IDLELOCK_AUTH_SECRET_BYTES];
+    idlelock_snapshot s;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    if (secret == NULL || len < 0 || len > (jsize)sizeof buf || len > (*env)->GetArrayLength(env, secret)) len = 0;
+    if (len > 0) (*env)->GetByteArrayRegion(env, secret, 0, len, (jbyte *)buf);
+    int rc = idlelock_biometric_finish(H(handle)->lock, (uint64_t)token, result, len > 0 ? buf : NULL,
+                                       (size_t)len, out != NULL ? &s : NULL);
+    wipe(buf, sizeof buf);
+    fill_snapshot(env, out, &s);
+    return rc;
+}
+
+static jint n_require_recent_auth(JNIEnv *env, jclass cls, jlong handle, jlong max_age_ms)
+{
+    (void)env;
+    (void)cls;
+    return idlelock_require_recent_auth(H(handle)->lock, (int64_t)max_age_ms);
+}
+
 /* ------------------------------------------------------ natives: listeners */
 
 static jint n_subscribe(JNIEnv *env, jclass cls, jlong handle, jlong id)
@@ -826,6 +884,9 @@ static const JNINativeMethod g_methods[] = {
     {"disableBiometrics", "(J)I", (void *)n_disable_biometrics},
     {"unlockWithBiometrics", "(J[J)I", (void *)n_unlock_with_biometrics},
     {"disable", "(J)I", (void *)n_disable},
+    {"biometricBegin", "(JI[J[B[J)I", (void *)n_biometric_begin},
+    {"biometricFinish", "(JJI[BI[J)I", (void *)n_biometric_finish},
+    {"requireRecentAuth", "(JJ)I", (void *)n_require_recent_auth},
     {"subscribe", "(JJ)I", (void *)n_subscribe},
     {"unsubscribe", "(JJ)I", (void *)n_unsubscribe},
     {"secretPut", "(J[B[B)I", (void *)n_secret_put},

@@ -6,6 +6,7 @@
 --   (IDLELOCK_LIBRARY and LUA_PATH set by `make test-luajit`)
 
 local ffi = require("ffi")
+local bit = require("bit")
 local idlelock = require("idlelock")
 
 local constants_path, header_path = ...
@@ -424,6 +425,330 @@ test("biometric calls without an authenticator: LOCK_UNAVAILABLE, nothing change
   l:close()
 end)
 
+-- ---------------------------------------------- biometric requests (1.2)
+
+--- A lock with a passcode whose shortcut was turned on through the pair;
+--- returns the lock and the host's copy of the secret (a uint8_t[32]).
+local function enabled_by_pair(clock, extra)
+  local l = fast(clock, extra)
+  l:set_passcode("2468")
+  local req = l:begin_biometric_enable()
+  eq(req.purpose, idlelock.BIOMETRIC_ENABLE, "purpose")
+  eq(req.purpose_name, "ENABLE", "purpose_name")
+  local item = ffi.new("uint8_t[32]")
+  ffi.copy(item, req.secret, 32)
+  check(ffi.string(item, 32) ~= ("\0"):rep(32), "a random secret")
+  req:finish(idlelock.AUTH_OK)
+  check(l:snapshot().is_biometrics_enabled, "enabled through the pair")
+  return l, item
+end
+
+local function copy32(item)
+  local c = ffi.new("uint8_t[32]")
+  ffi.copy(c, item, 32)
+  return c
+end
+
+local function zero(buf, n) return ffi.string(buf, n or 32) == ("\0"):rep(n or 32) end
+
+test("pair: finished frames later from the game loop; the binding wipes both secrets", function()
+  local clock = fake_clock()
+  local l = fast(clock)
+  l:set_passcode("2468")
+  local enable = l:begin_biometric_enable()
+  local own = enable.secret
+  local item = copy32(own)
+  check(enable:outcome() == nil, "open: no outcome yet")
+  check(not enable.snapshot.is_biometrics_enabled, "not on before the finish")
+  check(enable:finish(idlelock.AUTH_OK).is_biometrics_enabled, "on after the finish")
+  check(zero(own), "the request's copy of the enable secret is wiped")
+  check(enable:is_finished(), "finished")
+  l:lock()
+  -- A platform whose check answers after a few frames (a native plugin polled in love.update).
+  local platform = coroutine.wrap(function()
+    for _ = 1, 5 do coroutine.yield(nil) end
+    coroutine.yield(idlelock.AUTH_OK, copy32(item))
+  end)
+  local req = l:begin_biometric_unlock()
+  eq(req.purpose_name, "UNLOCK", "purpose_name")
+  eq(req.secret, nil, "an unlock hands out no secret")
+  check(req.token ~= 0, "a token")
+  local frames, released = 0, nil
+  while not req:is_finished() do
+    local s = l:poll()                  -- the frame goes on
+    eq(s.state_name, "LOCKED", "locked while the check runs")
+    frames = frames + 1
+    clock.now = clock.now + 16
+    local result, secret = platform()
+    if result then released = secret; req:finish(result, secret) end
+  end
+  check(frames >= 5, "frames were drawn while the check ran: " .. frames)
+  local ok, s = req:outcome()
+  check(ok, "the outcome is a success")
+  eq(s.state_name, "UNLOCKED", "unlocked")
+  eq(l:snapshot().state_name, "UNLOCKED", "the lock agrees")
+  check(zero(released), "the buffer handed to finish is wiped")
+  eq(s.last_auth_ms, clock.now, "last_auth_ms is the finish's clock reading")
+  eq(s.attempts_remaining, 5, "no attempt counted")
+  l:close()
+end)
+
+test("pair: cancelled, failed and unavailable checks change nothing but the prompt", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  local e = raises(idlelock.ERR_LOCK_UNAVAILABLE, req.finish, req, idlelock.AUTH_CANCELLED)
+  contains(e.message:lower(), "cancel", "says cancelled")
+  eq(e.snapshot.state_name, "LOCKED", "still locked")
+  local ok, err = req:outcome()
+  check(ok == false and idlelock.is_error(err, idlelock.ERR_LOCK_UNAVAILABLE), "the outcome has it too")
+  local failed = l:begin_biometric_unlock()
+  contains(raises(idlelock.ERR_LOCK_UNAVAILABLE, failed.finish, failed, idlelock.AUTH_FAILED).message:lower(), "fail", "says failed")
+  local gone = l:begin_biometric_unlock()
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, gone.finish, gone, idlelock.AUTH_UNAVAILABLE)
+  local dismissed = l:begin_biometric_unlock()
+  raises(idlelock.ERR_INVALID_ARGUMENT, dismissed.dismiss, dismissed, idlelock.AUTH_OK)
+  eq(dismissed:dismiss(idlelock.AUTH_FAILED).state_name, "LOCKED", "dismiss returns the snapshot, raises nothing")
+  eq(dismissed:cancel(), nil, "nothing left to dismiss")
+  local s = l:snapshot()
+  eq(s.attempts_remaining, 5, "never counted")
+  check(s.is_biometrics_enabled, "the shortcut stays on")
+  eq(l:unlock("2468").state_name, "UNLOCKED", "the passcode works")
+  l:close()
+end)
+
+test("pair: a secret that does not open the wrap turns the shortcut off", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  local wrong = copy32(item)
+  wrong[0] = bit.bxor(wrong[0], 1)
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, req.finish, req, idlelock.AUTH_OK, wrong)
+  check(zero(wrong), "wiped even when refused")
+  local s = l:snapshot()
+  eq(s.state_name, "LOCKED", "still locked")
+  check(not s.is_biometrics_enabled, "turned off")
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, l.begin_biometric_unlock, l)
+  eq(l:unlock("2468").state_name, "UNLOCKED", "the passcode remains")
+  l:close()
+end)
+
+test("pair: a request left open past prompt_cap_ms expires (a Lua clock)", function()
+  local clock = fake_clock()
+  local l, item = enabled_by_pair(clock, { prompt_cap_ms = 10000 })
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  clock.now = clock.now + 10001
+  contains(raises(idlelock.ERR_LOCK_UNAVAILABLE, req.finish, req, idlelock.AUTH_OK, copy32(item)).message,
+           "expired", "says expired")
+  eq(l:snapshot().state_name, "LOCKED", "a late release unlocks nothing")
+  check(req:is_finished(), "finished all the same")
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, copy32(item))
+  local fresh = l:begin_biometric_unlock()
+  clock.now = clock.now + 9999
+  eq(fresh:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "within the cap it unlocks")
+  l:close()
+end)
+
+test("pair: a token finished twice (also from a listener inside its finish): one finish counts", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  eq(req:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "the first finish")
+  l:lock()
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, copy32(item)).message,
+           "token", "names the token")
+  eq(l:snapshot().state_name, "LOCKED", "a finished token unlocks nothing")
+  local ok, s = req:outcome()
+  check(ok and s.state_name == "UNLOCKED", "the outcome keeps the first finish")
+  local inner
+  local r = l:begin_biometric_unlock()
+  local token = l:subscribe(function()
+    if inner == nil then inner = { pcall(r.finish, r, idlelock.AUTH_OK, copy32(item)) } end
+  end)
+  eq(r:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "the outer finish wins")
+  l:unsubscribe(token)
+  check(inner and inner[1] == false and idlelock.is_error(inner[2], idlelock.ERR_INVALID_ARGUMENT), "the inner one is refused")
+  local ok2, s2 = r:outcome()
+  check(ok2 and s2.state_name == "UNLOCKED", "the outcome is the outer finish's")
+  l:close()
+end)
+
+test("pair: disable_biometrics, disable and a new passcode void open requests", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  l:disable_biometrics()
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, copy32(item))
+  eq(l:snapshot().state_name, "LOCKED", "a voided request unlocks nothing")
+  local ok, err = req:outcome()
+  check(ok == false and idlelock.is_error(err, idlelock.ERR_INVALID_ARGUMENT), "the outcome says voided")
+  eq(req:cancel(), nil, "cancel of an ended request does nothing")
+  l:close()
+  l = fast(fake_clock())
+  l:set_passcode("2468")
+  local enable = l:begin_biometric_enable()
+  l:set_passcode("1357")
+  raises(idlelock.ERR_INVALID_ARGUMENT, enable.finish, enable, idlelock.AUTH_OK)
+  check(not l:snapshot().is_biometrics_enabled, "never turned on")
+  check(zero(enable.secret), "its secret wiped when it ended")
+  local other = l:begin_biometric_enable()
+  l:disable()
+  raises(idlelock.ERR_INVALID_ARGUMENT, other.finish, other, idlelock.AUTH_OK)
+  check(not l:snapshot().is_enabled, "signed out")
+  l:close()
+end)
+
+test("pair: bad arguments are refused before the library and leave the request open", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, 7).message, "result", "names result")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK).message, "secret", "names secret")
+  local short = ffi.new("uint8_t[31]")
+  ffi.copy(short, item, 31)
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, short).message, "31", "says the length")
+  check(zero(short, 31), "a refused buffer is wiped too")
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, ffi.cast("uint8_t *", item)) -- a pointer needs its length
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_CANCELLED, copy32(item))
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, "short")
+  check(not req:is_finished() and req:outcome() == nil, "still open")
+  eq(req:finish(idlelock.AUTH_OK, ffi.string(item, 32)).state_name, "UNLOCKED", "a Lua string of 32 bytes works (unwipable)")
+  local enable = l:begin_biometric_enable()
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, enable.finish, enable, idlelock.AUTH_OK, copy32(item)).message,
+           "ENABLE", "an enable takes no secret")
+  enable:cancel()
+  check(enable:is_finished(), "cancel ended it")
+  l:close()
+end)
+
+test("pair: at most BIOMETRIC_REQUESTS_MAX open; dropped requests are finished by the next poll()", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local open = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do open[i] = l:begin_biometric_unlock() end
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.begin_biometric_unlock, l).message, "REQUESTS_MAX", "the ninth is refused")
+  for _, r in ipairs(open) do r:cancel() end
+  open = nil
+  for _ = 1, idlelock.BIOMETRIC_REQUESTS_MAX do l:begin_biometric_unlock() end -- dropped at once
+  collectgarbage("collect")
+  collectgarbage("collect")
+  l:poll()
+  local n = 0
+  local kept = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do kept[i] = l:begin_biometric_unlock(); n = n + 1 end
+  eq(n, idlelock.BIOMETRIC_REQUESTS_MAX, "every slot came free")
+  for _, r in ipairs(kept) do r:cancel() end
+  l:close()
+end)
+
+test("pair after close: outcomes say closed, secrets wiped, finish raises 'closed', cancel is quiet", function()
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  local enable = l:begin_biometric_enable()
+  local own = enable.secret
+  check(not zero(own), "a secret")
+  l:close()
+  local ok, err = enable:outcome()
+  check(ok == false and tostring(err):find("closed", 1, true), "the outcome says the lock was closed")
+  check(zero(own), "the request's secret is wiped at close")
+  raises("closed", enable.finish, enable, idlelock.AUTH_OK)
+  eq(enable:cancel(), nil, "cancel after close does nothing")
+  raises("closed", l.begin_biometric_unlock, l)
+  raises("closed", l.require_recent_auth, l, 1000)
+end)
+
+test("pair: close from a listener inside a finish: the finish's outcome stands", function()
+  local live = idlelock._live_handles()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  l:subscribe(function(s) if s.state_name == "UNLOCKED" then l:close() end end)
+  eq(req:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "finish returns its outcome")
+  local ok, s = req:outcome()
+  check(ok and s.state_name == "UNLOCKED", "the outcome too")
+  check(l:is_closed(), "closed")
+  eq(idlelock._live_handles(), live, "destroyed once the finish returned")
+end)
+
+test("step-up: require_recent_auth refused (ERR_REAUTH_REQUIRED, status 13), then granted after the pair", function()
+  local clock = fake_clock()
+  local l, item = enabled_by_pair(clock)
+  local none = raises(idlelock.ERR_REAUTH_REQUIRED, l.require_recent_auth, l, 60000)
+  eq(none.status, 13, "status 13")
+  eq(none.name, "IDLELOCK_ERR_REAUTH_REQUIRED", "name")
+  l:unlock("2468")
+  l:require_recent_auth(60000)
+  clock.now = clock.now + 30000
+  l:touch()
+  check(#raises(idlelock.ERR_REAUTH_REQUIRED, l.require_recent_auth, l, 10000).message > 0, "a message")
+  local again = l:begin_biometric_unlock() -- re-authenticate the unlocked session
+  eq(again:finish(idlelock.AUTH_OK, copy32(item)).last_auth_ms, clock.now, "last_auth_ms moved")
+  l:require_recent_auth(10000)
+  l:lock()
+  raises(idlelock.ERR_SESSION_LOCKED, l.require_recent_auth, l, 10000)
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.require_recent_auth, l, 0).message, "max_age_ms", "names it")
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.require_recent_auth, l, idlelock.RECENT_AUTH_MAX_MS + 1)
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.require_recent_auth, l, idlelock.NEVER)
+  l:close()
+  local bare = fast(fake_clock())
+  raises(idlelock.ERR_NO_PASSCODE, bare.require_recent_auth, bare, 1000)
+  bare:close()
+end)
+
+test("policy: after biometric_max_uses biometric unlocks the passcode is required", function()
+  local l, item = enabled_by_pair(fake_clock(), { biometric_max_uses = 2 })
+  local heard = {}
+  l:subscribe(function(s) heard[#heard + 1] = s.is_passcode_required end)
+  for i = 1, 2 do
+    l:lock()
+    check(not l:snapshot().is_passcode_required, "use " .. i .. " allowed")
+    eq(l:begin_biometric_unlock():finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "use " .. i)
+  end
+  l:lock()
+  check(l:snapshot().is_passcode_required, "the snapshot says the passcode is required")
+  local said = false
+  for _, v in ipairs(heard) do said = said or v end
+  check(said, "a listener heard it")
+  contains(raises(idlelock.ERR_LOCK_UNAVAILABLE, l.begin_biometric_unlock, l).message, "biometric_max_uses", "names the policy")
+  l:unlock("2468")
+  check(not l:snapshot().is_passcode_required, "the passcode satisfied it")
+  l:close()
+end)
+
+test("policy: passcode_max_age_ms refuses the shortcut once the passcode entry is that old", function()
+  local clock = fake_clock()
+  local l = enabled_by_pair(clock, { passcode_max_age_ms = idlelock.PASSCODE_MAX_AGE_MIN_MS })
+  l:lock()
+  clock.now = clock.now + idlelock.PASSCODE_MAX_AGE_MIN_MS - 1
+  check(not l:snapshot().is_passcode_required, "not yet")
+  clock.now = clock.now + 1
+  check(l:snapshot().is_passcode_required, "an hour after the passcode was entered")
+  contains(raises(idlelock.ERR_LOCK_UNAVAILABLE, l.begin_biometric_unlock, l).message, "passcode_max_age_ms", "names the policy")
+  l:close()
+end)
+
+test("policy options out of range name the field; the bounds create", function()
+  local function bad(o, ...)
+    local e = raises(idlelock.ERR_INVALID_ARGUMENT, fast, nil, o)
+    for _, part in ipairs{ ... } do contains(e.message, part, "message") end
+  end
+  bad({ passcode_max_age_ms = idlelock.PASSCODE_MAX_AGE_MIN_MS - 1 }, "passcode_max_age_ms", "3599999")
+  bad({ passcode_max_age_ms = idlelock.PASSCODE_MAX_AGE_MAX_MS + 1 }, "passcode_max_age_ms")
+  bad({ passcode_max_age_ms = 1.5 }, "passcode_max_age_ms")
+  bad({ biometric_max_uses = idlelock.BIOMETRIC_MAX_USES_MAX + 1 }, "biometric_max_uses", "1001")
+  bad({ biometric_max_uses = -1 }, "biometric_max_uses")
+  bad({ passcode_after_reboot = 1 }, "passcode_after_reboot")
+  fast(nil, { passcode_max_age_ms = 0, biometric_max_uses = 0, passcode_after_reboot = false }):close()
+  fast(nil, { passcode_max_age_ms = idlelock.PASSCODE_MAX_AGE_MAX_MS, biometric_max_uses = idlelock.BIOMETRIC_MAX_USES_MAX,
+              passcode_after_reboot = true }):close()
+  local l = fast(nil)
+  local s = l:snapshot()
+  check(not s.is_passcode_required, "no policy by default")
+  eq(s.last_auth_ms, idlelock.NEVER, "no authentication yet")
+  l:close()
+end)
+
 -- ----------------------------------------------------------------- store
 
 test("a stored session outlives its handle; a damaged store is refused", function()
@@ -473,6 +798,9 @@ local function every_call(l)
     get_secret = function() l:get_secret("n") end, get_secret_string = function() l:get_secret_string("n") end,
     remove_secret = function() l:remove_secret("n") end,
     require_unlocked = function() l:require_unlocked() end,
+    require_recent_auth = function() l:require_recent_auth(1000) end,
+    begin_biometric_unlock = function() l:begin_biometric_unlock() end,
+    begin_biometric_enable = function() l:begin_biometric_enable() end,
     watch_start = function() l:watch_start() end, watch_stop = function() l:watch_stop() end,
     poll = function() l:poll() end,
   }
@@ -492,7 +820,7 @@ test("every call after close raises 'closed'; close is idempotent", function()
     check(not ok and tostring(err):find("closed", 1, true), name .. " after close: " .. tostring(err))
     n = n + 1
   end
-  eq(n, 27, "covers the 27 calls")
+  eq(n, 30, "covers the 30 calls")
 end)
 
 test("forgotten locks are collected by ffi.gc without a leak", function()
@@ -556,6 +884,9 @@ test("bad input for every entry point changes nothing", function()
     { "remove_secret(nil)", function() l:remove_secret(nil) end },
     { "remove_secret(invalid UTF-8)", function() l:remove_secret("\255") end },
     { "status_name(nil)", function() idlelock.status_name(nil) end },
+    { "require_recent_auth(0)", function() l:require_recent_auth(0) end },
+    { "require_recent_auth(nil)", function() l:require_recent_auth(nil) end },
+    { "require_recent_auth(30 days + 1)", function() l:require_recent_auth(idlelock.RECENT_AUTH_MAX_MS + 1) end },
     { "passcode_buffer(bad)", function() idlelock.passcode_buffer("big") end },
   }
   for _, c in ipairs(cases) do

@@ -5,6 +5,7 @@ handlers run. Steps:
 
   expect STATE [MS]   wait (at most MS, default 5000) until the state is STATE
   see TEXT            the status line contains TEXT now
+  await TEXT          wait (at most 5000 ms) until the status line contains TEXT
   wait MS             let MS milliseconds of real time pass
   text STRING         type STRING (one textinput event per character)
   key NAME            press and release a key (return, backspace, l, ...)
@@ -60,6 +61,11 @@ function M.update(lock, dt)
     if snap.state_name ~= state then
       done = false
       if elapsed > (tonumber(limit) or 5000) then return fail(step, "the state is " .. snap.state_name) end
+    end
+  elseif step.cmd == "await" then
+    if not message:find(step.arg, 1, true) then
+      done = false
+      if elapsed > 5000 then return fail(step, "the status line is \"" .. message .. "\"") end
     end
   elseif step.cmd == "see" then
     if not message:find(step.arg, 1, true) then return fail(step, "the status line is \"" .. message .. "\"") end

@@ -2,9 +2,9 @@ package org.idlelock;
 
 /**
  * The outcome of a biometric check ({@code IDLELOCK_AUTH_*}): what an
- * {@link Authenticator} reports through {@link AuthenticationException},
- * and what the host will hand to the two-phase biometric calls (1.2, the
- * request object's {@code finish}) when those exist.
+ * {@link Authenticator} or an {@link AsyncAuthenticator} reports through
+ * {@link AuthenticationException}, and what the host hands to {@link
+ * BiometricRequest#finish(AuthResult, byte[])} (1.2).
  */
 public enum AuthResult {
     /** The check passed; the secret was released. */

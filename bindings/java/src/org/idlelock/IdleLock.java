@@ -6,7 +6,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
@@ -92,6 +97,13 @@ public final class IdleLock implements AutoCloseable {
     public static final long KDF_OPSLIMIT_MAX = 10;
     public static final long KDF_MEMLIMIT_MIN = 19L * 1024 * 1024;
     public static final long KDF_MEMLIMIT_MAX = 1024L * 1024 * 1024;
+    /** (1.2) Bounds of passcodeMaxAgeMs (or 0), biometricMaxUses (or 0) and requireRecentAuth's maxAgeMs. */
+    public static final long PASSCODE_MAX_AGE_MIN_MS = 3_600_000L;
+    public static final long PASSCODE_MAX_AGE_MAX_MS = 2_592_000_000L;
+    public static final int BIOMETRIC_MAX_USES_MAX = 1000;
+    public static final long RECENT_AUTH_MAX_MS = 2_592_000_000L;
+    /** (1.2) Biometric requests open at once on one lock. */
+    public static final int BIOMETRIC_REQUESTS_MAX = 8;
     /** Bounds the header states in prose: prompt_cap_ms, a delay step, a schedule's length. */
     public static final long PROMPT_CAP_MAX_MS = 600000;
     public static final long DELAY_MAX_MS = 86_400_000;
@@ -124,6 +136,8 @@ public final class IdleLock implements AutoCloseable {
     private final Callbacks callbacks;
     private final boolean hasClock;
     private final Cleaner.Cleanable cleanable;
+    /** Biometric requests not yet ended (their secrets are wiped and futures failed at close). */
+    private final Set<BiometricRequest.Core> requests = ConcurrentHashMap.newKeySet();
 
     /** The Cleaner's action: holds the native pointer, never the IdleLock. */
     private static final class Destroyer implements Runnable {
@@ -219,6 +233,26 @@ public final class IdleLock implements AutoCloseable {
         public Builder promptCapMs(long ms) { return set(Native.CFG_PROMPT_CAP, ms); }
         /** (1.1) 0 (off, default) or 1..idleAfterMs-1: isWarning opens this long before the idle lock. */
         public Builder warnBeforeMs(long ms) { return set(Native.CFG_WARN_BEFORE, ms); }
+        /**
+         * (1.2) 0 (off, default) or 3600000..2592000000 ms (1 hour .. 30
+         * days): the biometric shortcut is refused once the last passcode
+         * entry is this old (iOS asks for the passcode after 156 hours
+         * without it). Measured on the lock's clock; an entry from another
+         * boot or behind a clock step counts as too old.
+         */
+        public Builder passcodeMaxAgeMs(long ms) { return set(Native.CFG_PASSCODE_MAX_AGE, ms); }
+        /**
+         * (1.2) Default false: with a {@link #storePath}, the first unlock
+         * after the device restarted must be by passcode, as iOS and Android
+         * require after a restart.
+         */
+        public Builder passcodeAfterReboot(boolean required) { return set(Native.CFG_PASSCODE_AFTER_REBOOT, required ? 1 : 0); }
+        /**
+         * (1.2) 0 (off, default) or 1..1000: after this many biometric
+         * unlocks in a row (re-authentications included) the next unlock
+         * needs the passcode (KeePassXC's and Keepass2Android's quick unlock).
+         */
+        public Builder biometricMaxUses(int uses) { return set(Native.CFG_BIOMETRIC_MAX_USES, uses); }
 
         /** A store file the library owns (plus {@code <path>.lock}), in an existing folder;
          * null (default): memory only. See "The store" in include/idlelock.h. */
@@ -327,15 +361,17 @@ public final class IdleLock implements AutoCloseable {
 
     /** Throws for a failed call (rc != 0) or for exceptions its callbacks threw. */
     private static void finish(int rc, Snapshot snapshot) {
-        IdleLockException failure = null;
-        if (rc < 0) {
-            failure = glueFailure(rc);
-        } else if (rc != 0) {
-            failure = IdleLockException.of(rc, lastError(), rc == InvalidArgumentException.STATUS ? null : snapshot);
-        }
+        IdleLockException failure = failure(rc, snapshot);
         List<Throwable> errors = Callbacks.anyPending() ? Callbacks.takePending() : null;
         RuntimeException e = thrown(failure, errors);
         if (e != null) throw e;
+    }
+
+    /** The exception for a call's status (read the message right after the call), or null for 0. */
+    private static IdleLockException failure(int rc, Snapshot snapshot) {
+        if (rc < 0) return glueFailure(rc);
+        if (rc == 0) return null;
+        return IdleLockException.of(rc, lastError(), rc == InvalidArgumentException.STATUS ? null : snapshot);
     }
 
     /** The glue's own statuses (negative; jni/idlelock_jni.c). */
@@ -392,6 +428,9 @@ public final class IdleLock implements AutoCloseable {
             s = state;
             if ((s & CLOSED) != 0) return;
         } while (!STATE.compareAndSet(this, s, s | CLOSED));
+        // No finish can reach the library any more: the open requests end
+        // (secrets wiped, futures failed) once no finish of theirs is in flight.
+        for (BiometricRequest.Core r : requests) r.lockClosed();
         if (s == 0) cleanable.clean();
     }
 
@@ -568,11 +607,11 @@ public final class IdleLock implements AutoCloseable {
 
     // -- biometric shortcut ------------------------------------------------------------
     //
-    // Today: the callback Authenticator, whose loadSecret blocks the calling
-    // thread until the prompt answers (a worker thread, or the Async
-    // variant below). The two-phase calls of libidlelock 1.2 (begin/finish
-    // with a request token) will sit here as a request object completed
-    // from BiometricPrompt's callback: see bindings/java/README.md.
+    // Two ways in: the callback Authenticator, whose loadSecret blocks the
+    // calling thread until the prompt answers (a worker thread, or
+    // unlockWithBiometricsAsync(Executor)); and the two-phase pair of 1.2,
+    // a BiometricRequest the host finishes from BiometricPrompt's callback
+    // on any thread, with the AsyncAuthenticator helpers built on it.
 
     /** Turns the shortcut on (needs an unlocked session with a passcode and an
      * available authenticator; calls isAvailable and storeSecret on this thread). */
@@ -605,6 +644,232 @@ public final class IdleLock implements AutoCloseable {
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
         return CompletableFuture.supplyAsync(this::unlockWithBiometrics, executor);
+    }
+
+    // -- biometrics for asynchronous hosts (1.2) -----------------------------------------
+
+    /**
+     * Begins a biometric unlock whose result comes later ({@code
+     * idlelock_biometric_begin}, {@code IDLELOCK_BIOMETRIC_UNLOCK}): show
+     * the platform's check, then {@link BiometricRequest#finish(AuthResult,
+     * byte[])} with the secret it released, from any thread. Checks what
+     * {@link #unlockWithBiometrics()} checks first; needs no {@link
+     * Authenticator} (when one is configured, its cached isAvailable must
+     * be true). On an unlocked session it re-authenticates. Throws {@link
+     * NoPasscodeException}, {@link LockedOutException}, {@link
+     * LockUnavailableException} (the shortcut is off or unavailable, a
+     * passcode policy requires the passcode: {@link
+     * Snapshot#isPasscodeRequired()}, or promptCapMs is 0), {@link
+     * InvalidArgumentException} (already {@link #BIOMETRIC_REQUESTS_MAX}
+     * open), {@link StorageException}; when it throws, no request is left
+     * open. Thread: any.
+     */
+    public BiometricRequest beginBiometricUnlock() { return beginBiometric(BiometricRequest.Purpose.UNLOCK); }
+
+    /**
+     * Begins turning the shortcut on ({@code idlelock_biometric_begin},
+     * {@code IDLELOCK_BIOMETRIC_ENABLE}): {@link BiometricRequest#secret()}
+     * holds a new random 32-byte secret; keep it behind the platform's
+     * biometric check (encrypt it with a Keystore key that needs the
+     * check), then {@link BiometricRequest#finish(AuthResult)
+     * finish(AuthResult.OK)}: the shortcut is on only then. Needs an
+     * unlocked session with a passcode. Throws {@link NoPasscodeException},
+     * {@link SessionLockedException}, {@link LockUnavailableException}
+     * (promptCapMs is 0), {@link InvalidArgumentException} (already {@link
+     * #BIOMETRIC_REQUESTS_MAX} open), {@link NoMemoryException}; when it
+     * throws, no request is left open. Thread: any.
+     */
+    public BiometricRequest beginBiometricEnable() { return beginBiometric(BiometricRequest.Purpose.ENABLE); }
+
+    private BiometricRequest beginBiometric(BiometricRequest.Purpose purpose) {
+        long[] out = new long[Native.SNAP_FIELDS];
+        long[] token = new long[1];
+        byte[] secret = purpose == BiometricRequest.Purpose.ENABLE ? new byte[AUTH_SECRET_BYTES] : null;
+        int rc = call(h -> Native.biometricBegin(h, purpose.code, token, secret, out));
+        Snapshot s = Snapshot.of(out);
+        if (rc != 0) {
+            if (secret != null) Arrays.fill(secret, (byte) 0);
+            finish(rc, s);
+        }
+        BiometricRequest.Core core = new BiometricRequest.Core(this, token[0], purpose, secret);
+        requests.add(core);
+        BiometricRequest request = new BiometricRequest(core, s, CLEANER);
+        if (isClosed()) core.lockClosed(); // closed while the begin ran: it can never be finished
+        try {
+            finish(0, s); // a listener that threw during the begin
+        } catch (RuntimeException e) {
+            // The caller never gets the request: do not leave it open (its
+            // prompt would defer the rules up to promptCapMs).
+            try {
+                request.cancel();
+            } catch (RuntimeException ignored) {
+                // the first error wins
+            }
+            throw e;
+        }
+        return request;
+    }
+
+    /** {@code idlelock_biometric_finish} for {@link BiometricRequest}; the arguments are checked. */
+    Snapshot finishBiometric(BiometricRequest.Core core, AuthResult result, byte[] secret) {
+        long[] out = new long[Native.SNAP_FIELDS];
+        long h = enter();
+        int rc;
+        IdleLockException failure;
+        Snapshot s;
+        core.enterFinish();
+        try {
+            rc = Native.biometricFinish(h, core.token, result.code, secret, secret == null ? 0 : secret.length, out);
+            s = Snapshot.of(out);
+            failure = failure(rc, s);
+        } finally {
+            exit();
+        }
+        core.exitFinish(rc, s, failure);
+        List<Throwable> errors = Callbacks.anyPending() ? Callbacks.takePending() : null;
+        RuntimeException e = thrown(failure, errors);
+        if (e != null) throw e;
+        return s;
+    }
+
+    /** A request that ended is no longer this lock's to wipe at close. */
+    void forget(BiometricRequest.Core core) { requests.remove(core); }
+
+    /**
+     * Unlocks with an {@link AsyncAuthenticator}, blocking no thread:
+     * begins a request ({@link #beginBiometricUnlock()}), calls {@code
+     * authenticator.loadSecret(request)}, and when its stage completes
+     * finishes the request with the outcome, on the thread that completed
+     * it. The returned future completes with the state after the finish,
+     * or exceptionally with what the begin or the finish threw ({@link
+     * LockUnavailableException} for a check that did not pass, an expired
+     * request or a refused secret; {@link InvalidArgumentException} for a
+     * request voided meanwhile), or with the stage's own exception when it
+     * failed with something other than {@link AuthenticationException}
+     * (the request is then finished as failed). Cancelling the future
+     * finishes the request as cancelled (the platform's prompt is yours to
+     * dismiss). No request is ever left open. Thread: any.
+     */
+    public CompletableFuture<Snapshot> unlockWithBiometricsAsync(AsyncAuthenticator authenticator) {
+        required(authenticator, "authenticator");
+        return drive(BiometricRequest.Purpose.UNLOCK, authenticator::loadSecret, (request, secret, result) -> {
+            if (secret == null) {
+                finishQuietly(request, AuthResult.FAILED);
+                result.completeExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
+                        + "complete it exceptionally with an AuthenticationException instead"));
+                return;
+            }
+            complete(result, () -> request.finish(AuthResult.OK, secret));
+        });
+    }
+
+    /**
+     * Turns the shortcut on with an {@link AsyncAuthenticator}, blocking no
+     * thread: begins a request ({@link #beginBiometricEnable()}), calls
+     * {@code authenticator.storeSecret(request, request.secret())}, and
+     * when its stage completes finishes the request (the shortcut is on
+     * only then). If the library refuses after the secret was stored (a
+     * lock, a sign-out or a new passcode after the begin), {@code
+     * authenticator.deleteSecret()} runs before the future fails, so no
+     * item is left behind. Errors, cancellation and threads as {@link
+     * #unlockWithBiometricsAsync(AsyncAuthenticator)}.
+     */
+    public CompletableFuture<Snapshot> enableBiometricsAsync(AsyncAuthenticator authenticator) {
+        required(authenticator, "authenticator");
+        return drive(BiometricRequest.Purpose.ENABLE, r -> authenticator.storeSecret(r, r.secret()), (request, stored, result) -> {
+            try {
+                result.complete(request.finish(AuthResult.OK));
+            } catch (RuntimeException e) {
+                // Stored, but not taken (or the future was cancelled meanwhile): the item must go.
+                CompletionStage<Void> deleted;
+                try {
+                    deleted = authenticator.deleteSecret();
+                } catch (RuntimeException d) {
+                    deleted = null;
+                }
+                if (deleted == null) {
+                    result.completeExceptionally(e);
+                } else {
+                    deleted.whenComplete((v, d) -> result.completeExceptionally(e));
+                }
+            }
+        });
+    }
+
+    private interface StageStart<T> {
+        CompletionStage<T> start(BiometricRequest request);
+    }
+
+    private interface StageDone<T> {
+        void done(BiometricRequest request, T value, CompletableFuture<Snapshot> result);
+    }
+
+    /**
+     * Begins a request for {@code purpose} and starts the host's part of
+     * it; when that completes, runs {@code done} with its value. An {@link
+     * AuthenticationException} finishes the request with its outcome (the
+     * library's {@link LockUnavailableException} fails the result);
+     * anything else finishes it as failed (cancelled) and fails the result
+     * with it. A begin that fails fails the result; cancelling the result
+     * cancels the request.
+     */
+    private <T> CompletableFuture<Snapshot> drive(BiometricRequest.Purpose purpose, StageStart<T> start, StageDone<T> done) {
+        CompletableFuture<Snapshot> result = new CompletableFuture<>();
+        BiometricRequest request;
+        try {
+            request = beginBiometric(purpose);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        result.whenComplete((s, e) -> {
+            if (e instanceof CancellationException) request.cancel();
+        });
+        CompletionStage<T> stage;
+        try {
+            stage = start.start(request);
+            if (stage == null) throw new NullPointerException("the AsyncAuthenticator returned no stage");
+        } catch (RuntimeException e) {
+            finishQuietly(request, AuthResult.FAILED);
+            result.completeExceptionally(e);
+            return result;
+        }
+        stage.whenComplete((value, error) -> {
+            if (error == null) {
+                done.done(request, value, result);
+                return;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof AuthenticationException) {
+                complete(result, () -> request.finish(((AuthenticationException) cause).result()));
+            } else {
+                finishQuietly(request, cause instanceof CancellationException ? AuthResult.CANCELLED : AuthResult.FAILED);
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    private interface Finish {
+        Snapshot run();
+    }
+
+    private static void complete(CompletableFuture<Snapshot> result, Finish finish) {
+        try {
+            result.complete(finish.run());
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+        }
+    }
+
+    /** Finishes with a failure outcome whose answer is not the caller's concern. */
+    private static void finishQuietly(BiometricRequest request, AuthResult outcome) {
+        if (request.isFinished()) return;
+        try {
+            request.finish(outcome);
+        } catch (RuntimeException ignored) {
+            // LockUnavailable (expected), or voided / closed meanwhile
+        }
     }
 
     // -- sign-out -------------------------------------------------------------------
@@ -696,6 +961,25 @@ public final class IdleLock implements AutoCloseable {
 
     /** The gate for your own protected work: throws {@link SessionLockedException} unless unlocked. */
     public void requireUnlocked() { finish(call(Native::requireUnlocked), null); }
+
+    /**
+     * The step-up check before a sensitive action (1.2, {@code
+     * idlelock_require_recent_auth}): returns when the session is unlocked
+     * and its last successful authentication on this lock ({@link
+     * Snapshot#lastAuthMs()}: a passcode or biometric unlock, including a
+     * re-authentication of the unlocked session) is at most {@code
+     * maxAgeMs} (1 .. {@link #RECENT_AUTH_MAX_MS}, 30 days) old. Throws
+     * {@link ReauthRequiredException} when it is older or there was none
+     * (ask again: {@link #unlock(char[])} or the biometric shortcut on the
+     * unlocked session, then check again; a clock step also counts as too
+     * old), {@link SessionLockedException} when locked, {@link
+     * NoPasscodeException} when no passcode is set, {@link
+     * InvalidArgumentException} for maxAgeMs out of range. Android
+     * Keystore's authentication validity duration, LAContext's reuse
+     * duration and OWASP MASVS-AUTH's step-up authentication work this
+     * way. No allocation in the library. Thread: any.
+     */
+    public void requireRecentAuth(long maxAgeMs) { finish(call(h -> Native.requireRecentAuth(h, maxAgeMs)), null); }
 
     @Override
     public String toString() { return "IdleLock(" + (isClosed() ? "closed" : "open") + ")"; }

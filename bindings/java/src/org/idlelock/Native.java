@@ -22,8 +22,9 @@ final class Native {
     static final int SNAP_STATE = 0, SNAP_SEQ = 1, SNAP_REASON = 2, SNAP_ENABLED = 3,
             SNAP_BIO_ENABLED = 4, SNAP_BIO_AVAILABLE = 5, SNAP_AWAY = 6, SNAP_ATTEMPTS = 7,
             SNAP_LAST_ACTIVITY = 8, SNAP_UNTIL_IDLE = 9, SNAP_WARNING = 10,
-            SNAP_UNTIL_WARNING = 11, SNAP_UNTIL_RETRY = 12, SNAP_UNTIL_DEADLINE = 13;
-    static final int SNAP_FIELDS = 14;
+            SNAP_UNTIL_WARNING = 11, SNAP_UNTIL_RETRY = 12, SNAP_UNTIL_DEADLINE = 13,
+            SNAP_PASSCODE_REQUIRED = 14, SNAP_LAST_AUTH = 15;
+    static final int SNAP_FIELDS = 16;
 
     /** {@link #event} kinds (the switch in the glue). */
     static final int EV_START = 0, EV_TOUCH = 1, EV_INACTIVE = 2, EV_BACKGROUND = 3,
@@ -33,8 +34,9 @@ final class Native {
      * {@code setMask} says the slot was set (else config_init's default). */
     static final int CFG_LOCK_ON_START = 0, CFG_IDLE = 1, CFG_BACKGROUND = 2, CFG_INACTIVE = 3,
             CFG_GRACE = 4, CFG_MAX_ATTEMPTS = 5, CFG_OPSLIMIT = 6, CFG_MEMLIMIT = 7,
-            CFG_PROMPT_CAP = 8, CFG_WARN_BEFORE = 9;
-    static final int CFG_FIELDS = 10;
+            CFG_PROMPT_CAP = 8, CFG_WARN_BEFORE = 9, CFG_PASSCODE_MAX_AGE = 10,
+            CFG_PASSCODE_AFTER_REBOOT = 11, CFG_BIOMETRIC_MAX_USES = 12;
+    static final int CFG_FIELDS = 13;
 
     private static final Throwable LOAD_ERROR = load();
 
@@ -104,6 +106,13 @@ final class Native {
     static native int enableBiometrics(long handle);
     static native int disableBiometrics(long handle);
     static native int unlockWithBiometrics(long handle, long[] snap);
+
+    // The two-phase pair (1.2). begin: token[0] receives the token; for
+    // ENABLE secretOut (byte[32]) receives the secret. finish: the first
+    // len bytes of secret (0 or 32), copied and wiped in C.
+    static native int biometricBegin(long handle, int purpose, long[] token, byte[] secretOut, long[] snap);
+    static native int biometricFinish(long handle, long token, int result, byte[] secret, int len, long[] snap);
+    static native int requireRecentAuth(long handle, long maxAgeMs);
 
     // Sign-out.
     static native int disable(long handle);

@@ -43,11 +43,20 @@ public final class Snapshot {
     public long msUntilRetry() { return f[Native.SNAP_UNTIL_RETRY]; }
     /** (1.1) ms until anything can change: wake a timer then and call check(); NEVER when nothing is due. */
     public long msUntilNextDeadline() { return f[Native.SNAP_UNTIL_DEADLINE]; }
+    /** (1.2) A passcode policy (passcodeAfterReboot, passcodeMaxAgeMs,
+     * biometricMaxUses) refuses the biometric shortcut now: show the passcode
+     * field only. Listeners hear it change. */
+    public boolean isPasscodeRequired() { return f[Native.SNAP_PASSCODE_REQUIRED] != 0; }
+    /** (1.2) Clock reading (ms) of the last successful authentication on this
+     * lock (a passcode or biometric unlock, or a re-authentication), {@link
+     * IdleLock#NEVER} when there was none; see {@link IdleLock#requireRecentAuth(long)}. */
+    public long lastAuthMs() { return f[Native.SNAP_LAST_AUTH]; }
 
     @Override public String toString() {
         return "Snapshot(" + state() + ", reason " + reason() + ", seq " + seq()
                 + (isEnabled() ? ", engaged" : ", not engaged")
                 + (isAway() ? ", away" : "") + (isWarning() ? ", warning" : "")
+                + (isPasscodeRequired() ? ", passcode required" : "")
                 + ", attempts remaining " + attemptsRemaining() + ")";
     }
 }

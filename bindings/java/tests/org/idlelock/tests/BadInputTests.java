@@ -42,7 +42,12 @@ final class BadInputTests {
                 bad.put("unlock(1025 bytes)", () -> lock.unlock(new byte[1025]));
                 bad.put("unlock(lone surrogate)", () -> lock.unlock(new char[] {'\udfff'}));
                 bad.put("unlock(invalid UTF-8)", () -> lock.unlock(new byte[] {(byte) 0xFF}));
-                bad.put("unlockWithBiometricsAsync(null)", () -> lock.unlockWithBiometricsAsync(null));
+                bad.put("unlockWithBiometricsAsync(null executor)", () -> lock.unlockWithBiometricsAsync((java.util.concurrent.Executor) null));
+                bad.put("unlockWithBiometricsAsync(null authenticator)", () -> lock.unlockWithBiometricsAsync((org.idlelock.AsyncAuthenticator) null));
+                bad.put("enableBiometricsAsync(null)", () -> lock.enableBiometricsAsync(null));
+                bad.put("requireRecentAuth(0)", () -> lock.requireRecentAuth(0));
+                bad.put("requireRecentAuth(-1)", () -> lock.requireRecentAuth(-1));
+                bad.put("requireRecentAuth(30 days + 1 ms)", () -> lock.requireRecentAuth(IdleLock.RECENT_AUTH_MAX_MS + 1));
                 bad.put("subscribe(null)", () -> lock.subscribe(null));
                 bad.put("subscribe(executor, null)", () -> lock.subscribe(Runnable::run, null));
                 bad.put("unsubscribe(never issued)", () -> lock.unsubscribe(-5));

@@ -35,6 +35,11 @@ final class ConfigTests {
             bad(fast(null).promptCapMs(600_001), "prompt_cap_ms");
             bad(fast(null).warnBeforeMs(60_000), "warn_before_ms");
             bad(fast(null).deviceKey(new byte[31]), "device_key");
+            bad(fast(null).passcodeMaxAgeMs(IdleLock.PASSCODE_MAX_AGE_MIN_MS - 1), "passcode_max_age_ms", "3599999");
+            bad(fast(null).passcodeMaxAgeMs(IdleLock.PASSCODE_MAX_AGE_MAX_MS + 1), "passcode_max_age_ms");
+            bad(fast(null).passcodeMaxAgeMs(-1), "passcode_max_age_ms");
+            bad(fast(null).biometricMaxUses(IdleLock.BIOMETRIC_MAX_USES_MAX + 1), "biometric_max_uses", "1001");
+            bad(fast(null).biometricMaxUses(-1), "biometric_max_uses");
             char[] reason = new char[513];
             Arrays.fill(reason, 'r');
             bad(fast(null).unlockReason(new String(reason)), "unlock_reason");
@@ -59,7 +64,15 @@ final class ConfigTests {
         h.test("defaults build", () -> {
             try (IdleLock lock = IdleLock.builder().idleAfterMs(1000).build()) {
                 eq(lock.snapshot().attemptsRemaining(), 5, "max_attempts default 5");
+                eq(lock.snapshot().isPasscodeRequired(), false, "no policy by default");
+                eq(lock.snapshot().lastAuthMs(), IdleLock.NEVER, "no authentication yet");
             }
+        });
+        h.test("the 1.2 policies at their bounds build", () -> {
+            fast(null).passcodeMaxAgeMs(0).biometricMaxUses(0).passcodeAfterReboot(false).build().close();
+            fast(null).passcodeMaxAgeMs(IdleLock.PASSCODE_MAX_AGE_MIN_MS).biometricMaxUses(1).build().close();
+            fast(null).passcodeMaxAgeMs(IdleLock.PASSCODE_MAX_AGE_MAX_MS).biometricMaxUses(IdleLock.BIOMETRIC_MAX_USES_MAX)
+                    .passcodeAfterReboot(true).build().close();
         });
     }
 }

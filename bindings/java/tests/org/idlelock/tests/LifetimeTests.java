@@ -41,6 +41,11 @@ final class LifetimeTests {
         m.put("disableBiometrics", lock::disableBiometrics);
         m.put("unlockWithBiometrics", lock::unlockWithBiometrics);
         m.put("unlockWithBiometricsAsync", () -> lock.unlockWithBiometricsAsync(Runnable::run).join());
+        m.put("beginBiometricUnlock", lock::beginBiometricUnlock);
+        m.put("beginBiometricEnable", lock::beginBiometricEnable);
+        m.put("unlockWithBiometricsAsync(AsyncAuthenticator)", () -> lock.unlockWithBiometricsAsync(new FakeAsyncKeystore()).join());
+        m.put("enableBiometricsAsync", () -> lock.enableBiometricsAsync(new FakeAsyncKeystore()).join());
+        m.put("requireRecentAuth", () -> lock.requireRecentAuth(1000));
         m.put("disable", lock::disable);
         m.put("subscribe", () -> lock.subscribe(s -> { }));
         m.put("subscribe(executor)", () -> lock.subscribe(Runnable::run, s -> { }));
@@ -68,7 +73,7 @@ final class LifetimeTests {
                 if (t instanceof java.util.concurrent.CompletionException) t = t.getCause();
                 check(t instanceof IllegalStateException, e.getKey() + " after close: " + t);
             }
-            eq(everyCall(lock).size(), 30, "covers the 30 calls");
+            eq(everyCall(lock).size(), 35, "covers the 35 calls");
         });
         h.test("forgotten handles are collected and destroyed by the Cleaner, without a leak", () -> {
             long live = GlueAccess.liveHandles();

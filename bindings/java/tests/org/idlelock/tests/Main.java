@@ -13,6 +13,7 @@ public final class Main {
         SecretTests.run(h);
         ListenerTests.run(h);
         BiometricTests.run(h);
+        AsyncBiometricTests.run(h);
         StoreTests.run(h);
         LifetimeTests.run(h);
         BadInputTests.run(h);

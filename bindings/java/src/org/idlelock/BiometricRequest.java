@@ -1,0 +1,296 @@
+package org.idlelock;
+
+import java.lang.ref.Cleaner;
+import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An open biometric request of the two-phase pair (1.2, {@code
+ * idlelock_biometric_begin} / {@code idlelock_biometric_finish}): the
+ * one-time token {@link IdleLock#beginBiometricUnlock()} or {@link
+ * IdleLock#beginBiometricEnable()} handed out, bound to its lock. The host
+ * runs its biometric check however it likes (Android's {@code
+ * BiometricPrompt} answers on the main thread) and ends the request with
+ * {@link #finish(AuthResult, byte[])}; nothing blocks meanwhile.
+ *
+ * <pre>{@code
+ * BiometricRequest req = lock.beginBiometricUnlock();       // on any thread
+ * prompt.authenticate(info, new BiometricPrompt.CryptoObject(cipher));
+ * // in onAuthenticationSucceeded (main thread):
+ * req.finish(AuthResult.OK, cipher.doFinal(blob));          // the binding wipes that array
+ * // in onAuthenticationError: req.dismiss(AuthResult.CANCELLED)
+ * req.future().thenAccept(s -> showSession());              // completed by finish
+ * }</pre>
+ *
+ * <p><b>Lifetime.</b> While open, the request is a prompt (see {@link
+ * IdleLock#promptBegin()}): the round trip through the system's sheet is
+ * presence, within {@code promptCapMs}. It lives {@code promptCapMs} from
+ * its begin, on the lock's clock: a later finish unlocks nothing ({@link
+ * LockUnavailableException}, "expired"). A sign-out ({@link
+ * IdleLock#disable()}), a new passcode (also one set by another process)
+ * and {@link IdleLock#disableBiometrics()} void every open request.
+ * Finishing a request that is no longer open (finished, voided) throws
+ * {@link InvalidArgumentException} and changes nothing. At most {@link
+ * IdleLock#BIOMETRIC_REQUESTS_MAX} are open on a lock at once: {@link
+ * #close()} (try-with-resources), {@link #cancel()} or {@link
+ * #dismiss(AuthResult)} ends one you no longer need, and a request that becomes unreachable while still open is
+ * finished as cancelled by a {@link Cleaner}, so a forgotten request never
+ * holds a slot. After the lock is closed, {@link #finish} throws {@link
+ * IllegalStateException}; {@link #cancel()}, {@link #dismiss} and {@link
+ * #close()} do nothing.
+ *
+ * <p><b>Threads.</b> Any: a request may be finished on another thread than
+ * the one that began it, and finished, cancelled or dropped concurrently
+ * with anything else on the lock; the library lets exactly one finish
+ * through.
+ *
+ * <p><b>Secrets.</b> {@link #secret()} (ENABLE requests) is the request's
+ * own array of the new 32-byte secret: keep it behind your biometric check
+ * (encrypt it with the Keystore key), never elsewhere; the binding wipes
+ * it (zeros) when the request ends, however it ends (finish, cancel,
+ * drop, the lock's close). Wipe any copy you make. The array you hand to
+ * {@link #finish(AuthResult, byte[])} is taken over: the binding wipes it
+ * when finish returns or throws; the C glue wipes its own copy too.
+ */
+public final class BiometricRequest implements AutoCloseable {
+    /** What a request is for ({@code IDLELOCK_BIOMETRIC_*}). */
+    public enum Purpose {
+        /** Unlock (or re-authenticate an unlocked session) with the shortcut. */
+        UNLOCK(1),
+        /** Turn the shortcut on. */
+        ENABLE(2);
+
+        /** The C value. */
+        public final int code;
+
+        Purpose(int code) { this.code = code; }
+    }
+
+    private final Core core;
+    private final Snapshot begun;
+    private final Cleaner.Cleanable cleanable;
+
+    BiometricRequest(Core core, Snapshot begun, Cleaner cleaner) {
+        this.core = core;
+        this.begun = begun;
+        this.cleanable = cleaner.register(this, core);
+    }
+
+    /** UNLOCK or ENABLE. */
+    public Purpose purpose() { return core.purpose; }
+
+    /** The library's token: 64 random bits, never 0, bound to this request's lock. */
+    public long token() { return core.token; }
+
+    /** The state right after the begin. */
+    public Snapshot snapshot() { return begun; }
+
+    /**
+     * ENABLE: the request's own array holding the new 32-byte secret, to
+     * keep behind the biometric check; wiped by the binding when the
+     * request ends (read it before you finish). UNLOCK: null.
+     */
+    public byte[] secret() { return core.secret; }
+
+    /**
+     * Completed when the request ends: with the snapshot of the finish
+     * that the library accepted, or exceptionally with the {@link
+     * IdleLockException} that finish threw ({@link
+     * LockUnavailableException} for a failed, cancelled, expired or
+     * refused check), with the {@link InvalidArgumentException} of a finish
+     * that found it voided, with a {@link CancellationException} when it
+     * was dropped unfinished, or with an {@link IllegalStateException} when
+     * the lock was closed first. Dependent stages run on the thread that
+     * ended the request unless you use the {@code *Async} methods.
+     */
+    public CompletableFuture<Snapshot> future() { return core.future; }
+
+    /** True once the request has ended (finished, voided and seen as such, dropped, or its lock closed). */
+    public boolean isFinished() { return core.isEnded(); }
+
+    /**
+     * Ends the request with the host's outcome ({@code
+     * idlelock_biometric_finish}) and returns the state after it.
+     *
+     * <p>{@code secret}: for an UNLOCK whose check passed ({@link
+     * AuthResult#OK}), the 32 bytes the check released; null in every
+     * other case. The binding wipes this array when finish returns or
+     * throws: pass one you do not need afterwards.
+     *
+     * <p>The request's prompt ends as every prompt ends: the deadlines are
+     * judged first (a request deferred the idle rule at most promptCapMs),
+     * then the outcome applies, then the end counts as activity while
+     * unlocked. Throws {@link LockUnavailableException} (the check failed,
+     * was cancelled or is unavailable, the request expired, a passcode
+     * policy requires the passcode, or the secret does not open the
+     * shortcut, which then turns off: delete your item), {@link
+     * SessionLockedException} (a lock, lockout or sign-out after the begin
+     * wins over a success; for ENABLE: delete what you stored), {@link
+     * StorageException}, {@link InvalidArgumentException} (a secret that
+     * does not fit the purpose and result: the request stays open; or a
+     * request no longer open: finished, voided), {@link
+     * IllegalStateException} (the lock is closed), {@link
+     * CallbackException} (a listener threw; the request did end). Never
+     * counts a passcode attempt. Thread: any.
+     */
+    public Snapshot finish(AuthResult result, byte[] secret) {
+        try {
+            if (result == null) throw new InvalidArgumentException("result is null");
+            boolean releases = core.purpose == Purpose.UNLOCK && result == AuthResult.OK;
+            if (releases && (secret == null || secret.length != IdleLock.AUTH_SECRET_BYTES)) {
+                throw new InvalidArgumentException("secret: " + (secret == null ? "null" : secret.length + " bytes")
+                        + "; an UNLOCK that passed hands over the " + IdleLock.AUTH_SECRET_BYTES
+                        + "-byte secret the check released");
+            }
+            if (!releases && secret != null) {
+                throw new InvalidArgumentException("secret: only an UNLOCK finished with AuthResult.OK hands over a secret; pass null with "
+                        + result + (core.purpose == Purpose.ENABLE ? " (an ENABLE confirms with no secret)" : ""));
+            }
+            Snapshot s = core.lock.finishBiometric(core, result, secret);
+            return s;
+        } finally {
+            if (secret != null) Arrays.fill(secret, (byte) 0);
+            if (core.isEnded()) cleanable.clean();
+        }
+    }
+
+    /** {@link #finish(AuthResult, byte[])} with no secret: an ENABLE confirmed ({@link AuthResult#OK}), or a check that did not pass. */
+    public Snapshot finish(AuthResult result) { return finish(result, null); }
+
+    /**
+     * Finishes the request as {@link AuthResult#CANCELLED} if it is still
+     * open: for a screen that goes away without an answer. As {@link
+     * #dismiss(AuthResult)}.
+     */
+    public Snapshot cancel() { return dismiss(AuthResult.CANCELLED); }
+
+    /**
+     * Ends the request, if it is still open, with an outcome that releases
+     * nothing ({@link AuthResult#FAILED}, {@link AuthResult#CANCELLED},
+     * {@link AuthResult#UNAVAILABLE}), for a prompt's error callback: the
+     * library's answer to it ({@link LockUnavailableException}, which also
+     * fails {@link #future()}) is expected and not thrown, nor is anything
+     * when the request already ended, was voided, or its lock is closed.
+     * Returns the state after it, or null when there was nothing to
+     * finish. Throws {@link InvalidArgumentException} for {@link
+     * AuthResult#OK} or null (a release goes through {@link #finish}), and
+     * what a finish throws besides (a {@link CallbackException}). Thread: any.
+     */
+    public Snapshot dismiss(AuthResult outcome) {
+        if (outcome == null || outcome == AuthResult.OK) {
+            throw new InvalidArgumentException("outcome: dismiss takes FAILED, CANCELLED or UNAVAILABLE, not " + outcome
+                    + "; a check that passed goes through finish(AuthResult.OK, ...)");
+        }
+        if (core.isEnded() || core.lock.isClosed()) return null;
+        try {
+            return finish(outcome, null);
+        } catch (LockUnavailableException e) {
+            return e.snapshot();
+        } catch (InvalidArgumentException | IllegalStateException e) {
+            return null; // voided, finished meanwhile, or the lock was closed meanwhile
+        }
+    }
+
+    /** {@link #cancel()}, for try-with-resources: a request still open at the end of the block is finished as cancelled. */
+    @Override
+    public void close() { cancel(); }
+
+    @Override
+    public String toString() {
+        return "BiometricRequest(" + core.purpose + ", " + (core.isEnded() ? "finished" : "open") + ")";
+    }
+
+    /**
+     * The state of one request, shared by its facade, its lock's registry
+     * (for close()) and the Cleaner (the action that finishes a dropped
+     * request: it never refers to the facade).
+     */
+    static final class Core implements Runnable {
+        final IdleLock lock;
+        final long token;
+        final Purpose purpose;
+        final byte[] secret;
+        final CompletableFuture<Snapshot> future = new CompletableFuture<>();
+        private int finishing;   // finishes in flight in the library
+        private boolean ended;
+        private boolean lockClosed;
+
+        Core(IdleLock lock, long token, Purpose purpose, byte[] secret) {
+            this.lock = lock;
+            this.token = token;
+            this.purpose = purpose;
+            this.secret = secret;
+        }
+
+        synchronized boolean isEnded() { return ended; }
+
+        synchronized void enterFinish() { finishing++; }
+
+        /**
+         * After a finish returned from the library with {@code rc}: a status
+         * other than INVALID_ARGUMENT means the library finished the
+         * request (whatever the outcome). INVALID_ARGUMENT (the binding
+         * checked the arguments) means the token is not open: it ended
+         * before (a finish that completed the future first), or it was
+         * voided; the future learns it unless another finish is still in
+         * flight (that one tells).
+         */
+        void exitFinish(int rc, Snapshot s, IdleLockException failure) {
+            boolean end;
+            synchronized (this) {
+                finishing--;
+                end = !ended && (rc != InvalidArgumentException.STATUS || finishing == 0);
+                if (end) end();
+            }
+            if (end) {
+                if (failure == null) future.complete(s);
+                else future.completeExceptionally(failure);
+            }
+            closedMeanwhile();
+        }
+
+        /** The lock was closed: no finish can reach the library any more. */
+        void lockClosed() {
+            synchronized (this) {
+                lockClosed = true;
+            }
+            closedMeanwhile();
+        }
+
+        private void closedMeanwhile() {
+            synchronized (this) {
+                if (ended || !lockClosed || finishing > 0) return;
+                end();
+            }
+            future.completeExceptionally(new IllegalStateException(
+                    "the IdleLock was closed before this biometric request finished"));
+        }
+
+        /** With the monitor held. */
+        private void end() {
+            ended = true;
+            if (secret != null) Arrays.fill(secret, (byte) 0);
+            lock.forget(this);
+        }
+
+        /** The Cleaner's action: the facade became unreachable (or finished: then nothing to do). */
+        @Override
+        public void run() {
+            synchronized (this) {
+                if (ended || finishing > 0) return;
+            }
+            try {
+                if (!lock.isClosed()) lock.finishBiometric(this, AuthResult.CANCELLED, null);
+            } catch (RuntimeException e) {
+                // cancelled (LockUnavailable), voided, or closed meanwhile: the request is over either way
+            }
+            boolean end;
+            synchronized (this) {
+                end = !ended && finishing == 0;
+                if (end) end();
+            }
+            if (end) future.completeExceptionally(new CancellationException("the biometric request was dropped unfinished"));
+        }
+    }
+}
