@@ -910,16 +910,23 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /*                                                                          */
 /* Requests. A token is 64 random bits, never 0, bound to its handle, and   */
 /* finishes once. At most IDLELOCK_BIOMETRIC_REQUESTS_MAX are open on a     */
-/* handle at once (a begin past that is IDLELOCK_ERR_INVALID_ARGUMENT:      */
-/* finish the ones you no longer need, with IDLELOCK_AUTH_CANCELLED).       */
-/* idlelock_disable, a new passcode (idlelock_set_passcode, also one set    */
-/* by another process), idlelock_disable_biometrics and idlelock_destroy    */
-/* void every open request and end its prompt: finishing a voided token is  */
-/* IDLELOCK_ERR_INVALID_ARGUMENT, as is one never issued on this handle or  */
-/* already finished. A request lives prompt_cap_ms from its begin, on the   */
-/* handle's clock: past that it defers nothing any more, and its finish     */
+/* handle at once: when that many are open, the ones that had expired by   */
+/* the latest clock reading a call of the handle judged at make room (their */
+/* tokens are then no longer open), and a begin that still finds them all   */
+/* open is IDLELOCK_ERR_INVALID_ARGUMENT (finish the ones you no longer     */
+/* need, with IDLELOCK_AUTH_CANCELLED). idlelock_disable, a new passcode    */
+/* (idlelock_set_passcode), idlelock_disable_biometrics and                 */
+/* idlelock_destroy void every open request and end its prompt: finishing   */
+/* a voided token is IDLELOCK_ERR_INVALID_ARGUMENT, as is one never issued  */
+/* on this handle or already finished. A sign-out or a new passcode by      */
+/* another process is seen by the finish itself: that finish answers as    */
+/* listed under idlelock_biometric_finish (IDLELOCK_ERR_NO_PASSCODE,        */
+/* IDLELOCK_ERR_SESSION_LOCKED or IDLELOCK_ERR_LOCK_UNAVAILABLE) and ends   */
+/* the request; never OK. A request lives prompt_cap_ms from its begin, on  */
+/* the handle's clock: past that it defers nothing any more, and its finish */
 /* unlocks nothing (IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired"); a clock that */
-/* reads earlier than its begin expires it too. With prompt_cap_ms 0 a      */
+/* reads earlier than its begin, or a clock step that any call of the       */
+/* handle saw since the begin, expires it too. With prompt_cap_ms 0 a       */
 /* begin is refused (IDLELOCK_ERR_LOCK_UNAVAILABLE): the check would have   */
 /* no time.                                                                 */
 /*                                                                          */
@@ -1006,7 +1013,7 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
  * the calls it stands for). IDLELOCK_ERR_INVALID_ARGUMENT, with nothing
  * changed, for a NULL lock or token, an unknown purpose, a secret buffer
  * that does not fit the purpose, a bad out->size, or
- * IDLELOCK_BIOMETRIC_REQUESTS_MAX requests already open; the message
+ * IDLELOCK_BIOMETRIC_REQUESTS_MAX requests open, none expired; the message
  * names the argument. On success a prompt is open until the request is
  * finished or voided; on any failure no request is left open (also when
  * judging locked the session and the lock could not be saved:
@@ -1034,7 +1041,10 @@ int idlelock_biometric_begin(idlelock *lock, int32_t purpose, uint64_t *token, u
  *    nothing else changes (for ENABLE the shortcut stays as it was);
  *  - a sign-out by another process, seen now: IDLELOCK_ERR_NO_PASSCODE;
  *  - UNLOCK, IDLELOCK_AUTH_OK: as idlelock_unlock_with_biometrics after a
- *    release: a passcode policy requiring the passcode by now, a shortcut
+ *    release: a passcode policy requiring the passcode by now (judged
+ *    again as the unlock is applied, with a store under its lock, so the
+ *    biometric unlocks of every handle and process of the sign-in count
+ *    toward biometric_max_uses), a shortcut
  *    changed or turned off since begin (IDLELOCK_ERR_LOCK_UNAVAILABLE); a
  *    secret that does not open the shortcut's wrap turns the shortcut off
  *    (IDLELOCK_ERR_LOCK_UNAVAILABLE; delete your item); otherwise the

@@ -254,6 +254,26 @@ struct BiometricPairTests {
         #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
     }
 
+    /// Regression (issue 13's review): a clock step that another call saw
+    /// (a check while the request was open) left the request open, and a
+    /// finish back at a later reading unlocked. Any step the handle saw
+    /// since the begin expires it.
+    @Test func aClockStepSeenByAnotherCallExpiresTheRequest() {
+        let l = PairLock(promptCap: 30_000)
+        l.setPasscode()
+        l.enable()
+        l.lock()
+        let (_, token) = l.beginUnlock()
+        l.clock.advance(-10_000)
+        #expect(idlelock_check(l.handle, nil) == 0) // the step, seen here
+        l.clock.advance(10_010)                     // past the begin again, within the cap
+        #expect(l.finish(token, secret: l.kept) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(lastError().contains("expired"))
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
+        let (_, fresh) = l.beginUnlock()
+        #expect(l.finish(fresh, secret: l.kept) == 0, "a request begun after the step works")
+    }
+
     @Test func aPromptCapOfZeroLeavesTheCheckNoTime() {
         let l = PairLock(promptCap: 0)
         l.setPasscode()
@@ -373,6 +393,29 @@ struct BiometricPairTests {
         #expect(visible(l.snapshot()) == before)
         #expect(l.finish(tokens[3], IDLELOCK_AUTH_CANCELLED) == IDLELOCK_ERR_LOCK_UNAVAILABLE)
         #expect(l.beginUnlock().0 == 0, "a finished request frees its place")
+    }
+
+    /// A host that lost its tokens (an Activity destroyed, an isolate
+    /// killed) is not kept from the shortcut: requests that had expired by
+    /// the handle's latest reading make room, and their tokens are no
+    /// longer open. Requests still within the cap keep theirs.
+    @Test func expiredRequestsMakeRoom() {
+        let l = PairLock(promptCap: 30_000)
+        l.setPasscode()
+        l.enable()
+        l.lock()
+        var lost: [UInt64] = []
+        for _ in 0..<IDLELOCK_BIOMETRIC_REQUESTS_MAX { lost.append(l.beginUnlock().1) }
+        l.clock.advance(29_999)
+        #expect(idlelock_check(l.handle, nil) == 0)
+        #expect(l.beginUnlock().0 == IDLELOCK_ERR_INVALID_ARGUMENT, "none has expired yet")
+        l.clock.advance(1)
+        #expect(idlelock_check(l.handle, nil) == 0) // the reading at which all eight expired
+        let (rc, token) = l.beginUnlock()
+        #expect(rc == 0)
+        #expect(l.finish(lost[0], secret: l.kept) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
+        #expect(l.finish(token, secret: l.kept) == 0)
     }
 
     @Test func anOpenRequestIsAPromptAndItsFinishIsActivity() {

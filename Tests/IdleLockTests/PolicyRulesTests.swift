@@ -17,18 +17,35 @@ private func rules(afterReboot: Bool = false, maxAge: Int64 = 0, maxUses: Int32 
     return r
 }
 
-/// A locked session unlocked at `now` by `credential`.
-private func unlock(_ r: inout LockRules, by credential: Credential, now: Int64) {
+/// A locked session unlocked at `now` by `credential`: `expected` is what
+/// the rules answer (a biometric success a policy refuses changes nothing).
+private func unlock(_ r: inout LockRules, by credential: Credential, now: Int64,
+                    expected: AttemptOutcome = .unlocked) {
     r.lockNow(now: now)
     guard case .check(let ticket) = r.beginAttempt(now: now) else {
         Issue.record("the attempt was refused")
         return
     }
-    #expect(r.finishAttempt(ticket, right: true, now: now, by: credential) == .unlocked)
+    #expect(r.finishAttempt(ticket, right: true, now: now, by: credential) == expected)
 }
 
 @Suite("Passcode policies (rules)")
 struct PasscodePolicyRulesTests {
+    /// Regression (issue 13's review): two handles on one store each judged
+    /// biometric_max_uses at what they had read, and both unlocked. The
+    /// rules judge the policies again when a biometric success is applied,
+    /// after the store's count was adopted under its lock.
+    @Test func aBiometricSuccessIsJudgedAgainWhenApplied() {
+        var r = rules(maxUses: 1)
+        r.lockNow(now: 1_000)
+        let ticket = AttemptTicket(epoch: r.lockEpoch, generation: r.passcodeGeneration)
+        // Another process's biometric unlock, read under the store lock.
+        r.adoptPasscodeRecord(enteredAt: 0, sameBoot: true, biometricUses: 1)
+        #expect(r.finishAttempt(ticket, right: true, now: 1_000, by: .biometric) == .passcodeRequired(.biometricUses))
+        #expect(r.state == .locked)
+        #expect(r.finishAttempt(ticket, right: true, now: 1_000, by: .passcode) == .unlocked)
+    }
+
     @Test func everyPolicyIsOffByDefault() {
         var r = rules()
         for _ in 0..<50 { unlock(&r, by: .biometric, now: 1_000) }
@@ -49,8 +66,8 @@ struct PasscodePolicyRulesTests {
         #expect(!r.isPasscodeRequired(now: hour - 1))
         #expect(r.isPasscodeRequired(now: hour), "elapsed >= passcode_max_age_ms")
         #expect(r.passcodeDemand(now: hour) == .tooOld)
-        unlock(&r, by: .biometric, now: hour + 5)
-        #expect(r.isPasscodeRequired(now: hour + 5), "a biometric unlock is no passcode entry")
+        unlock(&r, by: .biometric, now: hour + 5, expected: .passcodeRequired(.tooOld))
+        #expect(r.state == .locked && r.isPasscodeRequired(now: hour + 5), "the shortcut is refused, and is no entry")
         unlock(&r, by: .passcode, now: hour + 10)
         #expect(!r.isPasscodeRequired(now: hour + 10))
         #expect(r.isPasscodeRequired(now: 2 * hour + 10))
@@ -81,8 +98,8 @@ struct PasscodePolicyRulesTests {
         r.adoptPasscodeRecord(enteredAt: 0, sameBoot: false, biometricUses: 0)
         #expect(r.isPasscodeRequired(now: 1))
         #expect(r.passcodeDemand(now: 1) == .afterReboot)
-        unlock(&r, by: .biometric, now: 2)
-        #expect(r.isPasscodeRequired(now: 2))
+        unlock(&r, by: .biometric, now: 2, expected: .passcodeRequired(.afterReboot))
+        #expect(r.state == .locked && r.isPasscodeRequired(now: 2))
         unlock(&r, by: .passcode, now: 3)
         #expect(!r.isPasscodeRequired(now: 3))
         // A clock step is not a reboot.
@@ -97,6 +114,8 @@ struct PasscodePolicyRulesTests {
         unlock(&r, by: .biometric, now: 2)
         #expect(r.isPasscodeRequired(now: 2))
         #expect(r.passcodeDemand(now: 2) == .biometricUses)
+        unlock(&r, by: .biometric, now: 2, expected: .passcodeRequired(.biometricUses))
+        #expect(r.state == .locked && r.passcodePolicy.biometricUses == 2)
         unlock(&r, by: .passcode, now: 3)
         #expect(!r.isPasscodeRequired(now: 3))
         #expect(r.passcodePolicy.biometricUses == 0)
@@ -218,10 +237,17 @@ struct StepUpRulesTests {
 @Suite("Biometric requests (rules)")
 struct BiometricRequestRulesTests {
     @Test func aRequestLivesPromptCapMs() {
-        let r = rules(promptCap: 30_000)
-        #expect(!r.requestExpired(openedAt: 1_000, now: 30_999))
-        #expect(r.requestExpired(openedAt: 1_000, now: 31_000), "elapsed >= prompt_cap_ms")
-        #expect(r.requestExpired(openedAt: 1_000, now: 999), "a clock step back expires it")
+        var r = rules(promptCap: 30_000)
+        r.check(now: 1_000)
+        let steps = r.clockSteps
+        #expect(!r.requestExpired(openedAt: 1_000, steps: steps, now: 30_999))
+        #expect(r.requestExpired(openedAt: 1_000, steps: steps, now: 31_000), "elapsed >= prompt_cap_ms")
+        #expect(r.requestExpired(openedAt: 1_000, steps: steps, now: 999), "a clock step back expires it")
+        r.check(now: 5_000)
+        r.check(now: 2_000) // a step back, seen by another call, that stays after the opening
+        #expect(r.clockSteps == steps &+ 1)
+        #expect(r.requestExpired(openedAt: 1_000, steps: steps, now: 5_001), "a step seen since expires it")
+        #expect(!r.requestExpired(openedAt: 2_000, steps: r.clockSteps, now: 5_001))
     }
 
     @Test func aDiscardedPromptLeavesNoGraceWindow() {

@@ -456,6 +456,8 @@ class Request:
     passcode_gen: int
     opened_at: int
     wrap: Optional[int]
+    # A clock step seen since its begin, by any call of the handle.
+    stepped: bool = False
 
 
 _WRAPS = [0]
@@ -836,6 +838,12 @@ class Model:
         stepped_back = now < self.latest or now < self.last_activity or (
             self.departure is not None and now < self.departure.at
         )
+        if now < self.latest:
+            # Header: "a clock that reads earlier than its begin, or a clock
+            # step any call of the handle saw since, expires it too" (a
+            # reading earlier than the latest one: a step not seen before).
+            for request in self.requests.values():
+                request.stepped = True
         self.latest = now
         if not stepped_back:
             return
@@ -1479,9 +1487,10 @@ class Model:
 
     def _expired(self, request: Request, now: int) -> bool:
         """"A request lives prompt_cap_ms from its begin, on the handle's
-        clock [...]; a clock that reads earlier than its begin expires it
-        too." """
-        return now < request.opened_at or now - request.opened_at >= self.config.prompt_cap_ms
+        clock [...]; a clock that reads earlier than its begin, or a clock
+        step any call of the handle saw since, expires it too." """
+        return (now < request.opened_at or request.stepped
+                or now - request.opened_at >= self.config.prompt_cap_ms)
 
     def _apply_answer(self, now: int, request: Request, answer: str) -> Status:
         """The host's answer, at the end of the check (already judged at
@@ -1606,11 +1615,19 @@ class Model:
 
     def biometric_begin(self, now: int, purpose: str) -> "tuple[Status, int]":
         """idlelock_biometric_begin: INVALID_ARGUMENT, nothing changed, when
-        IDLELOCK_BIOMETRIC_REQUESTS_MAX requests are open; then judges and
+        IDLELOCK_BIOMETRIC_REQUESTS_MAX requests are open and none had expired
+        by the latest reading (those make room); then judges and
         checks as the call it stands for; on success a prompt is open until
         the request is finished or voided. Returns the model's token (0
         when none was issued)."""
         assert purpose in ("unlock", "enable"), purpose
+        if len(self.requests) >= BIOMETRIC_REQUESTS_MAX:
+            # Header: "requests that had expired by the latest reading the
+            # handle judged at make room first".
+            for key, request in list(self.requests.items()):
+                if self._expired(request, self.latest):
+                    self._discard_prompt(request.prompt)
+                    del self.requests[key]
         if len(self.requests) >= BIOMETRIC_REQUESTS_MAX:
             return Status.INVALID_ARGUMENT, 0
         self._enter(now)

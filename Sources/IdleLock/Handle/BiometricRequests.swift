@@ -31,6 +31,8 @@ struct BiometricRequest {
     /// Its prompt.
     let check: HostCheck
     let openedAt: Int64
+    /// `rules.clockSteps` at begin: a step since expires the request.
+    let clockSteps: UInt32
     /// UNLOCK: the shortcut's wrap and the passcode wrap at begin.
     let shortcut: KeyWrap?
     let passcode: PasscodeWrap?
@@ -94,21 +96,25 @@ extension IdleLockHandle {
         }
         return BiometricRequest(token: token, purpose: purpose,
                                 ticket: AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration),
-                                check: openHostCheck(now: now), openedAt: now,
+                                check: openHostCheck(now: now), openedAt: now, clockSteps: rules.clockSteps,
                                 shortcut: shortcut, passcode: passcode, made: made)
     }
 
     /// A passcode policy refusing the shortcut at `now` (LOCK_UNAVAILABLE,
     /// naming it).
     private func requireNoPasscodeDemand(now: Int64) throws(IdleLockError) {
-        switch rules.passcodeDemand(now: now) {
-        case nil: return
+        if let demand = rules.passcodeDemand(now: now) { throw IdleLockHandle.passcodeRequired(demand) }
+    }
+
+    /// LOCK_UNAVAILABLE naming the passcode policy that refuses the shortcut.
+    static func passcodeRequired(_ demand: PasscodeDemand) -> IdleLockError {
+        switch demand {
         case .afterReboot:
-            throw IdleLockError(.lockUnavailable, "the passcode is required: it has not been entered since the device restarted (passcode_after_reboot); unlock with the passcode")
+            return IdleLockError(.lockUnavailable, "the passcode is required: it has not been entered since the device restarted (passcode_after_reboot); unlock with the passcode")
         case .tooOld:
-            throw IdleLockError(.lockUnavailable, "the passcode is required: it was last entered longer ago than passcode_max_age_ms (or in another boot, or before a clock step); unlock with the passcode")
+            return IdleLockError(.lockUnavailable, "the passcode is required: it was last entered longer ago than passcode_max_age_ms (or in another boot, or before a clock step); unlock with the passcode")
         case .biometricUses:
-            throw IdleLockError(.lockUnavailable, "the passcode is required after biometric_max_uses biometric unlocks in a row; unlock with the passcode")
+            return IdleLockError(.lockUnavailable, "the passcode is required after biometric_max_uses biometric unlocks in a row; unlock with the passcode")
         }
     }
 
@@ -179,7 +185,7 @@ extension IdleLockHandle {
     /// A request past `prompt_cap_ms` (or behind a clock step) unlocks and
     /// enables nothing.
     private func requireUnexpired(_ request: BiometricRequest, now: Int64) throws(IdleLockError) {
-        if rules.requestExpired(openedAt: request.openedAt, now: now) {
+        if rules.requestExpired(openedAt: request.openedAt, steps: request.clockSteps, now: now) {
             throw IdleLockError(.lockUnavailable, "the biometric request expired: it was open longer than prompt_cap_ms (or the clock stepped back); begin a new one")
         }
     }
@@ -202,6 +208,22 @@ extension IdleLockHandle {
         biometricRequests.removeAll()
     }
 
+    /// With the mutex held, before the clock is read: the requests that had
+    /// expired by the latest reading this handle judged at make room (they
+    /// defer nothing and unlock nothing; a host that lost their tokens must
+    /// not be kept from the shortcut). Their finish is then a token no
+    /// longer open.
+    private func reclaimExpiredRequests() {
+        let at = rules.latestReading
+        for request in biometricRequests
+        where rules.requestExpired(openedAt: request.openedAt, steps: request.clockSteps, now: at) {
+            rules.discardPrompt(request.check.prompt)
+        }
+        biometricRequests.removeAll {
+            rules.requestExpired(openedAt: $0.openedAt, steps: $0.clockSteps, now: at)
+        }
+    }
+
     // MARK: - The pair (idlelock_biometric_begin / _finish)
 
     /// `biometric_begin`; the arguments are validated. For ENABLE the new
@@ -219,8 +241,9 @@ extension IdleLockHandle {
         }
         var token: UInt64 = 0
         let result = transact(checking: { () throws(IdleLockError) in
+            if biometricRequests.count >= ConfigLimits.biometricRequestsMax { reclaimExpiredRequests() }
             if biometricRequests.count >= ConfigLimits.biometricRequestsMax {
-                throw .invalid("IDLELOCK_BIOMETRIC_REQUESTS_MAX (", Int64(ConfigLimits.biometricRequestsMax), ") requests are already open on this handle: finish the ones no longer needed (IDLELOCK_AUTH_CANCELLED) first")
+                throw .invalid("IDLELOCK_BIOMETRIC_REQUESTS_MAX (", Int64(ConfigLimits.biometricRequestsMax), ") requests are open on this handle and none has expired: finish the ones no longer needed (IDLELOCK_AUTH_CANCELLED) first")
             }
         }, into: out) { now throws(IdleLockError) in
             rules.check(now: now)

@@ -232,6 +232,8 @@ extension IdleLockHandle {
         case .void:
             if !rules.engaged { throw IdleLockHandle.noPasscode }
             throw IdleLockError(.sessionLocked, "the passcode was replaced while this attempt was checked; the attempt is void, try again")
+        case .passcodeRequired(let demand):
+            throw IdleLockHandle.passcodeRequired(demand)
         }
     }
 
@@ -362,7 +364,7 @@ extension IdleLockHandle {
                     image.retryStarted = delay.savedStart
                     image.retryPeriod = delay.period
                     return true
-                case .void:
+                case .void, .passcodeRequired:
                     return false
                 }
             }

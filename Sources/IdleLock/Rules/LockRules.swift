@@ -162,6 +162,10 @@ enum AttemptOutcome: Equatable {
     case overtaken
     /// The passcode was replaced or removed while the check ran.
     case void
+    /// A biometric success that a passcode policy refuses at the moment it
+    /// would apply (another process's biometric unlocks, read under the
+    /// store lock, count too): nothing changed.
+    case passcodeRequired(PasscodeDemand)
 }
 
 struct LockRules {
@@ -191,6 +195,10 @@ struct LockRules {
     /// than it is a clock step (SPEC §2), also one that lands after the
     /// last activity and the departure.
     private(set) var latestReading: Int64
+    /// How many times a reading was earlier than the latest one (wrapping):
+    /// a biometric request begun before such a step has expired, whichever
+    /// call saw it.
+    private(set) var clockSteps: UInt32 = 0
     /// Prompts the app opened itself (SPEC §9).
     private(set) var shield: PromptShield
     /// The recorded absence began while a live prompt was open.
@@ -290,12 +298,14 @@ struct LockRules {
         return Millis.elapsed(from: at, to: now) <= maxAge
     }
 
-    /// A biometric request opened at `openedAt` (a prompt) has expired at
-    /// `now`: `prompt_cap_ms` passed since (it defers nothing any more, and
-    /// its answer unlocks nothing), or the clock reads earlier than its
-    /// opening (a clock step: fail closed).
-    func requestExpired(openedAt: Int64, now: Int64) -> Bool {
-        now < openedAt || Millis.hasPassed(Millis.elapsed(from: openedAt, to: now), timeouts.promptCap)
+    /// A biometric request opened at `openedAt` (a prompt), when this
+    /// handle had seen `steps` clock steps, has expired at `now`:
+    /// `prompt_cap_ms` passed since (it defers nothing any more, and its
+    /// answer unlocks nothing), or the clock reads earlier than its opening
+    /// or stepped since, seen by this call or another (fail closed).
+    func requestExpired(openedAt: Int64, steps: UInt32, now: Int64) -> Bool {
+        now < openedAt || steps != clockSteps
+            || Millis.hasPassed(Millis.elapsed(from: openedAt, to: now), timeouts.promptCap)
     }
 
     /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
@@ -390,6 +400,9 @@ struct LockRules {
         // last activity and the departure would otherwise extend the
         // session by the step.
         let stepped = now < latestReading || now < lastActivity || (departure.map { now < $0 } ?? false)
+        // A new step back (not one already seen and still in effect) ends
+        // every biometric request begun before it.
+        if now < latestReading { clockSteps &+= 1 }
         latestReading = now
         guard stepped else { return }
         // Times recorded after `now` are not on this timeline any more.
@@ -684,6 +697,10 @@ struct LockRules {
             return .wrong(remaining: maxAttempts - failedAttempts)
         }
         if state == .lockedOut { return .lockedOut }
+        // Judged again here, not only at begin: the count of biometric
+        // unlocks in a row may have grown meanwhile (another handle or
+        // process finished first), and the passcode may have aged.
+        if credential == .biometric, let demand = passcodeDemand(now: now) { return .passcodeRequired(demand) }
         failedAttempts = 0
         retry = nil
         guard ticket.epoch == lockEpoch else { return .overtaken }

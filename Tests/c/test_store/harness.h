@@ -134,5 +134,6 @@ void test_damage(void);                         /* damage.c */
 void test_paths(void);                          /* paths.c */
 /* Issue 11: a stored session hands out nothing before start (finding 5). */
 void test_before_start(void);                   /* processes.c */
+void test_policies(void);                       /* policies.c */
 
 #endif

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
     test_damage();
     test_paths();
     test_before_start();
+    test_policies();
 
     remove_tmpdir();
     printf("%u passed, %u failed\n", passed, failed);
