@@ -25,10 +25,12 @@ namespace LibIdleLock
     /// Lifetime: while open the request is a prompt (IdleLock.PromptBegin): the round trip
     /// through the system's sheet is presence, within PromptCapMs. It lives PromptCapMs
     /// (ms, on the lock's clock) from its begin: a later Finish unlocks nothing
-    /// (LockUnavailableException, "expired"). Disable, a new passcode (also one set by
-    /// another process) and DisableBiometrics void every open request. Finishing a request
-    /// that is no longer open (finished, voided) throws InvalidArgumentException and changes
-    /// nothing. At most IdleLock.BiometricRequestsMax (8) are open on a lock: Dispose (a
+    /// (LockUnavailableException, "expired"); so does a clock step since its begin. Disable,
+    /// a new passcode and DisableBiometrics on this lock void every open request: finishing
+    /// a request that is no longer open (finished, voided) throws InvalidArgumentException
+    /// and changes nothing. A sign-out or new passcode by another process is seen by the
+    /// finish itself, which then throws NoPasscodeException, SessionLockedException or
+    /// LockUnavailableException and ends the request; never success. At most IdleLock.BiometricRequestsMax (8) are open on a lock: Dispose (a
     /// using block), Cancel or Dismiss ends one you no longer need, and a request the
     /// program drops while it is open is finished as cancelled by its finalizer, so a
     /// forgotten request never holds a slot. After the lock's Dispose, Finish throws

@@ -27,11 +27,14 @@ import java.util.concurrent.CompletableFuture;
  * IdleLock#promptBegin()}): the round trip through the system's sheet is
  * presence, within {@code promptCapMs}. It lives {@code promptCapMs} from
  * its begin, on the lock's clock: a later finish unlocks nothing ({@link
- * LockUnavailableException}, "expired"). A sign-out ({@link
- * IdleLock#disable()}), a new passcode (also one set by another process)
- * and {@link IdleLock#disableBiometrics()} void every open request.
- * Finishing a request that is no longer open (finished, voided) throws
- * {@link InvalidArgumentException} and changes nothing. At most {@link
+ * LockUnavailableException}, "expired"); so does a clock step since its
+ * begin. A sign-out ({@link IdleLock#disable()}), a new passcode and
+ * {@link IdleLock#disableBiometrics()} on this lock void every open
+ * request: finishing a request that is no longer open (finished, voided)
+ * throws {@link InvalidArgumentException} and changes nothing. A sign-out
+ * or new passcode by another process is seen by the finish itself, which
+ * then throws {@link NoPasscodeException}, {@link SessionLockedException}
+ * or {@link LockUnavailableException} and ends the request; never success. At most {@link
  * IdleLock#BIOMETRIC_REQUESTS_MAX} are open on a lock at once: {@link
  * #close()} (try-with-resources), {@link #cancel()} or {@link
  * #dismiss(AuthResult)} ends one you no longer need, and a request that becomes unreachable while still open is
