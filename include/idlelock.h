@@ -1106,13 +1106,15 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
  * duration, LAContext's touchIDAuthenticationAllowableReuseDuration and
  * OWASP MASVS-AUTH's step-up authentication describe it: IDLELOCK_OK when
  * the session is unlocked and its last successful authentication on this
- * handle (out->last_auth_ms: a passcode or biometric unlock, including a
- * re-authentication of the unlocked session) is at most `max_age_ms`
+ * handle (idlelock_snapshot.last_auth_ms: a passcode or biometric unlock,
+ * including a re-authentication of the unlocked session; not
+ * idlelock_set_passcode, which is no authentication of the person) is at
+ * most `max_age_ms`
  * (1..IDLELOCK_RECENT_AUTH_MAX_MS) old; IDLELOCK_ERR_REAUTH_REQUIRED when
  * it is older or there was none on this handle (ask the user: idlelock_unlock,
  * or the biometric shortcut, on the unlocked session; then check again);
- * IDLELOCK_ERR_SESSION_LOCKED when the session is locked (or awaits its
- * first start); IDLELOCK_ERR_NO_PASSCODE when no passcode is set (there is
+ * IDLELOCK_ERR_SESSION_LOCKED when the session is locked (or, with a
+ * store, awaits its first start); IDLELOCK_ERR_NO_PASSCODE when no passcode is set (there is
  * nothing to authenticate with). A clock that reads earlier than the
  * authentication (a clock step) is no proof of it: REAUTH_REQUIRED. Judges
  * the deadlines first and, with a store, looks at it as the gate does.

@@ -420,8 +420,11 @@ public func idlelock_biometric_finish(_ lock: OpaquePointer?, _ token: UInt64, _
     if secret == nil && secretLen != 0 {
         return fail(function, .invalid("secret is NULL but secret_len is ", shown(secretLen)))
     }
-    if answer == .released ? (secretLen != 0 && unsigned(secretLen) != UInt(HostAuthenticator.secretBytes)) : secretLen != 0 {
-        return fail(function, .invalid("secret_len must be 32 with IDLELOCK_AUTH_OK for an unlock request and 0 otherwise, got ", shown(secretLen)))
+    if answer == .released && secretLen != 0 && unsigned(secretLen) != UInt(HostAuthenticator.secretBytes) {
+        return fail(function, .invalid("secret_len must be 32 (IDLELOCK_AUTH_SECRET_BYTES) when an unlock request passed (IDLELOCK_AUTH_OK), or 0 for an enable request, got ", shown(secretLen)))
+    }
+    if answer != .released && secretLen != 0 {
+        return fail(function, .invalid("secret_len must be 0 with a result other than IDLELOCK_AUTH_OK (a check that failed, was cancelled or is unavailable releases no secret), got ", shown(secretLen)))
     }
     return withOut(function, lock, out) { h, target in
         h.biometricFinish(token, result: answer, secret: secretLen == 0 ? nil : secret, secretLength: secretLen, into: target)
