@@ -18,7 +18,28 @@ final class FakeClock {
 }
 
 /// A handle on a fake clock, destroyed with the box.
-final class Lock {
+/// What the tests' handle wrappers share: the handle, and the calls that
+/// need nothing else.
+protocol TestHandle: AnyObject {
+    var handle: OpaquePointer? { get }
+}
+
+extension TestHandle {
+    func snapshot() -> idlelock_snapshot {
+        var s = idlelock_snapshot()
+        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        _ = idlelock_snapshot_get(handle, &s)
+        return s
+    }
+
+    @discardableResult
+    func setPasscode(_ code: String) -> Int32 { idlelock_set_passcode(handle, code, code.utf8.count) }
+
+    @discardableResult
+    func unlock(_ code: String) -> Int32 { idlelock_unlock(handle, code, code.utf8.count, nil) }
+}
+
+final class Lock: TestHandle {
     let clock = FakeClock()
     var handle: OpaquePointer?
 
@@ -45,29 +66,6 @@ final class Lock {
         cfg.kdf_opslimit = 2
         cfg.kdf_memlimit = 19 * 1024 * 1024
         return cfg
-    }
-
-    func snapshot() -> idlelock_snapshot {
-        var s = idlelock_snapshot()
-        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
-        _ = idlelock_snapshot_get(handle, &s)
-        return s
-    }
-
-    @discardableResult
-    func setPasscode(_ code: String) -> Int32 {
-        var code = code
-        return code.withUTF8 { p in
-            p.withMemoryRebound(to: CChar.self) { idlelock_set_passcode(handle, $0.baseAddress, $0.count) }
-        }
-    }
-
-    @discardableResult
-    func unlock(_ code: String) -> Int32 {
-        var code = code
-        return code.withUTF8 { p in
-            p.withMemoryRebound(to: CChar.self) { idlelock_unlock(handle, $0.baseAddress, $0.count, nil) }
-        }
     }
 
     func put(_ name: String, _ value: [UInt8]) -> Int32 {

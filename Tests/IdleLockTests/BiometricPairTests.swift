@@ -9,7 +9,7 @@ import Testing
 
 /// A handle with no authenticator (the pair needs none), on a fake clock,
 /// optionally on a store; the options are the 1.2 ones.
-final class PairLock {
+final class PairLock: TestHandle {
     let clock: FakeClock
     var handle: OpaquePointer?
     /// The secret the host keeps behind its check (after an enable).
@@ -50,17 +50,11 @@ final class PairLock {
 
     deinit { idlelock_destroy(handle) }
 
-    func snapshot() -> idlelock_snapshot {
-        var s = idlelock_snapshot()
-        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
-        _ = idlelock_snapshot_get(handle, &s)
-        return s
-    }
-
+    /// The tests' passcode, "2468".
     @discardableResult
-    func setPasscode(_ code: String = "2468") -> Int32 { idlelock_set_passcode(handle, code, code.utf8.count) }
+    func setPasscode() -> Int32 { setPasscode("2468") }
     @discardableResult
-    func unlock(_ code: String = "2468") -> Int32 { idlelock_unlock(handle, code, code.utf8.count, nil) }
+    func unlock() -> Int32 { unlock("2468") }
     @discardableResult
     func lock() -> Int32 { idlelock_lock(handle, nil) }
 

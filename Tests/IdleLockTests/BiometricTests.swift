@@ -101,7 +101,7 @@ final class FakeKeystore: @unchecked Sendable {
 }
 
 /// A handle with a fake keystore, optionally on a store.
-final class BioLock {
+final class BioLock: TestHandle {
     /// The clock a handle reads: one the test moves by hand, or an atomic
     /// one that several threads move.
     enum TestClock {
@@ -152,17 +152,6 @@ final class BioLock {
 
     deinit { idlelock_destroy(handle) }
 
-    func snapshot() -> idlelock_snapshot {
-        var s = idlelock_snapshot()
-        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
-        _ = idlelock_snapshot_get(handle, &s)
-        return s
-    }
-
-    @discardableResult
-    func setPasscode(_ code: String) -> Int32 { idlelock_set_passcode(handle, code, code.utf8.count) }
-    @discardableResult
-    func unlock(_ code: String) -> Int32 { idlelock_unlock(handle, code, code.utf8.count, nil) }
     func bioUnlock() -> Int32 { idlelock_unlock_with_biometrics(handle, nil) }
 }
 

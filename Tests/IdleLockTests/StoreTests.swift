@@ -33,7 +33,7 @@ private func testStoreKeys() throws -> StoreKeys {
 }
 
 /// A handle on `path` with a shared fake clock.
-final class StoredLock {
+final class StoredLock: TestHandle {
     var handle: OpaquePointer?
     let status: Int32
     let clock: FakeClock
@@ -64,23 +64,6 @@ final class StoredLock {
     }
 
     deinit { idlelock_destroy(handle) }
-
-    func snapshot() -> idlelock_snapshot {
-        var s = idlelock_snapshot()
-        s.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
-        _ = idlelock_snapshot_get(handle, &s)
-        return s
-    }
-
-    @discardableResult
-    func setPasscode(_ code: String) -> Int32 {
-        idlelock_set_passcode(handle, code, code.utf8.count)
-    }
-
-    @discardableResult
-    func unlock(_ code: String) -> Int32 {
-        idlelock_unlock(handle, code, code.utf8.count, nil)
-    }
 
     func put(_ name: String, _ value: String) -> Int32 {
         let bytes = Array(value.utf8)
