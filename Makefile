@@ -4,6 +4,7 @@
 #   make test   build, run every test suite, end with one table of results
 #   make lib    only build/libidlelock.so.1 (Embedded Swift, no Swift runtime)
 #   make install   the header, the library, idlelock.pc, LICENSE under PREFIX
+#   make dist   the source tarball build/dist/libidlelock-<version>.tar.gz
 #
 # Each first installs what is missing (scripts/install-deps.sh): lib and demo
 # only what building the library needs, test everything the suites need.
@@ -50,7 +51,7 @@ C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 # shell operators).
 BUILD_STEP = @V=$(V) sh scripts/build-step.sh $(BUILD)/logs
 
-.PHONY: all lib deps c-test-deps test-deps demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
+.PHONY: all lib deps c-test-deps test-deps list-suites demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
         test-traces test-python check-library check-layers clean
 
 all: lib
@@ -115,7 +116,12 @@ demo: lib $(BUILD)/idlelock-replay
 # The suites of this file; each mk/*.mk appends its own (verification
 # machinery, benchmarks, bindings).
 RESULTS     := $(BUILD)/results
-TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces test-python
+TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces
+# The Python package's tests; the source tarball (mk/dist.mk) carries the
+# library without the bindings, and so without this suite.
+ifneq ($(wildcard bindings/python/tests),)
+TEST_SUITES += test-python
+endif
 -include $(sort $(wildcard mk/*.mk))
 
 # A suite of several commands: `@$(STEPS_BEGIN)`, then `$(STEP) command`
@@ -126,6 +132,10 @@ STEPS_END   = sh scripts/suite-step.sh --end $(RESULTS)/$@.steps
 
 test: test-deps lib
 	@MAKE="$(MAKE)" sh scripts/make-test.sh $(RESULTS) $(TEST_SUITES)
+
+# The suites `make test` runs, one per line.
+list-suites:
+	@printf '%s\n' $(TEST_SUITES)
 
 # The tests use Swift Testing only: scripts/swift-test.sh passes
 # --disable-xctest and keeps swift test's full output in build/swift-test/.
