@@ -33,8 +33,12 @@ if [ "${1:-}" = --one ]; then
     start=$(date +%s)
     $make --no-print-directory "$3"
     rc=$?
-    cpu=$(times | sed -n '2{s/m/ /g;s/s//g;p;}' | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 + 0.5 }')
-    echo "$(( $(date +%s) - start )) $cpu" > "$2.time"
+    wall=$(( $(date +%s) - start ))
+    # `times` in this shell, not in a pipeline's subshell (which has waited
+    # for no one): its second line is the children's "user system".
+    times > "$2.time"
+    cpu=$(sed -n '2{s/m/ /g;s/s//g;p;}' "$2.time" | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 + 0.5 }')
+    echo "$wall $cpu" > "$2.time"
     exit "$rc"
 fi
 
