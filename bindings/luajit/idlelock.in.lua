@@ -166,6 +166,13 @@ end
 
 -- ----------------------------------------------------------------- helpers
 
+--- The type of `v` for an error message, as Lua's own say it: "string",
+--- "nil", or the C type of a cdata ("cdata<int64_t>").
+local function typename(v)
+  if type(v) == "cdata" then return "cdata<" .. tostring(ffi.typeof(v)):match("^ctype<(.*)>$") .. ">" end
+  return type(v)
+end
+
 local function ms(v)
   if v == math.huge then return math.huge end
   return tonumber(v)
@@ -244,24 +251,51 @@ local function cstr(v, what)
   return v
 end
 
+--- What a cdata buffer argument is: "array" (an array, a VLA or a
+--- reference to one: its size is known, ffi.sizeof), "pointer" (its size
+--- is not), or nil (a number, a struct...: not a buffer). An array decays to
+--- a pointer of another type in arithmetic; a pointer stays itself.
+local function buffer_kind(v)
+  local t = tostring(ffi.typeof(v))
+  local ok, decayed = pcall(function() return v + 0 end)
+  if ok and type(decayed) == "cdata" and tostring(ffi.typeof(decayed)) ~= t then return "array" end
+  if t:match("%*>$") then return "pointer" end
+  return nil
+end
+
+--- Whether the binding may wipe `v` (ffi.fill): never through a const
+--- type (a const pointer may point into a Lua string).
+local function writable(v)
+  return not tostring(ffi.typeof(v)):find("const", 1, true)
+end
+
 --- Bytes for a passcode or a value: a Lua string, a passcode_buffer, or an
---- ffi pointer/array with an explicit length. Returns pointer, length.
+--- ffi array or pointer with an explicit length in bytes. An array's length
+--- may not exceed its size (ffi.sizeof); a pointer's cannot be checked: the
+--- caller vouches for it, as in C. Returns pointer, length.
 local PasscodeBuffer = {}
 PasscodeBuffer.__index = PasscodeBuffer
 
 local function bytes(v, len, what)
   if type(v) == "string" then
-    if len ~= nil then bad(what .. ": a length is only for an ffi buffer") end
+    if len ~= nil then bad(what .. ": a length is only for an ffi buffer (a Lua string has its own), got " .. typename(len)) end
     return v, #v
   end
   if getmetatable(v) == PasscodeBuffer then return v.buf, v.n end
   if type(v) == "cdata" then
+    local kind = buffer_kind(v)
+    if kind == nil then
+      bad(what .. " must be a string, an idlelock.passcode_buffer(), or an ffi array or pointer with a length, got " .. typename(v))
+    end
     if type(len) ~= "number" or len < 0 or len % 1 ~= 0 then
-      bad(what .. ": an ffi buffer needs its length in bytes")
+      bad(what .. ": an ffi buffer needs its length in bytes (a non-negative integer), got " .. typename(len))
+    end
+    if kind == "array" and len > ffi.sizeof(v) then
+      bad(what .. ": length " .. len .. " is larger than the " .. ffi.sizeof(v) .. "-byte array it was given with")
     end
     return ffi.cast("const uint8_t *", v), len
   end
-  bad(what .. " must be a string, an idlelock.passcode_buffer() or an ffi buffer with a length, got " .. type(v))
+  bad(what .. " must be a string, an idlelock.passcode_buffer(), or an ffi array or pointer with a length, got " .. typename(v))
 end
 
 -- ---------------------------------------------------- callbacks (one thread)
@@ -343,7 +377,7 @@ end
 
 local function handle(self)
   local h = self._h
-  if h == nil then error("idlelock: the lock is closed", 3) end
+  if h == nil or self._closing then error("idlelock: the lock is closed", 3) end
   if in_clock and self._clock then error("idlelock: the clock must not call into the lock", 3) end
   return h
 end
@@ -420,7 +454,12 @@ function M.new(options)
   if o.unlock_reason ~= nil then keep.reason = cstr(o.unlock_reason, "unlock_reason"); cfg.unlock_reason = keep.reason end
   local key, key_len
   if o.device_key ~= nil then
-    local p, n = bytes(o.device_key, type(o.device_key) == "cdata" and ffi.sizeof(o.device_key) or nil, "device_key")
+    local dk = o.device_key
+    if type(dk) == "cdata" and buffer_kind(dk) == "pointer" then
+      bad("device_key: an ffi pointer has no length; pass the " .. M.DEVICE_KEY_BYTES ..
+          " bytes as a uint8_t[" .. M.DEVICE_KEY_BYTES .. "] array or a string, got " .. typename(dk))
+    end
+    local p, n = bytes(dk, type(dk) == "cdata" and buffer_kind(dk) == "array" and ffi.sizeof(dk) or nil, "device_key")
     key_len = n
     key = u8_vla(math.max(1, n))
     ffi.copy(key, p, n)
@@ -471,7 +510,11 @@ end
 --- calls, the handle is destroyed when that call returns.
 function Lock:close()
   local h = self._h
-  if h == nil then return end
+  if h == nil or (self._closing and self._depth > 0) then return end
+  -- From now on none of the host's listeners runs, not even the rest of a
+  -- delivery in progress (a listener that closed the lock): the module's
+  -- callback finds the record inactive and returns.
+  for _, rec in pairs(self._listeners) do rec.active = false end
   if self._depth > 0 then
     self._closing = true
     return
@@ -479,7 +522,6 @@ function Lock:close()
   self._h = nil
   ffi.gc(h, nil)
   destroy(h)
-  for _, rec in pairs(self._listeners) do rec.active = false end
   self._listeners = {}
   if self._id then clocks[self._id] = nil end
   -- The open biometric requests can never be finished now: their secrets
@@ -488,7 +530,7 @@ function Lock:close()
   self._requests, self._dropped = {}, {}
 end
 
-function Lock:is_closed() return self._h == nil end
+function Lock:is_closed() return self._h == nil or self._closing == true end
 
 -- Events (each returns the snapshot table after the call).
 Lock.start = event(C.idlelock_start)
@@ -633,7 +675,7 @@ local function reap(self)
   if dropped[1] == nil then return end
   self._dropped = {}
   for _, core in ipairs(dropped) do
-    if not core.done and self._h then
+    if not core.done and not self:is_closed() then
       pcall(finish_core, core, M.AUTH_CANCELLED, nil, 0)
       core:ended(nil, new_error(M.ERR_LOCK_UNAVAILABLE, "the biometric request was dropped unfinished"))
     end
@@ -698,10 +740,6 @@ function Lock:begin_biometric_unlock() return begin_biometric(self, M.BIOMETRIC_
 --- ERR_LOCK_UNAVAILABLE (prompt_cap_ms is 0), ERR_INVALID_ARGUMENT (too many open).
 function Lock:begin_biometric_enable() return begin_biometric(self, M.BIOMETRIC_ENABLE) end
 
-local function is_array(v)
-  return tostring(ffi.typeof(v)):find("%[") ~= nil
-end
-
 --- req:finish(result [, secret [, len]]) -> snapshot: ends the request with
 --- the host's outcome (idlelock_biometric_finish). result is one of
 --- idlelock.AUTH_OK, AUTH_FAILED, AUTH_CANCELLED, AUTH_UNAVAILABLE. For an
@@ -722,8 +760,15 @@ function Request:finish(result, secret, len)
   local core = self._core
   local p, n = nil, 0
   if secret ~= nil then
-    if type(secret) == "cdata" and len == nil and is_array(secret) then len = ffi.sizeof(secret) end
-    p, n = bytes(secret, len, "secret")
+    local array = type(secret) == "cdata" and buffer_kind(secret) == "array"
+    if array and len == nil then len = ffi.sizeof(secret) end
+    local ok, err = pcall(function() p, n = bytes(secret, len, "secret") end)
+    if not ok then
+      -- Refused before the library saw it: an array still goes back
+      -- wiped, within its own bounds (a pointer's extent is unknown).
+      if array and writable(secret) then ffi.fill(secret, ffi.sizeof(secret)) end
+      error(err, 2)
+    end
   end
   local ok, s = pcall(function()
     if auth_names[result] == nil then
@@ -740,7 +785,7 @@ function Request:finish(result, secret, len)
     end
     return finish_core(core, result, p, n)
   end)
-  if type(secret) == "cdata" and n > 0 then ffi.fill(secret, n) end
+  if type(secret) == "cdata" and n > 0 and writable(secret) then ffi.fill(secret, n) end
   if not ok then error(s, 0) end
   return s
 end
@@ -756,7 +801,7 @@ function Request:dismiss(result)
         "; a check that passed goes through finish(idlelock.AUTH_OK, secret)")
   end
   local core = self._core
-  if core.done or core.lock._h == nil then return nil end
+  if core.done or core.lock:is_closed() then return nil end
   local ok, s = pcall(finish_core, core, result, nil, 0)
   if ok then return s end
   if M.is_error(s, M.ERR_LOCK_UNAVAILABLE) then return s.snapshot end
@@ -919,7 +964,7 @@ end
 --- call), so an idle frame costs one clock reading. `changed`: the state
 --- moved (its seq) since the last poll.
 function Lock:poll()
-  if self._dropped[1] ~= nil and self._h then reap(self) end
+  if self._dropped[1] ~= nil and not self:is_closed() then reap(self) end
   local now = self:_now()
   if now and self._due and now < self._due and self._last then return self._last, false end
   local s = self:check()
@@ -930,7 +975,7 @@ function Lock:poll()
   return s, changed
 end
 
-Lock.__tostring = function(self) return "idlelock.Lock(" .. (self._h and "open" or "closed") .. ")" end
+Lock.__tostring = function(self) return "idlelock.Lock(" .. (self:is_closed() and "closed" or "open") .. ")" end
 
 -- ------------------------------------------------------------ module calls
 

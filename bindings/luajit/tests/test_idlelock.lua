@@ -622,6 +622,54 @@ test("pair: bad arguments are refused before the library and leave the request o
   l:close()
 end)
 
+ffi.cdef[[ struct idlelock_test_guarded { uint8_t key[32]; uint8_t guard[8]; }; ]]
+
+test("a length larger than the ffi array is refused: nothing past the array is read or wiped", function()
+  -- Issue 19: finish(result, array, len) wiped len bytes (the next field of
+  -- the caller's struct), put_secret(name, array, len) read past the array.
+  local l, item = enabled_by_pair(fake_clock())
+  local s = ffi.new("struct idlelock_test_guarded")
+  local function arm() ffi.copy(s.key, item, 32); ffi.fill(s.guard, 8, 0xAA) end
+  local function guard_intact() return ffi.string(s.guard, 8) == ("\170"):rep(8) end
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  arm()
+  local e = raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, s.key, 40)
+  contains(e.message, "40", "names the length")
+  contains(e.message, "32-byte", "names the array's size")
+  check(guard_intact(), "the field after the array was overwritten")
+  check(zero(s.key), "the array itself is wiped (finish wipes what it was handed, within its bounds)")
+  check(not req:is_finished(), "the request stays open")
+  arm()
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_CANCELLED, s.key, 33)
+  check(guard_intact(), "a refused outcome wipes nothing past the array either")
+  arm()
+  eq(req:finish(idlelock.AUTH_OK, s.key, 32).state_name, "UNLOCKED", "within bounds it works")
+  check(guard_intact() and zero(s.key), "wiped exactly the 32 bytes")
+  -- put_secret, unlock and set_passcode check the same bound.
+  arm()
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "k", s.key, 40)
+  raises(idlelock.ERR_NOT_FOUND, l.get_secret, l, "k")
+  l:put_secret("k", s.key, 32)
+  eq(l:get_secret_string("k"), ffi.string(item, 32), "the array's bytes, and only them")
+  local pass = ffi.new("uint8_t[4]", { 50, 52, 54, 56 }) -- "2468"
+  l:lock()
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.unlock, l, pass, 5)
+  eq(l:snapshot().attempts_remaining, 5, "not counted")
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.set_passcode, l, pass, 5)
+  eq(l:unlock(pass, 4).state_name, "UNLOCKED", "in bounds")
+  -- A raw pointer carries no size: its length is the caller's word (as in C).
+  eq(l:unlock(ffi.cast("const uint8_t *", pass), 4).state_name, "UNLOCKED", "a pointer with its length")
+  -- What is not a buffer is refused with its type.
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "k", ffi.new("int64_t", 5), 8).message,
+           "int64_t", "names the type")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "k", s, 8).message,
+           "struct", "a struct is not a buffer")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, idlelock.new, { idle_after_ms = 1000,
+           device_key = ffi.cast("const uint8_t *", item) }).message, "pointer", "a device_key pointer has no length")
+  l:close()
+end)
+
 test("pair: at most BIOMETRIC_REQUESTS_MAX open; dropped requests are finished by the next poll()", function()
   local l, item = enabled_by_pair(fake_clock())
   l:lock()
@@ -823,6 +871,55 @@ test("every call after close raises 'closed'; close is idempotent", function()
   eq(n, 30, "covers the 30 calls")
 end)
 
+test("a process whose lock is never closed exits (watcher, os.exit, a listener cycle)", function()
+  -- Issue 19: each case in a child LuaJIT; a hang is the failure (timeout(1)
+  -- ends it after a generous limit and the exit status says so).
+  for _, mode in ipairs{ "watcher", "watcher-exit", "listener" } do
+    local p = assert(io.popen(("timeout 120 '%s' exit_child.lua %s 2>&1; echo \"exit $?\""):format(arg[-1], mode)))
+    local output = p:read("*a")
+    p:close()
+    eq(output, "main returns\nexit 0\n", mode)
+  end
+end)
+
+test("a request whose check never answers: cancelled at once, its slot free, a late answer ignored and wiped", function()
+  -- Issue 19: the game gives up on a platform check that never answers
+  -- (req:cancel() from the game loop). The library's request ends at once:
+  -- its prompt defers the idle lock no more, its slot is free; the answer
+  -- that comes later changes nothing and its buffer is wiped.
+  local clock = fake_clock()
+  local l, item = enabled_by_pair(clock, { prompt_cap_ms = 120000 })
+  l:lock()
+  local unlock = l:begin_biometric_unlock()
+  for _ = 1, 10 do l:poll(); clock.now = clock.now + 16 end -- frames; the check never answers
+  eq(unlock:cancel().state_name, "LOCKED", "cancel returns the snapshot")
+  check(unlock:is_finished(), "ended at once")
+  local ok, err = unlock:outcome()
+  check(ok == false and idlelock.is_error(err, idlelock.ERR_LOCK_UNAVAILABLE), "the outcome: cancelled")
+  local late = copy32(item)
+  raises(idlelock.ERR_INVALID_ARGUMENT, unlock.finish, unlock, idlelock.AUTH_OK, late)
+  check(zero(late), "the late answer's buffer is wiped")
+  eq(l:snapshot().state_name, "LOCKED", "a late answer unlocks nothing")
+  eq(unlock:dismiss(idlelock.AUTH_FAILED), nil, "a late dismiss does nothing")
+  -- An unlocked session: an enable whose platform never stores; cancelled,
+  -- the idle lock is no longer deferred by its prompt and the secret is wiped.
+  l:unlock("2468")
+  local enable = l:begin_biometric_enable()
+  local own = enable.secret
+  clock.now = clock.now + 30000
+  enable:cancel()
+  check(zero(own), "the enable secret is wiped at the cancellation")
+  raises(idlelock.ERR_INVALID_ARGUMENT, enable.finish, enable, idlelock.AUTH_OK)
+  check(l:snapshot().is_biometrics_enabled, "the earlier enable stays; nothing new was turned on")
+  clock.now = clock.now + 60000 -- idle_after_ms after the cancel (its end was activity)
+  eq(l:check().reason_name, "IDLE", "no open request defers the idle lock")
+  -- Every slot is free again.
+  local kept = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do kept[i] = l:begin_biometric_unlock() end
+  for _, r in ipairs(kept) do r:cancel() end
+  l:close()
+end)
+
 test("forgotten locks are collected by ffi.gc without a leak", function()
   local live = idlelock._live_handles()
   for i = 1, 200 do
@@ -844,6 +941,29 @@ test("close from a listener: the call finishes, then the handle goes", function(
   l:lock()
   check(l:is_closed(), "closed")
   eq(idlelock._live_handles(), live, "destroyed after the call")
+end)
+
+test("close from a listener while seven more are subscribed: none of them runs after close() returned", function()
+  -- Issue 19: the rest of the delivery must not reach the host's listeners.
+  local live = idlelock._live_handles()
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  local ran, after = {}, {}
+  local closed = false
+  for i = 1, 8 do
+    l:subscribe(function(s)
+      ran[#ran + 1] = i
+      if closed then after[#after + 1] = i; return end
+      l:close()
+      closed = true
+    end)
+  end
+  l:lock()
+  check(closed, "a listener closed the lock")
+  eq(#after, 0, "listeners that ran after close() returned (" .. table.concat(after, ",") .. ")")
+  eq(table.concat(ran, ","), "1", "only the first listener ran")
+  check(l:is_closed(), "closed")
+  eq(idlelock._live_handles(), live, "destroyed once the call returned")
 end)
 
 -- ------------------------------------------------------------- bad input

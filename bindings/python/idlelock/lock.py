@@ -26,6 +26,7 @@ from typing import (
 from . import _ffi
 from . import biometric as _biometric
 from ._callbacks import (
+    _bury,
     _Listener,
     _make_authenticator,
     _make_clock_thunk,
@@ -348,10 +349,6 @@ class IdleLock:
         self._tls = _ThreadState()
         self._listeners: Dict[int, _Listener] = {}
         self._subscribing: Set[_Listener] = set()
-        # Listeners that unsubscribed (or whose handle was destroyed) while
-        # running on a thread with no binding call to outlive them (the
-        # watcher thread): their ctypes thunks stay alive with this object.
-        self._retired: List[_Listener] = []
         self._clock = clock
         self._clock_thunk: Any = None
         # The authenticator, its C struct and its four ctypes trampolines:
@@ -604,13 +601,19 @@ class IdleLock:
             _ffi.lib.idlelock_destroy(handle)
         finally:
             tls.clock_errors.pop()
-        # The C object is gone: nothing can call our thunks any more.
+        # The C object is gone: once idlelock_destroy has returned the
+        # library calls none of our thunks (header, "Destroy and callbacks").
         with self._cond:
             if tls.delivering:
-                # Destroyed from inside a listener the watcher thread runs:
-                # its thunk is still on this thread's stack. Keep the
-                # listeners' thunks with this object.
-                self._retired.extend(self._listeners.values())
+                # Destroyed from inside a listener the watcher thread runs
+                # (the only destroy the library lets happen inside a
+                # delivery): that listener's thunk is still on this thread's
+                # stack, and the library returns through it. Keep every
+                # thunk of this handle until this thread is out of our
+                # trampolines (not with this object: the garbage collector
+                # may be finalising it right here).
+                _bury((list(self._listeners.values()), list(self._subscribing),
+                       self._clock_thunk, self._auth_struct, self._auth_thunks))
             self._listeners.clear()
             self._subscribing.clear()
             self._clock_thunk = None
@@ -654,6 +657,14 @@ class IdleLock:
                 return
             self._closed = True
             self._fast = False
+            # From now on no listener of the host's runs, also not the rest
+            # of a delivery in progress on this thread (a listener that
+            # closed the lock) or one the library finishes before the
+            # destroy below returns: the thunks stay, their callables go.
+            for record in self._listeners.values():
+                record.callback = None
+            for record in self._subscribing:
+                record.callback = None
             handle = self._handle
             # Order matters (see __init__): clear the handle, then look at
             # the calls in flight.
@@ -1124,12 +1135,17 @@ class IdleLock:
             tls = self._tls
             with self._cond:
                 record = self._listeners.pop(value, None)
+                if record is not None:
+                    record.callback = None  # never called again
                 if record is not None and any(r is record for r in tls.delivering):
                     # Still running on this thread (it unsubscribed
                     # itself): keep its thunk until the outermost call
                     # returns, or, with no call of ours around it (the
-                    # watcher thread), as long as this object.
-                    (tls.retired if tls.depth > 0 else self._retired).append(record)
+                    # watcher thread), until the thread leaves the delivery.
+                    if tls.depth > 0:
+                        tls.retired.append(record)
+                    else:
+                        _bury(record)
                 self._update_fast()
         self._finish(outcome)
 
