@@ -192,9 +192,21 @@ test("named platform states, prompts, the warning", function()
   check(l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_STOP").is_away, "ON_STOP")
   check(not l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_RESUME").is_away, "ON_RESUME")
   local seq = l:snapshot().seq
-  raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, idlelock.PLATFORM_IOS_SCENE_PHASE, "Active")
-  raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, 99, "active")
+  eq(raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, idlelock.PLATFORM_IOS_SCENE_PHASE, "Active").message,
+     'state_name: "Active" is not a state of idlelock.PLATFORM_IOS_SCENE_PHASE; its states are active, inactive, ' ..
+     "background (the platform's own spelling, case-sensitive)", "lists the valid names")
+  local e = raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, 99, "active")
+  contains(e.message, "platform: 99 is not a platform this library knows; use one of idlelock.PLATFORM_IOS_SCENE_PHASE (1), ",
+           "lists the platforms")
+  contains(e.message, "idlelock.PLATFORM_REACT_NATIVE_APP_STATE (5)", "all of them")
   eq(l:snapshot().seq, seq, "nothing changed")
+  -- The names listed are the library's: each one is accepted.
+  local platforms = 0
+  for platform, names in pairs(idlelock._platform_states) do
+    platforms = platforms + 1
+    for _, name in ipairs(names) do l:lifecycle(platform, name); l:foreground() end
+  end
+  eq(platforms, 5, "every platform has its list")
   local token = l:prompt_begin()
   clock.now = clock.now + 90000
   eq(l:check().state_name, "UNLOCKED", "deferred by the prompt")
@@ -217,7 +229,8 @@ test("attempts, lockout, sign-out, a delay", function()
   local e = raises(idlelock.ERR_INVALID_PASSCODE, l.unlock, l, "1111")
   eq(e.attempts_remaining, 2, "attempts_remaining")
   eq(e.snapshot.state_name, "LOCKED", "snapshot")
-  contains(tostring(e), "IDLELOCK_ERR_INVALID_PASSCODE", "tostring")
+  eq(tostring(e), "idlelock.ERR_INVALID_PASSCODE: " .. e.message, "tostring, in the module's names")
+  eq(e.name, "IDLELOCK_ERR_INVALID_PASSCODE", "the library's name")
   raises(idlelock.ERR_INVALID_PASSCODE, l.unlock, l, "1112")
   eq(raises(idlelock.ERR_LOCKED_OUT, l.unlock, l, "1113").snapshot.state_name, "LOCKED_OUT", "out")
   raises(idlelock.ERR_SESSION_LOCKED, l.set_passcode, l, "1357")
@@ -413,6 +426,61 @@ test("poll() calls check() only when the next deadline has come", function()
 end)
 
 -- ------------------------------------------------------------ biometrics
+
+--- A keystore that answers at once (the shape of the authenticator option):
+--- it keeps the secret in an ffi buffer; `answer` is what the next check says.
+local function sync_keystore()
+  local ks = { item = nil, answer = nil, calls = {}, available = true }
+  ks.auth = {
+    is_available = function() ks.calls[#ks.calls + 1] = "is_available"; return ks.available end,
+    store_secret = function(secret, len)
+      ks.calls[#ks.calls + 1] = "store_secret"
+      ks.item = ffi.new("uint8_t[?]", len)
+      ffi.copy(ks.item, secret, len)
+      return true
+    end,
+    load_secret = function(reason)
+      ks.calls[#ks.calls + 1] = "load_secret " .. tostring(reason)
+      if ks.answer then return nil, ks.answer end
+      return ks.item
+    end,
+    delete_secret = function() ks.calls[#ks.calls + 1] = "delete_secret"; ks.item = nil end,
+  }
+  return ks
+end
+
+test("an authenticator whose keystore answers at once: enable, unlock, outcomes, delete", function()
+  local ks = sync_keystore()
+  local l = fast(fake_clock(), { authenticator = ks.auth, unlock_reason = "Unlock the game" })
+  l:set_passcode("2468")
+  check(l:snapshot().is_biometrics_available, "is_available was asked at create")
+  l:enable_biometrics()
+  check(l:snapshot().is_biometrics_enabled and ks.item ~= nil, "stored")
+  l:lock()
+  eq(l:unlock_with_biometrics().state_name, "UNLOCKED", "the released secret opened it")
+  eq(ks.calls[#ks.calls], "load_secret Unlock the game", "the reason reached the check")
+  l:lock()
+  ks.answer = idlelock.AUTH_CANCELLED
+  contains(raises(idlelock.ERR_LOCK_UNAVAILABLE, l.unlock_with_biometrics, l).message:lower(), "cancel", "cancelled")
+  ks.answer = nil
+  ks.auth.load_secret = function() error("the keystore broke") end
+  local ok, err = pcall(l.unlock_with_biometrics, l)
+  check(not ok and tostring(err.callback_error or err):find("the keystore broke", 1, true), "re-raised: " .. tostring(err))
+  eq(l:snapshot().attempts_remaining, 5, "never counted")
+  ks.auth.load_secret = function() return "short" end
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, l.unlock_with_biometrics, l)
+  ks.auth.load_secret = function() return 42 end
+  ok, err = pcall(l.unlock_with_biometrics, l)
+  contains(tostring(err.callback_error or err), "got number", "says the type it got")
+  l:unlock("2468")
+  l:disable_biometrics()
+  eq(ks.calls[#ks.calls], "delete_secret", "the item is deleted")
+  check(ks.item == nil, "gone")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.watch_start, l).message, "authenticator", "no watcher: it could call Lua")
+  l:close()
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, fast, nil, { authenticator = { is_available = 1 } }).message,
+           "authenticator.is_available must be a function, got number", "names the field and the type")
+end)
 
 test("biometric calls without an authenticator: LOCK_UNAVAILABLE, nothing changed", function()
   local l = fast(fake_clock())
@@ -794,6 +862,70 @@ test("policy options out of range name the field; the bounds create", function()
   local s = l:snapshot()
   check(not s.is_passcode_required, "no policy by default")
   eq(s.last_auth_ms, idlelock.NEVER, "no authentication yet")
+  l:close()
+end)
+
+test("the library's messages in the module's words: no C names", function()
+  local function words(f, ...)
+    local e = raises(nil, f, ...)
+    check(not e.message:find("config.", 1, true) and not e.message:find("IDLELOCK_", 1, true) and
+          not e.message:find("idlelock_", 1, true), "C words in: " .. e.message)
+    return e.message
+  end
+  contains(words(idlelock.new, { kdf_opslimit = 2 }), "idle_after_ms and background_after_ms are both idlelock.NEVER",
+           "options and constants")
+  contains(words(idlelock.new, { idle_after_ms = 1000, grace_ms = 60001 }), "grace_ms must be 0..60000, got 60001", "an option")
+  local dir = os.tmpname()
+  contains(words(idlelock.new, { idle_after_ms = 1000, lock_on_start = false, store_path = dir .. "-s" }),
+           "lock_on_start is false with a store_path but no device_key", "booleans as Lua says them")
+  os.remove(dir)
+  local l = fast(fake_clock())
+  contains(words(l.unlock, l, "2468"), "set one with lock:set_passcode()", "methods")
+  local dir = os.tmpname()
+  local o = { idle_after_ms = 60000, kdf_opslimit = 2, kdf_memlimit = FLOOR, store_path = dir .. "-store",
+              device_key = ("k"):rep(32), lock_on_start = false }
+  local a = idlelock.new(o)
+  a:set_passcode("2468")
+  a:close()
+  local b = idlelock.new(o)
+  contains(words(b.get_secret, b, "x"), "call lock:start() first", "methods")
+  b:close()
+  os.remove(dir .. "-store"); os.remove(dir .. "-store.lock"); os.remove(dir)
+  l:set_passcode("2468")
+  l:lock()
+  contains(words(l.unlock_with_biometrics, l), "lock:begin_biometric_unlock() / req:finish()", "the pair")
+  l:close()
+  local p, item = enabled_by_pair(fake_clock())
+  p:lock()
+  local open = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do open[i] = p:begin_biometric_unlock() end
+  contains(words(p.begin_biometric_unlock, p), "idlelock.BIOMETRIC_REQUESTS_MAX (8)", "constants")
+  for _, r in ipairs(open) do r:cancel() end
+  contains(words(open[1].finish, open[1], idlelock.AUTH_OK, copy32(item)),
+           "voided by lock:disable(), a new passcode or lock:disable_biometrics()", "in a token's message")
+  p:close()
+end)
+
+test("the module's own errors say the type they got", function()
+  local function says(part, f, ...)
+    contains(raises(idlelock.ERR_INVALID_ARGUMENT, f, ...).message, part, part)
+  end
+  says("idle_after_ms must be an integer number of milliseconds (or idlelock.NEVER), got string",
+       idlelock.new, { idle_after_ms = "60000" })
+  says("got 1.5", idlelock.new, { idle_after_ms = 1.5 })
+  says("lock_on_start must be a boolean, got number", idlelock.new, { idle_after_ms = 1000, lock_on_start = 1 })
+  says("unknown option idle_afer_ms; the options are authenticator, background_after_ms", idlelock.new,
+       { idle_after_ms = 1000, idle_afer_ms = 5 })
+  says("options must be a table, got string", idlelock.new, "fast")
+  local l = fast(fake_clock())
+  says("state_name must be a string, got number", l.lifecycle, l, 1, 5)
+  says("platform must be an integer, got string", l.lifecycle, l, "1", "active")
+  says("token must be a prompt token (what lock:prompt_begin() returned), got string", l.prompt_end, l, "1")
+  says("the listener must be a function, got table", l.subscribe, l, {})
+  says("passcode must be a string, an idlelock.passcode_buffer(), or an ffi array or pointer with a length, got nil",
+       l.set_passcode, l, nil)
+  says("got cdata<int64_t>", l.set_passcode, l, ffi.new("int64_t", 1), 8)
+  says("append takes a string, got number", idlelock.passcode_buffer().append, idlelock.passcode_buffer(), 5)
   l:close()
 end)
 

@@ -69,9 +69,9 @@ def test_bad_arguments_change_nothing_and_keep_the_request_open(engaged):
         request.finish("not bytes")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         request.finish(kept, result=True)  # type: ignore[arg-type]
-    with pytest.raises(InvalidArgumentError, match="secret_len"):
+    with pytest.raises(InvalidArgumentError, match="the secret.s length"):
         request.finish(kept, result=AuthResult.CANCELLED)  # no secret with a failure
-    with pytest.raises(InvalidArgumentError, match="secret_len"):
+    with pytest.raises(InvalidArgumentError, match="the secret.s length"):
         request.finish()  # an unlock that passed gives the secret
     after = lock.snapshot()
     assert (after.seq, after.state) == (before.seq, before.state)
@@ -154,7 +154,7 @@ def test_at_most_eight_requests_are_open(engaged):
     lock = engaged()
     enable(lock)
     open_requests = [lock.begin_biometric_unlock() for _ in range(idlelock.BIOMETRIC_REQUESTS_MAX)]
-    with pytest.raises(InvalidArgumentError, match="IDLELOCK_BIOMETRIC_REQUESTS_MAX"):
+    with pytest.raises(InvalidArgumentError, match="BIOMETRIC_REQUESTS_MAX \\(8\\) requests are open"):
         lock.begin_biometric_unlock()
     open_requests[0].cancel()
     lock.begin_biometric_unlock().cancel()
