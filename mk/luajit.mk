@@ -28,11 +28,13 @@ $(LUA_CHECK): $(LUA_CHECK_C) $(HEADER)
 
 luajit: lib $(LUA_MODULE)
 
-# Two steps (their counts add up in make test's table): the tests, then the demo.
-test-luajit: test-deps luajit $(LUA_CHECK)
-	$(LUA_CHECK) > $(LUA_DIR)/constants.txt
+# Three steps (their counts add up in make test's table): the tests, every
+# shipped trace through the module against the C replay tool, the demo.
+test-luajit: test-deps luajit $(LUA_CHECK) $(BUILD)/idlelock-replay
+	@$(LUA_CHECK) > $(LUA_DIR)/constants.txt
 	@$(STEPS_BEGIN)
 	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(LUA_DIR))/constants.txt $(abspath $(HEADER))'
+	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_traces.lua $(abspath $(BUILD)/idlelock-replay) ../../c/traces'
 	$(STEP) $(MAKE) --no-print-directory test-love
 	@$(STEPS_END)
 
