@@ -60,17 +60,71 @@ if not pcall(ffi.typeof, "idlelock_lua_timespec") then
   ]]
 end
 
+-- Where the library is (bindings/luajit/README.md, "Finding the library"):
+--  1. IDLELOCK_LIBRARY, when set: the only place tried.
+--  2. The copy this module ships with, found from the module's own file:
+--     a rock's tree (<tree>/share/lua/5.1/idlelock.lua has its library at
+--     <tree>/lib/lua/5.1/idlelock/libidlelock.so), beside the module
+--     (<folder>/libidlelock.so, a game's plugin folder); in LÖVE, where a
+--     module has no file path, libidlelock.so in the game's folder
+--     (love.filesystem.getSource(), unfused) or beside the .love file or
+--     the fused executable (getSourceBaseDirectory()); or
+--     idlelock/libidlelock.so under an absolute package.cpath folder (a
+--     tree on LUA_CPATH; relative entries such as "./?.so" are skipped: a
+--     library is never taken from whatever the current folder holds). The
+--     first one that exists is the only one tried: a bundled copy that
+--     cannot load is an error, never a silent switch to another copy.
+--  3. The system loader: libidlelock.so.1, then libidlelock.so.
+local function bundled_library()
+  local source = debug.getinfo(1, "S").source
+  local file = source:sub(1, 1) == "@" and source:sub(2) or nil
+  local candidates = {}
+  if file and file:find("/", 1, true) then
+    local folder = file:match("^(.*)/[^/]*$")
+    local tree = folder:match("^(.*)/share/lua/5%.1$")
+    if tree then candidates[#candidates + 1] = tree .. "/lib/lua/5.1/idlelock/libidlelock.so" end
+    candidates[#candidates + 1] = folder .. "/libidlelock.so"
+  end
+  local fs = type(love) == "table" and type(love.filesystem) == "table" and love.filesystem or nil
+  if fs then
+    for _, getter in ipairs{ "getSource", "getSourceBaseDirectory" } do
+      local ok, folder = pcall(fs[getter])
+      if ok and type(folder) == "string" and folder:sub(1, 1) == "/" then
+        candidates[#candidates + 1] = folder .. "/libidlelock.so"
+      end
+    end
+  end
+  for entry in (package.cpath or ""):gmatch("[^;]+") do
+    if entry:sub(1, 1) == "/" then candidates[#candidates + 1] = (entry:gsub("%?", "idlelock/libidlelock")) end
+  end
+  for _, path in ipairs(candidates) do
+    local f = io.open(path, "rb")
+    if f then f:close(); return path end
+  end
+  return nil
+end
+
 local function load_library()
-  local tried = {}
   local override = os.getenv("IDLELOCK_LIBRARY")
-  local names = override and override ~= "" and { override } or { "libidlelock.so.1", "idlelock" }
+  local names, why
+  if override and override ~= "" then
+    names, why = { override }, "set by IDLELOCK_LIBRARY, the only place tried"
+  else
+    local bundled = bundled_library()
+    if bundled then
+      names, why = { bundled }, "the copy installed with this module, the only place tried once it exists"
+    else
+      names, why = { "libidlelock.so.1", "libidlelock.so" }, "the system loader; no copy beside the module"
+    end
+  end
+  local tried = {}
   for _, name in ipairs(names) do
     local ok, lib = pcall(ffi.load, name)
     if ok then return lib, name end
     tried[#tried + 1] = name .. ": " .. tostring(lib)
   end
-  error("idlelock: libidlelock could not be loaded (" .. table.concat(tried, "; ") ..
-        "); set IDLELOCK_LIBRARY to its path, or put libidlelock.so.1 where the loader finds it", 0)
+  error("idlelock: libidlelock could not be loaded (" .. why .. "; " .. table.concat(tried, "; ") ..
+        "); install the rock, put libidlelock.so beside idlelock.lua, or set IDLELOCK_LIBRARY to its path", 0)
 end
 
 local C, library_path = load_library()

@@ -89,6 +89,54 @@ test("the generated constants are the C compiler's", function()
   eq(idlelock.NEVER, math.huge, "NEVER for Lua")
 end)
 
+test("the module finds the library it ships with, never one from the current folder", function()
+  -- Fresh LuaJIT processes with no IDLELOCK_LIBRARY: a rock's tree, a folder
+  -- with both files, a LÖVE game folder; a broken bundled copy is an error
+  -- (no fallback); a planted ./idlelock/libidlelock.so is never loaded.
+  local module = package.searchpath("idlelock", package.path)
+  local lib = idlelock.library_path
+  local dir = os.tmpname()
+  os.remove(dir)
+  local function sh(command)
+    local p = assert(io.popen(command .. " 2>&1; echo \"exit $?\""))
+    local out = p:read("*a")
+    p:close()
+    return out
+  end
+  local function q(x) return "'" .. x .. "'" end
+  sh("mkdir -p " .. q(dir .. "/tree/share/lua/5.1") .. " " .. q(dir .. "/tree/lib/lua/5.1/idlelock") .. " " ..
+     q(dir .. "/game") .. " " .. q(dir .. "/broken") .. " " .. q(dir .. "/cwd/idlelock") .. " " .. q(dir .. "/love"))
+  sh("cp " .. q(module) .. " " .. q(dir .. "/tree/share/lua/5.1/idlelock.lua") .. " && cp " .. q(lib) .. " " ..
+     q(dir .. "/tree/lib/lua/5.1/idlelock/libidlelock.so"))
+  sh("cp " .. q(module) .. " " .. q(lib) .. " " .. q(dir .. "/game/") .. " && mv " .. q(dir .. "/game/" .. lib:match("[^/]+$")) ..
+     " " .. q(dir .. "/game/libidlelock.so"))
+  sh("cp " .. q(module) .. " " .. q(dir .. "/broken/") .. " && : > " .. q(dir .. "/broken/libidlelock.so"))
+  sh("cp " .. q(lib) .. " " .. q(dir .. "/cwd/idlelock/libidlelock.so") .. " && cp " .. q(lib) .. " " .. q(dir .. "/love/libidlelock.so"))
+  local function loaded(lua_path, code, cwd)
+    return sh("cd " .. q(cwd or dir) .. " && env -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH LUA_PATH=" .. q(lua_path) ..
+              " LUA_CPATH='./?.so' " .. q(arg[-1]) .. " -e " .. q(code or 'print(require("idlelock").library_path)'))
+  end
+  eq(loaded(dir .. "/tree/share/lua/5.1/?.lua"), dir .. "/tree/lib/lua/5.1/idlelock/libidlelock.so\nexit 0\n", "a rock's tree")
+  eq(loaded(dir .. "/game/?.lua"), dir .. "/game/libidlelock.so\nexit 0\n", "beside the module")
+  eq(loaded(dir .. "/tree/share/lua/5.1/?.lua;" .. dir .. "/game/?.lua"), dir .. "/tree/lib/lua/5.1/idlelock/libidlelock.so\nexit 0\n",
+     "the copy of the module that was loaded decides")
+  local broken = loaded(dir .. "/broken/?.lua")
+  contains(broken, dir .. "/broken/libidlelock.so", "names the bundled copy")
+  contains(broken, "the only place tried", "no fallback")
+  check(not broken:find("exit 0", 1, true), "a broken bundled copy is an error: " .. broken)
+  -- LÖVE: the module has no file path; the game's folder holds the library.
+  local preload = "package.preload.idlelock = loadstring(io.open([[" .. module .. "]]):read([[*a]]), [[=idlelock.lua]]) "
+  local game = "love = { filesystem = { getSource = function() return [[" .. dir .. "/love]] end, " ..
+               "getSourceBaseDirectory = function() return [[" .. dir .. "]] end } } " .. preload ..
+               "print(require([[idlelock]]).library_path)"
+  eq(loaded(";;", game), dir .. "/love/libidlelock.so\nexit 0\n", "a LÖVE game's folder")
+  -- A relative cpath entry ("./?.so") never brings in a library from the
+  -- current folder: with nothing bundled and no system copy, it fails.
+  local planted = loaded(dir .. "/broken-none/?.lua;;", preload .. "print(require([[idlelock]]).library_path)", dir .. "/cwd")
+  check(not planted:find(dir .. "/cwd", 1, true), "a library planted in the current folder was loaded: " .. planted)
+  sh("rm -rf " .. q(dir))
+end)
+
 test("every function of the header is in the cdef and the library", function()
   local f = assert(io.open(header_path))
   local header = f:read("*a"):gsub("/%*.-%*/", "")
