@@ -541,9 +541,33 @@ local function destroy(h)
   C.idlelock_destroy(h)
 end
 
+--- Destroys the handle of a lock close() emptied, and lets go of what
+--- belonged to it.
+local function release(self, h)
+  ffi.gc(h, nil)
+  destroy(h)
+  self._listeners = {}
+  if self._id then clocks[self._id], authenticators[self._id] = nil, nil end
+  -- The open biometric requests can never be finished now: their secrets
+  -- are wiped and their outcome says why.
+  for core in pairs(self._requests) do core:ended(nil, "idlelock: the lock is closed") end
+  self._requests, self._dropped = {}, {}
+end
+
+--- After a call's C function returned: the destroy a close() from inside
+--- it left to the outermost call.
+local function leave(self)
+  self._depth = self._depth - 1
+  if self._depth == 0 and self._closing then
+    local h = self._doomed
+    self._doomed, self._closing = nil, nil
+    release(self, h)
+  end
+end
+
 local function handle(self)
   local h = self._h
-  if h == nil or self._closing then error("idlelock: the lock is closed", 3) end
+  if h == nil then error("idlelock: the lock is closed", 3) end
   if in_clock and self._clock then error("idlelock: the clock must not call into the lock", 3) end
   return h
 end
@@ -551,8 +575,7 @@ end
 --- After a call: raise its failure (or a callback's error); destroy a
 --- lock closed from inside the call once the outermost call is done.
 local function finish(self, rc, snapshot)
-  self._depth = self._depth - 1
-  if self._depth == 0 and self._closing then self:close() end
+  leave(self)
   if pending[1] ~= nil then raise_pending(rc, snapshot) end
   if rc ~= 0 then raise(rc, last_error(), snapshot) end
 end
@@ -706,27 +729,24 @@ end
 --- calls, the handle is destroyed when that call returns.
 function Lock:close()
   local h = self._h
-  if h == nil or (self._closing and self._depth > 0) then return end
-  -- From now on none of the host's listeners runs, not even the rest of a
-  -- delivery in progress (a listener that closed the lock): the module's
-  -- callback finds the record inactive and returns.
+  if h == nil then return end
+  -- From now on the lock is closed for every caller (its handle is gone
+  -- from self), and none of the host's listeners runs, not even the rest
+  -- of a delivery in progress (a listener that closed the lock): the
+  -- module's callback finds the record inactive and returns.
+  self._h = nil
   for _, rec in pairs(self._listeners) do rec.active = false end
   if self._depth > 0 then
+    -- Inside a call of this lock (a listener, the clock): the call still
+    -- holds the handle; it is destroyed when the outermost call returns.
+    self._doomed = h
     self._closing = true
     return
   end
-  self._h = nil
-  ffi.gc(h, nil)
-  destroy(h)
-  self._listeners = {}
-  if self._id then clocks[self._id], authenticators[self._id] = nil, nil end
-  -- The open biometric requests can never be finished now: their secrets
-  -- are wiped and their outcome says why.
-  for core in pairs(self._requests) do core:ended(nil, "idlelock: the lock is closed") end
-  self._requests, self._dropped = {}, {}
+  release(self, h)
 end
 
-function Lock:is_closed() return self._h == nil or self._closing == true end
+function Lock:is_closed() return self._h == nil end
 
 -- Events (each returns the snapshot table after the call).
 Lock.start = event(C.idlelock_start)
@@ -796,8 +816,7 @@ function Lock:lifecycle(platform, state_name)
   local s = snapshot_table(out)
   self._due = nil
   if rc == M.ERR_INVALID_ARGUMENT then
-    self._depth = self._depth - 1
-    if self._depth == 0 and self._closing then self:close() end
+    leave(self)
     if pending[1] ~= nil then raise_pending(rc, nil) end
     raise(rc, lifecycle_message(platform, state_name), nil)
   end
@@ -901,8 +920,7 @@ local function finish_core(core, result, p, n)
   -- listener inside this one is what finished it.
   local err = rc ~= 0 and new_error(rc, message, rc ~= M.ERR_INVALID_ARGUMENT and s or nil) or nil
   if rc ~= M.ERR_INVALID_ARGUMENT or core.finishing == 0 then core:ended(rc == 0 and s or nil, err) end
-  self._depth = self._depth - 1
-  if self._depth == 0 and self._closing then self:close() end
+  leave(self)
   if pending[1] ~= nil then raise_pending(rc, s) end
   if err then error(err, 3) end
   return s
@@ -914,7 +932,7 @@ local function reap(self)
   if dropped[1] == nil then return end
   self._dropped = {}
   for _, core in ipairs(dropped) do
-    if not core.done and not self:is_closed() then
+    if not core.done and self._h then
       pcall(finish_core, core, M.AUTH_CANCELLED, nil, 0)
       core:ended(nil, new_error(M.ERR_LOCK_UNAVAILABLE, "the biometric request was dropped unfinished"))
     end
@@ -1040,7 +1058,7 @@ function Request:dismiss(result)
         "; a check that passed goes through finish(idlelock.AUTH_OK, secret)")
   end
   local core = self._core
-  if core.done or core.lock:is_closed() then return nil end
+  if core.done or core.lock._h == nil then return nil end
   local ok, s = pcall(finish_core, core, result, nil, 0)
   if ok then return s end
   if M.is_error(s, M.ERR_LOCK_UNAVAILABLE) then return s.snapshot end
@@ -1205,7 +1223,7 @@ end
 --- call), so an idle frame costs one clock reading. `changed`: the state
 --- moved (its seq) since the last poll.
 function Lock:poll()
-  if self._dropped[1] ~= nil and not self:is_closed() then reap(self) end
+  if self._dropped[1] ~= nil and self._h then reap(self) end
   local now = self:_now()
   if now and self._due and now < self._due and self._last then return self._last, false end
   local s = self:check()

@@ -164,6 +164,31 @@ test("versions and struct sizes agree with the library", function()
   eq(ios[4][2], 3600000, "last delay")
 end)
 
+test("every README example is its examples/ file as printed, and runs", function()
+  -- Each ```lua block of the README is announced by its file's link on the
+  -- line before; the file's text is the block's, byte for byte, and the
+  -- file runs on a fresh LuaJIT with the output in examples/<name>.expected.
+  local f = assert(io.open("../README.md", "rb"))
+  local readme = f:read("*a")
+  f:close()
+  local _, fences = readme:gsub("\n```lua\n", "")
+  local seen = {}
+  for name, block in readme:gmatch("%[`examples/([%w_]+%.lua)`%]%(examples/[%w_]+%.lua%):\n\n```lua\n(.-)```\n") do
+    seen[#seen + 1] = name
+    local file = assert(io.open("../examples/" .. name, "rb"))
+    eq(file:read("*a"), block, "examples/" .. name .. " is the README's block")
+    file:close()
+    local p = assert(io.popen(("cd ../examples && '%s' %s 2>&1; echo \"exit $?\""):format(arg[-1], name)))
+    local out = p:read("*a")
+    p:close()
+    local want = assert(io.open("../examples/" .. name:gsub("%.lua$", ".expected"), "rb"))
+    eq(out, want:read("*a") .. "exit 0\n", name .. "'s output")
+    want:close()
+  end
+  eq(#seen, fences, "every ```lua block names its examples/ file")
+  eq(table.concat(seen, " "), "quickstart.lua biometric_request.lua authenticator.lua", "the examples")
+end)
+
 -- --------------------------------------------------------------- config
 
 test("options out of range name the field", function()

@@ -661,6 +661,12 @@ class IdleLock:
         destroyed when the last call in flight returns; called from a
         listener on the watcher thread with no call in flight, it destroys
         the handle there (the library allows that one case).
+
+        Once it has returned, none of this object's listeners runs again,
+        on any thread, not even the rest of a delivery in progress (the
+        listener that called it may be followed by others): every
+        listener's callable is dropped before the destroy. The ctypes
+        trampolines stay alive until no thread can be inside one.
         """
         cond = getattr(self, "_cond", None)
         if cond is None:
@@ -1340,9 +1346,19 @@ class IdleLock:
         Returns the state after the finish. Raises what the begin and
         :meth:`BiometricRequest.finish` raise (an outcome other than a
         release is :class:`LockUnavailableError`). If ``check`` raises
-        anything else, or the task is cancelled, the request is finished
-        as failed (cancelled) and that exception propagates: no request is
-        ever left open."""
+        anything else, the request is finished as failed and that
+        exception propagates: no request is ever left open.
+
+        Cancellation ends this coroutine at once, whatever ``check`` does:
+        ``check`` runs as a task of its own that this coroutine watches
+        (``asyncio.shield``); when the caller's task is cancelled, the
+        request is finished as cancelled right away, the check's task is
+        asked to stop (``Task.cancel()``), and ``CancelledError`` is
+        raised, even if the platform call ignores cancellation or never
+        answers. What the check answers later is ignored: a ``bytearray``
+        (or writable ``memoryview``) secret is wiped, an exception is
+        retrieved. Return the secret as a ``bytearray`` so that a late one
+        can be wiped."""
         return await _biometric.unlock_with_biometrics_async(self, check)
 
     async def enable_biometrics_async(
@@ -1360,5 +1376,7 @@ class IdleLock:
         enabled before stays on then: ``store`` should keep the new item
         beside the old one (``delete`` drops the new one), and the caller
         replaces the old one once this returns. Errors and cancellation as
-        :meth:`unlock_with_biometrics_async`."""
+        :meth:`unlock_with_biometrics_async`; a ``store`` that completes
+        after this coroutine was cancelled has its item deleted with
+        ``delete()`` (when given): the shortcut was never turned on."""
         return await _biometric.enable_biometrics_async(self, store, delete)

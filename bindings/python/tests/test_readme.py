@@ -33,7 +33,8 @@ def readme_examples(readme: Path) -> Dict[str, str]:
     be announced by its file's link on the line before it."""
     text = readme.read_text()
     found = {Path(m.group(1)).name: m.group(2) for m in BLOCK.finditer(text)}
-    assert len(found) == text.count("```python"), f"a ```python block of {readme} names no examples/ file"
+    fences = len(re.findall(r"^```python$", text, re.M))
+    assert len(found) == fences, f"a ```python block of {readme} names no examples/ file"
     return found
 
 
