@@ -1,5 +1,5 @@
 """Prompts the app opens itself (header: idlelock_prompt_begin /
-idlelock_prompt_end and prompt_cap_ms; SPEC §9): the binding's
+idlelock_prompt_end and prompt_cap_ms; docs/RULES.md): the binding's
 prompt_begin / prompt_end and the lock.prompt() context manager.
 
 Every lock here is on the fake clock with the Argon2id floor (conftest),

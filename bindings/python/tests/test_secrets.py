@@ -1,4 +1,4 @@
-"""Sealed secrets and the gate (SPEC §6, §7 table)."""
+"""Sealed secrets and the gate (header: "Sealed secrets and the gate"; docs/STORE.md)."""
 
 from __future__ import annotations
 
