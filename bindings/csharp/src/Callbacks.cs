@@ -120,10 +120,10 @@ namespace LibIdleLock
 
     internal static class Callbacks
     {
-        // Per thread: binding calls in progress, whether the clock is running,
-        // exceptions to throw from the current call, whether this thread was
-        // made a background thread, the cancellation of an async unlock.
-        [ThreadStatic] internal static int Depth;
+        // Per thread (the binding calls in progress: ThreadSlot.CurrentDepth): whether
+        // the clock is running, exceptions to throw from the current call, whether
+        // this thread was made a background thread, the cancellation of an async
+        // unlock.
         [ThreadStatic] internal static bool InClock;
         [ThreadStatic] static List<Exception> errors;
         [ThreadStatic] static bool background;
@@ -156,7 +156,7 @@ namespace LibIdleLock
 
         static void Record(Exception e)
         {
-            if (Depth == 0)
+            if (ThreadSlot.CurrentDepth == 0)
             {
                 // No binding call on this thread to throw it from: the watcher thread.
                 IdleLock.ReportUnobserved(e);
@@ -180,7 +180,7 @@ namespace LibIdleLock
         /// </summary>
         static void EnteredFromNative()
         {
-            if (Depth != 0 || background) return;
+            if (background || ThreadSlot.CurrentDepth != 0) return;
             background = true;
             try
             {
@@ -204,7 +204,10 @@ namespace LibIdleLock
                 // listener, or from another thread meanwhile, destroys it after the
                 // listener returned (on the watcher thread, when this Exit is the last,
                 // from inside the watcher's delivery, which the header allows).
-                if (!r.Handle.Enter()) return;
+                var slot = ThreadSlot.Current;
+                int d = r.Handle.Enter(slot);
+                if (d < 0) return;
+                slot.ListenerHolds++;
                 try
                 {
                     if (!r.Active) return;
@@ -221,7 +224,8 @@ namespace LibIdleLock
                 }
                 finally
                 {
-                    r.Handle.Exit();
+                    slot.ListenerHolds--;
+                    r.Handle.Exit(slot, d);
                 }
             }
             catch (Exception e)
@@ -403,7 +407,10 @@ namespace LibIdleLock
             foreach (var w in list)
             {
                 var h = w.Target as IdleLockHandle;
-                if (h == null || !h.Enter()) continue;
+                if (h == null) continue;
+                var slot = ThreadSlot.Current;
+                int d = h.Enter(slot);
+                if (d < 0) continue;
                 try
                 {
                     Native.idlelock_watch_stop(h.Raw);
@@ -414,87 +421,9 @@ namespace LibIdleLock
                 }
                 finally
                 {
-                    h.Exit();
+                    h.Exit(slot, d);
                 }
             }
-        }
-    }
-
-    /// <summary>
-    /// The native handle and the calls in flight on it. A call runs between Enter and
-    /// Exit; Retire (Dispose) refuses new calls; the handle is destroyed exactly once, by
-    /// Retire when no call is in flight, else by the last Exit (a call, or a listener on
-    /// the watcher thread), or by the SafeHandle's critical finalizer for a lock that was
-    /// never disposed (no call can be in flight then: each holds the lock). One counter
-    /// holds both, calls in flight times 2 plus 1 once retired, so a call costs two
-    /// interlocked additions and no more (marshalling a SafeHandle costs about twice that:
-    /// BENCHMARKS.md, "Bindings").
-    /// </summary>
-    internal sealed class IdleLockHandle : SafeHandle
-    {
-        internal static int Live; // handles not yet destroyed (read by the tests)
-        internal CallbackSet Callbacks;
-        internal IntPtr Raw; // the idlelock *, valid between Enter and Exit
-        int state;
-
-        internal IdleLockHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        internal void Created(IntPtr raw, CallbackSet callbacks)
-        {
-            Callbacks = callbacks;
-            Raw = raw;
-            SetHandle(raw);
-            Interlocked.Increment(ref Live);
-        }
-
-        /// <summary>False once retired: the caller throws ObjectDisposedException.</summary>
-        internal bool Enter()
-        {
-            if ((Interlocked.Add(ref state, 2) & 1) == 0) return true;
-            Exit();
-            return false;
-        }
-
-        internal void Exit()
-        {
-            if (Interlocked.Add(ref state, -2) == 1) Dispose();
-        }
-
-        internal bool IsRetired { get { return (Volatile.Read(ref state) & 1) != 0; } }
-
-        /// <summary>Refuses new calls; destroys now when none is in flight. Idempotent.</summary>
-        internal void Retire()
-        {
-            if (SetRetired() == 0) Dispose();
-        }
-
-        /// <summary>Sets the retired bit; returns the state before, or -1 when it was set already.</summary>
-        int SetRetired()
-        {
-            int v;
-            do
-            {
-                v = Volatile.Read(ref state);
-                if ((v & 1) != 0) return -1;
-            }
-            while (Interlocked.CompareExchange(ref state, v | 1, v) != v);
-            return v;
-        }
-
-        protected override bool ReleaseHandle()
-        {
-            // From the finalizer too (a lock never disposed): no call may start after it
-            // (a BiometricRequest's finalizer that runs later on the same thread).
-            SetRetired();
-            // Stops the watcher and waits for it; once it returns the library calls
-            // nothing of this handle, and the callbacks' numbers go.
-            Native.idlelock_destroy(handle);
-            var set = Callbacks;
-            if (set != null) set.FreeAll();
-            Interlocked.Decrement(ref Live);
-            return true;
         }
     }
 }

@@ -132,7 +132,9 @@ namespace LibIdleLock
         {
             if (hasClock && Callbacks.InClock) throw ClockReentry();
             var h = handle;
-            if (!h.Enter()) throw Disposed();
+            var slot = ThreadSlot.Current;
+            int held = h.Enter(slot);
+            if (held < 0) throw Disposed();
             var s = new SnapshotNative { size = (uint)Native.SnapshotSize };
             int rc = -1;
             string message = null;
@@ -142,8 +144,7 @@ namespace LibIdleLock
             core.EnterFinish();
             try
             {
-                Callbacks.Depth++;
-                try
+                    try
                 {
                     rc = Native.idlelock_biometric_finish(h.Raw, core.Token, (int)result, secret,
                         new UIntPtr((uint)(secret == null ? 0 : secret.Length)), ref s);
@@ -152,8 +153,7 @@ namespace LibIdleLock
                 }
                 finally
                 {
-                    Callbacks.Depth--;
-                    h.Exit();
+                        h.Exit(slot, held);
                 }
                 snapshot = new Snapshot(ref s);
                 failure = rc == 0 ? null : IdleLockException.For(rc, message, rc == 1 ? null : snapshot);

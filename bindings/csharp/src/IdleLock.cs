@@ -239,7 +239,8 @@ namespace LibIdleLock
                     Marshal.StructureToPtr(auth, a, false); // copied by idlelock_create
                     cfg.authenticator = a;
                 }
-                Callbacks.Depth++;
+                var slot = ThreadSlot.Current;
+                int call = slot.EnterUnheld(); // the authenticator's IsAvailable may throw into it
                 try
                 {
                     rc = Native.idlelock_create(ref cfg, out raw);
@@ -247,7 +248,7 @@ namespace LibIdleLock
                 }
                 finally
                 {
-                    Callbacks.Depth--;
+                    slot.Release(call);
                 }
             }
             catch
@@ -356,11 +357,12 @@ namespace LibIdleLock
         {
             if (hasClock && Callbacks.InClock) throw ClockReentry();
             var h = handle;
-            if (!h.Enter()) throw Disposed();
+            var slot = ThreadSlot.Current;
+            int held = h.Enter(slot);
+            if (held < 0) throw Disposed();
             var s = new SnapshotNative { size = (uint)Native.SnapshotSize };
             int rc;
             string message = null;
-            Callbacks.Depth++;
             try
             {
                 rc = call(h.Raw, ref s);
@@ -368,8 +370,7 @@ namespace LibIdleLock
             }
             finally
             {
-                Callbacks.Depth--;
-                h.Exit();
+                h.Exit(slot, held);
             }
             var snapshot = new Snapshot(ref s);
             if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, snapshot);
@@ -380,10 +381,11 @@ namespace LibIdleLock
         {
             if (hasClock && Callbacks.InClock) throw ClockReentry();
             var h = handle;
-            if (!h.Enter()) throw Disposed();
+            var slot = ThreadSlot.Current;
+            int held = h.Enter(slot);
+            if (held < 0) throw Disposed();
             int rc;
             string message = null;
-            Callbacks.Depth++;
             try
             {
                 rc = call(h.Raw);
@@ -391,8 +393,7 @@ namespace LibIdleLock
             }
             finally
             {
-                Callbacks.Depth--;
-                h.Exit();
+                h.Exit(slot, held);
             }
             if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, null);
         }
@@ -468,22 +469,36 @@ namespace LibIdleLock
         public void Touch()
         {
             if (hasClock && Callbacks.InClock) throw ClockReentry();
+            // IdleLockHandle.Enter and Exit, written out: the hot call (BENCHMARKS.md, "Bindings").
             var h = handle;
-            if (!h.Enter()) throw Disposed();
+            var slot = ThreadSlot.current ?? ThreadSlot.Register();
+            int held = slot.Held;
+            var hazards = slot.Hazards;
+            if (held == hazards.Length) hazards = slot.Grow();
+            IntPtr raw = h.Raw;
+            Interlocked.Exchange(ref hazards[held].Raw, raw);
+            if (h.IsRetired)
+            {
+                Volatile.Write(ref hazards[held].Raw, IntPtr.Zero);
+                throw Disposed();
+            }
+            slot.Held = held + 1;
             int rc;
-            string message = null;
-            Callbacks.Depth++;
             try
             {
-                rc = Native.idlelock_touch(h.Raw, IntPtr.Zero);
-                if (rc != 0) message = Native.LastError();
+                rc = Native.idlelock_touch(raw, IntPtr.Zero);
             }
-            finally
+            catch
             {
-                Callbacks.Depth--;
-                h.Exit();
+                // Only an exception the runtime raises on the way back (a thread abort):
+                // a catch costs nothing on the way through, a finally a call.
+                h.Exit(slot, held);
+                throw;
             }
-            if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, null);
+            slot.Held = held;
+            Volatile.Write(ref slot.Hazards[held].Raw, IntPtr.Zero);
+            if (h.IsRetired) h.TryDestroy();
+            if (rc != 0 || Callbacks.AnyPending) Finish(rc, rc != 0 ? Native.LastError() : null, null);
         }
 
         /// <summary>Still visible, not interactive (Android onPause, iOS resign-active, Unity OnApplicationFocus(false)).</summary>

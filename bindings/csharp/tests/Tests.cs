@@ -995,6 +995,50 @@ namespace LibIdleLock.Tests
 
         static void Threads(Harness h)
         {
+            h.Test("Dispose races calls and nested calls: destroyed exactly once, after the last call, never blocking (50 rounds)", () =>
+            {
+                int live = LiveHandles();
+                var rnd = new Random(1234);
+                for (int round = 0; round < 50; round++)
+                {
+                    var l = new IdleLock(Fast(new FakeClock()));
+                    l.SetPasscode(C("2468"));
+                    // A listener that calls back into the lock: calls nested two deep.
+                    l.Subscribe(s => { try { l.Snapshot(); } catch (ObjectDisposedException) { } });
+                    var errors = new List<Exception>();
+                    var go = new ManualResetEventSlim();
+                    var threads = new Thread[3];
+                    for (int t = 0; t < threads.Length; t++)
+                    {
+                        int id = t;
+                        threads[t] = new Thread(() =>
+                        {
+                            go.Wait();
+                            try
+                            {
+                                for (int i = 0; ; i++)
+                                {
+                                    if (id == 0) l.Touch();
+                                    else if (id == 1) l.Snapshot();
+                                    else if (i % 2 == 0) l.Lock();
+                                    else l.Check();
+                                }
+                            }
+                            catch (ObjectDisposedException) { }
+                            catch (Exception e) { lock (errors) errors.Add(e); }
+                        });
+                        threads[t].Start();
+                    }
+                    go.Set();
+                    Thread.Sleep(rnd.Next(0, 8));
+                    var sw = System.Diagnostics.Stopwatch.StartNew();
+                    l.Dispose();
+                    Check(sw.ElapsedMilliseconds < 2000, "round " + round + ": Dispose took " + sw.ElapsedMilliseconds + " ms");
+                    foreach (var t in threads) Check(t.Join(20000), "round " + round + ": thread ended");
+                    Check(errors.Count == 0, "round " + round + ": " + string.Join("; ", errors.Select(e => e.ToString())));
+                    WaitFor(() => LiveHandles() == live, 5000, "round " + round + ": destroyed");
+                }
+            });
             h.Test("four threads hammer one handle, then it is disposed under them", () =>
             {
                 int live = LiveHandles();
