@@ -70,6 +70,7 @@ if [ "$test" = 1 ]; then
         || runtimes="$runtimes openjdk-17-jdk-headless"
     command -v mcs >/dev/null 2>&1 || runtimes="$runtimes mono-mcs"
     command -v mono >/dev/null 2>&1 || runtimes="$runtimes mono-runtime"
+    command -v nuget >/dev/null 2>&1 || runtimes="$runtimes nuget"  # make nuget, test-nuget
     command -v luajit >/dev/null 2>&1 || runtimes="$runtimes luajit"
     command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
     command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"

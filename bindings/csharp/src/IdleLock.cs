@@ -77,6 +77,14 @@ namespace LibIdleLock
 
         static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
+        /// <summary>Runs before the first member of IdleLock (the class has a precise static
+        /// constructor) and so before any method that calls into the library is compiled:
+        /// Mono resolves a P/Invoke when it compiles its caller, and keeps a failure.</summary>
+        static IdleLock()
+        {
+            NativeLoader.LoadPackaged();
+        }
+
         readonly IdleLockHandle handle;
         readonly CallbackSet callbacks;
         readonly bool hasClock;
@@ -110,15 +118,15 @@ namespace LibIdleLock
         /// <summary>The library's version, "MAJOR.MINOR.PATCH". DllNotFoundException or
         /// InvalidOperationException when the library cannot serve this binding (see
         /// README, "Install").</summary>
-        public static string Version { get { Native.EnsureAbi(); return Native.Utf8At(Native.idlelock_version()); } }
+        public static string Version { get { Native.EnsureAbi(); return Native.VersionString(); } }
         /// <summary>MAJOR * 10000 + MINOR * 100 + PATCH.</summary>
-        public static int VersionNumber { get { Native.EnsureAbi(); return Native.idlelock_version_number(); } }
+        public static int VersionNumber { get { Native.EnsureAbi(); return Native.VersionNumber(); } }
 
         /// <summary>The fixed name of a status ("IDLELOCK_ERR_SESSION_LOCKED"), "IDLELOCK_ERR_UNKNOWN" for others.</summary>
         public static string StatusName(int status)
         {
             Native.EnsureAbi();
-            return Native.Utf8At(Native.idlelock_status_name(status));
+            return Native.StatusName(status);
         }
 
         /// <summary>The library's iOS-like preset: 5 wrong: 1 min; 6: 5 min; 7: 15 min; 9: 1 h
@@ -126,15 +134,10 @@ namespace LibIdleLock
         public static IList<DelayStep> IosDelaySchedule()
         {
             Native.EnsureAbi();
-            IntPtr steps;
-            UIntPtr len;
-            if (Native.idlelock_delay_schedule_ios(out steps, out len) != 0) throw new InternalException(Native.LastError(), null);
+            var steps = Native.IosDelaySchedule();
+            if (steps == null) throw new InternalException("idlelock_delay_schedule_ios failed", null);
             var list = new List<DelayStep>();
-            for (int i = 0; i < (int)len.ToUInt64(); i++)
-            {
-                var s = (DelayStepNative)Marshal.PtrToStructure(new IntPtr(steps.ToInt64() + i * Native.DelayStepSize), typeof(DelayStepNative));
-                list.Add(new DelayStep(s.failed_attempts, s.delay_ms));
-            }
+            foreach (var s in steps) list.Add(new DelayStep(s.Key, s.Value));
             return list.AsReadOnly();
         }
 

@@ -7,6 +7,8 @@
 // are checked against the library's size functions before the first handle
 // is made (Native.EnsureAbi).
 using System;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -193,6 +195,36 @@ namespace LibIdleLock
 
         internal static string LastError() { return Utf8At(idlelock_last_error()); }
 
+        // The library calls of IdleLock's static members, each in a method of its own:
+        // Mono resolves a P/Invoke when it compiles the method that calls it, and it
+        // compiles a static member before IdleLock's static constructor (which loads the
+        // NuGet package's library) runs; so a static member must call none directly.
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static string VersionString() { return Utf8At(idlelock_version()); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static int VersionNumber() { return idlelock_version_number(); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static string StatusName(int status) { return Utf8At(idlelock_status_name(status)); }
+
+        /// <summary>The library's iOS-like preset, or null when it failed.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static List<KeyValuePair<int, long>> IosDelaySchedule()
+        {
+            IntPtr steps;
+            UIntPtr len;
+            if (idlelock_delay_schedule_ios(out steps, out len) != 0) return null;
+            var list = new List<KeyValuePair<int, long>>();
+            for (int i = 0; i < (int)len.ToUInt64(); i++)
+            {
+                var s = (DelayStepNative)Marshal.PtrToStructure(new IntPtr(steps.ToInt64() + i * DelayStepSize), typeof(DelayStepNative));
+                list.Add(new KeyValuePair<int, long>(s.failed_attempts, s.delay_ms));
+            }
+            return list;
+        }
+
         static readonly object abiLock = new object();
         static Exception abiProblem;
         static bool abiChecked;
@@ -230,8 +262,8 @@ namespace LibIdleLock
             catch (DllNotFoundException e)
             {
                 return new DllNotFoundException("libidlelock could not be loaded: keep the NuGet package's runtimes/ folder " +
-                    "beside LibIdleLock.dll (" + (NativeLoader.Searched ?? "no runtimes/<rid>/native for this CPU") +
-                    " not found), or put libidlelock.so where the runtime finds native plugins (Unity: Assets/Plugins/<cpu>/; " +
+                    "beside LibIdleLock.dll (looked for " + (NativeLoader.Searched ?? "nothing: no runtimes/<rid> for this system") +
+                    "), or put libidlelock.so where the runtime finds native plugins (Unity: Assets/Plugins/<cpu>/; " +
                     "a Mono program: LD_LIBRARY_PATH)", e);
             }
             catch (EntryPointNotFoundException e)

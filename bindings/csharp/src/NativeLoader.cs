@@ -10,7 +10,9 @@
 // looks for runtimes/<rid>/native/libidlelock.so beside the assembly (an
 // app's bin folder, as the .NET SDK lays it out) and two levels up (the
 // assembly still inside the installed package, lib/net45/), and loads it with
-// dlopen. The runtime's own lookup of [DllImport("idlelock")] then asks the
+// dlopen, from IdleLock's static constructor: Mono resolves a P/Invoke when
+// it compiles the method that calls it, so the library must be loaded before
+// the first such method is compiled. The runtime's own lookup of [DllImport("idlelock")] then asks the
 // loader for "libidlelock.so", which is that library already loaded (the
 // loader matches a loaded library's soname before it searches any folder).
 // Where there is no such folder (Unity's Plugins/, Godot, an iOS player, a
@@ -34,7 +36,7 @@ namespace LibIdleLock
         /// and by the not-found message).</summary>
         internal static string Loaded { get; private set; }
 
-        /// <summary>Where the binding looked (for the not-found message).</summary>
+        /// <summary>Where the binding looked (for the not-found message), or null when it did not.</summary>
         internal static string Searched { get; private set; }
 
         /// <summary>The NuGet runtime identifier of this process's CPU on Linux
@@ -65,9 +67,16 @@ namespace LibIdleLock
             return null;
         }
 
-        /// <summary>Loads the package's library when it lies beside the assembly. Never throws.</summary>
+        static bool tried;
+
+        /// <summary>Loads the package's library when it lies beside the assembly, once. Never throws.</summary>
         internal static void LoadPackaged()
         {
+            lock (typeof(NativeLoader))
+            {
+                if (tried) return;
+                tried = true;
+            }
             try
             {
                 string rid = Rid();
