@@ -1,6 +1,5 @@
 package org.idlelock;
 
-import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +37,7 @@ import java.util.concurrent.CompletableFuture;
  * IdleLock#BIOMETRIC_REQUESTS_MAX} are open on a lock at once: {@link
  * #close()} (try-with-resources), {@link #cancel()} or {@link
  * #dismiss(AuthResult)} ends one you no longer need, and a request that becomes unreachable while still open is
- * finished as cancelled by a {@link Cleaner}, so a forgotten request never
+ * finished as cancelled once it is collected, so a forgotten request never
  * holds a slot. After the lock is closed, {@link #finish} throws {@link
  * IllegalStateException}; {@link #cancel()}, {@link #dismiss} and {@link
  * #close()} do nothing.
@@ -72,12 +71,12 @@ public final class BiometricRequest implements AutoCloseable {
 
     private final Core core;
     private final Snapshot begun;
-    private final Cleaner.Cleanable cleanable;
+    private final Reaper.Registration cleanable;
 
-    BiometricRequest(Core core, Snapshot begun, Cleaner cleaner) {
+    BiometricRequest(Core core, Snapshot begun) {
         this.core = core;
         this.begun = begun;
-        this.cleanable = cleaner.register(this, core);
+        this.cleanable = Reaper.register(this, core);
     }
 
     /** UNLOCK or ENABLE. */
@@ -206,7 +205,7 @@ public final class BiometricRequest implements AutoCloseable {
 
     /**
      * The state of one request, shared by its facade, its lock's registry
-     * (for close()) and the Cleaner (the action that finishes a dropped
+     * (for close()) and the reaper (the action that finishes a dropped
      * request: it never refers to the facade).
      */
     static final class Core implements Runnable {
@@ -277,7 +276,7 @@ public final class BiometricRequest implements AutoCloseable {
             lock.forget(this);
         }
 
-        /** The Cleaner's action: the facade became unreachable (or finished: then nothing to do). */
+        /** The reaper's action: the facade became unreachable (or finished: then nothing to do). */
         @Override
         public void run() {
             synchronized (this) {

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reference (created at create, deleted at destroy); the {@link IdleLock}
  * holds it strongly. So a listener that captures its own IdleLock (the
  * common case) does not pin it through a JNI root: a forgotten lock is
- * still collected, and its Cleaner destroys the handle. While the lock is
+ * still collected, and the reaper destroys the handle. While the lock is
  * reachable, so is this object, and no callback is lost.
  *
  * <p>No exception ever leaves these methods into C: each is caught and
@@ -37,6 +37,10 @@ final class Callbacks {
     }
 
     final ConcurrentHashMap<Long, Registration> listeners = new ConcurrentHashMap<>();
+    /** Set by {@link IdleLock#close()}: no listener of the lock runs from then
+     * on, on any thread (the rest of a delivery in progress included), even
+     * while calls in flight keep the native handle alive. */
+    volatile boolean closed;
     final IdleLock.Clock clock;
     final Authenticator authenticator;
 
@@ -52,7 +56,10 @@ final class Callbacks {
         ArrayList<Throwable> errors;
     }
 
-    private static final ThreadLocal<PerThread> THREAD = ThreadLocal.withInitial(PerThread::new);
+    /** (An anonymous subclass, not ThreadLocal.withInitial, which Android has only from API 26.) */
+    private static final ThreadLocal<PerThread> THREAD = new ThreadLocal<PerThread>() {
+        @Override protected PerThread initialValue() { return new PerThread(); }
+    };
     /** Exceptions recorded on any thread and not yet taken: lets the hot path skip the ThreadLocal. */
     private static final AtomicInteger PENDING = new AtomicInteger();
 
@@ -91,12 +98,13 @@ final class Callbacks {
     /** A listener call; {@code foreign}: the glue attached this thread (the watcher). */
     static void onListener(Object target, long id, long[] snap, boolean foreign) {
         try {
-            Registration r = ((Callbacks) target).listeners.get(id);
-            if (r == null || !r.active) return;
+            Callbacks cb = (Callbacks) target;
+            Registration r = cb.listeners.get(id);
+            if (r == null || !r.active || cb.closed) return;
             Snapshot s = Snapshot.of(snap);
             if (r.executor != null) {
                 r.executor.execute(() -> {
-                    if (r.active) r.listener.onChange(s);
+                    if (r.active && !cb.closed) r.listener.onChange(s);
                 });
             } else {
                 r.listener.onChange(s);

@@ -1,7 +1,6 @@
 package org.idlelock;
 
 import java.io.File;
-import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -49,8 +48,9 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p><b>Lifetime.</b> {@link #close()} (or try-with-resources) destroys the
  * handle: its session key, passcode wrap and secrets are wiped. A lock
- * that is never closed is destroyed by a {@link Cleaner} once it is
- * unreachable. Calls in flight on other threads when close() is called
+ * that is never closed is destroyed once it is unreachable (a {@code
+ * PhantomReference} drained by the daemon thread "idlelock-reaper", as
+ * {@code java.lang.ref.Cleaner} would, which Android has only from API 33). Calls in flight on other threads when close() is called
  * finish first (the last one to return destroys the handle; close never
  * waits, so it is safe from a listener and from the main thread); every
  * call after close() throws {@link IllegalStateException}. The native
@@ -123,7 +123,6 @@ public final class IdleLock implements AutoCloseable {
         long nowMs();
     }
 
-    private static final Cleaner CLEANER = Cleaner.create();
     private static final AtomicLong NEXT_LISTENER_ID = new AtomicLong();
 
     /** state: bit 62 = closed; the low bits count calls in flight. */
@@ -135,11 +134,11 @@ public final class IdleLock implements AutoCloseable {
     private final long handle;
     private final Callbacks callbacks;
     private final boolean hasClock;
-    private final Cleaner.Cleanable cleanable;
+    private final Reaper.Registration cleanable;
     /** Biometric requests not yet ended (their secrets are wiped and futures failed at close). */
     private final Set<BiometricRequest.Core> requests = ConcurrentHashMap.newKeySet();
 
-    /** The Cleaner's action: holds the native pointer, never the IdleLock. */
+    /** The reaper's action: holds the native pointer, never the IdleLock. */
     private static final class Destroyer implements Runnable {
         private final long handle;
 
@@ -152,7 +151,7 @@ public final class IdleLock implements AutoCloseable {
         this.handle = handle;
         this.callbacks = callbacks;
         this.hasClock = hasClock;
-        this.cleanable = CLEANER.register(this, new Destroyer(handle));
+        this.cleanable = Reaper.register(this, new Destroyer(handle));
     }
 
     // -- versions and names -------------------------------------------------------
@@ -428,6 +427,7 @@ public final class IdleLock implements AutoCloseable {
             s = state;
             if ((s & CLOSED) != 0) return;
         } while (!STATE.compareAndSet(this, s, s | CLOSED));
+        callbacks.closed = true; // no listener runs from now on, on any thread
         // No finish can reach the library any more: the open requests end
         // (secrets wiped, futures failed) once no finish of theirs is in flight.
         for (BiometricRequest.Core r : requests) r.lockClosed();
@@ -693,7 +693,7 @@ public final class IdleLock implements AutoCloseable {
         }
         BiometricRequest.Core core = new BiometricRequest.Core(this, token[0], purpose, secret);
         requests.add(core);
-        BiometricRequest request = new BiometricRequest(core, s, CLEANER);
+        BiometricRequest request = new BiometricRequest(core, s);
         if (isClosed()) core.lockClosed(); // closed while the begin ran: it can never be finished
         try {
             finish(0, s); // a listener that threw during the begin

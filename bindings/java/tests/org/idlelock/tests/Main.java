@@ -18,6 +18,7 @@ public final class Main {
         LifetimeTests.run(h);
         BadInputTests.run(h);
         ThreadTests.run(h);
+        ChildTests.run(h);
         System.exit(h.finish() == 0 ? 0 : 1);
     }
 }
