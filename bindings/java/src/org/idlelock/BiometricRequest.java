@@ -77,6 +77,7 @@ public final class BiometricRequest implements AutoCloseable {
         this.core = core;
         this.begun = begun;
         this.cleanable = Reaper.register(this, core);
+        core.future.whenComplete(core::futureEnded);
     }
 
     /** UNLOCK or ENABLE. */
@@ -105,6 +106,11 @@ public final class BiometricRequest implements AutoCloseable {
      * was dropped unfinished, or with an {@link IllegalStateException} when
      * the lock was closed first. Dependent stages run on the thread that
      * ended the request unless you use the {@code *Async} methods.
+     * Cancelling it ({@code future().cancel(...)}, or a timeout such as
+     * {@code orTimeout} on Java 9+) ends the request at once as {@link
+     * AuthResult#CANCELLED}, whatever the platform's check does; a finish
+     * that comes later throws {@link InvalidArgumentException} and changes
+     * nothing (its secret array is wiped).
      */
     public CompletableFuture<Snapshot> future() { return core.future; }
 
@@ -274,6 +280,28 @@ public final class BiometricRequest implements AutoCloseable {
             ended = true;
             if (secret != null) Arrays.fill(secret, (byte) 0);
             lock.forget(this);
+        }
+
+        /**
+         * The future completed. When that was someone's {@code cancel()}
+         * (not the end of the request), the request is finished as
+         * cancelled in the library at once, whatever the host's check
+         * does; a later finish is refused and its secret wiped. Refers to
+         * the core only, never the facade (which must stay collectable).
+         */
+        void futureEnded(Snapshot s, Throwable e) {
+            if (!(e instanceof CancellationException)) return;
+            synchronized (this) {
+                if (ended || finishing > 0) return;
+            }
+            try {
+                if (!lock.isClosed()) lock.finishBiometric(this, AuthResult.CANCELLED, null);
+            } catch (RuntimeException x) {
+                // LockUnavailable (the expected answer), voided, or closed meanwhile
+            }
+            synchronized (this) {
+                if (!ended && finishing == 0) end();
+            }
         }
 
         /** The reaper's action: the facade became unreachable (or finished: then nothing to do). */

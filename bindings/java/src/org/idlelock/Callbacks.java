@@ -54,6 +54,8 @@ final class Callbacks {
     private static final class PerThread {
         boolean inClock;
         ArrayList<Throwable> errors;
+        /** The cancellable call this thread runs, or null. */
+        CancellableCall call;
     }
 
     /** (An anonymous subclass, not ThreadLocal.withInitial, which Android has only from API 26.) */
@@ -64,6 +66,19 @@ final class Callbacks {
     private static final AtomicInteger PENDING = new AtomicInteger();
 
     static boolean inClock() { return THREAD.get().inClock; }
+
+    /** Runs {@code body} on this thread as {@code call}: an authenticator
+     * answer that comes after the call was cancelled is answered CANCELLED. */
+    static <T> T runAs(CancellableCall call, java.util.concurrent.Callable<T> body) throws Exception {
+        PerThread p = THREAD.get();
+        CancellableCall outer = p.call;
+        p.call = call;
+        try {
+            return body.call();
+        } finally {
+            p.call = outer;
+        }
+    }
 
     static boolean anyPending() { return PENDING.get() != 0; }
 
@@ -157,8 +172,12 @@ final class Callbacks {
     /** Fills {@code out} (32 bytes) with the released secret and returns an AuthResult code. */
     static int onAuthLoad(Object target, byte[] reason, byte[] out) {
         byte[] secret = null;
+        CancellableCall call = THREAD.get().call;
         try {
+            if (call != null && call.isCancelled()) return AuthResult.CANCELLED.code;
             secret = ((Callbacks) target).authenticator.loadSecret(reason == null ? null : Utf8.decode(reason));
+            // Its future was cancelled meanwhile: a late answer unlocks nothing (the secret is wiped below).
+            if (call != null && call.isCancelled()) return AuthResult.CANCELLED.code;
             if (secret == null || secret.length != out.length) {
                 record(new IllegalStateException("Authenticator.loadSecret returned "
                         + (secret == null ? "null" : secret.length + " bytes") + "; "
@@ -168,8 +187,9 @@ final class Callbacks {
             System.arraycopy(secret, 0, out, 0, out.length);
             return AuthResult.OK.code;
         } catch (AuthenticationException e) {
-            return e.result().code;
+            return call != null && call.isCancelled() ? AuthResult.CANCELLED.code : e.result().code;
         } catch (Throwable t) {
+            if (call != null && call.isCancelled()) return AuthResult.CANCELLED.code;
             record(t);
             return AuthResult.FAILED.code;
         } finally {

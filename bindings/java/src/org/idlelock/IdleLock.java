@@ -638,12 +638,36 @@ public final class IdleLock implements AutoCloseable {
      * {@link #unlockWithBiometrics()} on {@code executor} (a worker, never
      * the thread that answers the prompt): the future completes with the
      * snapshot, or exceptionally with the exception it threw (wrapped in a
-     * {@code CompletionException} by {@code join()}). Cancelling the future
-     * does not cancel the prompt.
+     * {@code CompletionException} by {@code join()}).
+     *
+     * <p>Cancelling the future ends it at once ({@link
+     * CancellationException}), whatever the authenticator does: the worker
+     * is interrupted while it runs the call (a {@code loadSecret} that
+     * waits on a latch should answer {@link AuthResult#CANCELLED} when
+     * interrupted), and an answer the authenticator gives after the
+     * cancellation is answered to the library as {@link
+     * AuthResult#CANCELLED} (no unlock) and its secret array is wiped. A
+     * future cancelled before the executor ran it never calls the
+     * library. The platform's prompt is yours to dismiss. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
-        return CompletableFuture.supplyAsync(this::unlockWithBiometrics, executor);
+        CompletableFuture<Snapshot> result = new CompletableFuture<>();
+        CancellableCall call = new CancellableCall();
+        result.whenComplete((s, e) -> {
+            if (e instanceof CancellationException) call.cancel();
+        });
+        executor.execute(() -> {
+            if (!call.begin()) return; // cancelled before it ran
+            try {
+                result.complete(Callbacks.runAs(call, this::unlockWithBiometrics));
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            } finally {
+                call.end();
+            }
+        });
+        return result;
     }
 
     // -- biometrics for asynchronous hosts (1.2) -----------------------------------------
@@ -747,12 +771,19 @@ public final class IdleLock implements AutoCloseable {
      * request voided meanwhile), or with the stage's own exception when it
      * failed with something other than {@link AuthenticationException}
      * (the request is then finished as failed). Cancelling the future
-     * finishes the request as cancelled (the platform's prompt is yours to
-     * dismiss). No request is ever left open. Thread: any.
+     * ends it at once ({@link CancellationException}) and finishes the
+     * request as cancelled, whatever the authenticator's stage does: a
+     * stage that never completes holds nothing, and one that completes
+     * later is ignored (its secret array is wiped). The platform's prompt
+     * is yours to dismiss. No request is ever left open. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
         return drive(BiometricRequest.Purpose.UNLOCK, authenticator::loadSecret, (request, secret, result) -> {
+            if (result.isDone()) { // cancelled (or failed) first: a late answer unlocks nothing
+                if (secret != null) Arrays.fill(secret, (byte) 0);
+                return;
+            }
             if (secret == null) {
                 finishQuietly(request, AuthResult.FAILED);
                 result.completeExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
@@ -771,13 +802,18 @@ public final class IdleLock implements AutoCloseable {
      * only then). If the library refuses after the secret was stored (a
      * lock, a sign-out or a new passcode after the begin), {@code
      * authenticator.deleteSecret()} runs before the future fails, so no
-     * item is left behind. Errors, cancellation and threads as {@link
-     * #unlockWithBiometricsAsync(AsyncAuthenticator)}.
+     * item is left behind; the same when the future was cancelled before
+     * the stage completed (the request is cancelled at once, and a stage
+     * that completes later has its item deleted). Errors, cancellation and
+     * threads as {@link #unlockWithBiometricsAsync(AsyncAuthenticator)}.
      */
     public CompletableFuture<Snapshot> enableBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
         return drive(BiometricRequest.Purpose.ENABLE, r -> authenticator.storeSecret(r, r.secret()), (request, stored, result) -> {
             try {
+                if (result.isDone()) { // cancelled first: the request was cancelled, the item must go
+                    throw new CancellationException("the future was cancelled before the secret was stored");
+                }
                 result.complete(request.finish(AuthResult.OK));
             } catch (RuntimeException e) {
                 // Stored, but not taken (or the future was cancelled meanwhile): the item must go.

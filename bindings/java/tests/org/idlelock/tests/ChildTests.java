@@ -33,7 +33,13 @@ final class ChildTests {
             cmd.add(cp.toString());
             for (String p : new String[] {"java.library.path", "org.idlelock.jni.path"}) {
                 String v = System.getProperty(p);
-                if (v != null) cmd.add("-D" + p + "=" + v);
+                if (v == null) continue;
+                StringBuilder abs = new StringBuilder(); // absolute, as the class path
+                for (String e : v.split(File.pathSeparator)) {
+                    if (abs.length() > 0) abs.append(File.pathSeparator);
+                    abs.append(e.isEmpty() ? e : new File(e).getAbsolutePath());
+                }
+                cmd.add("-D" + p + "=" + abs);
             }
             cmd.add(Child.class.getName());
             cmd.add(scenario);

@@ -14,6 +14,7 @@ public final class Main {
         ListenerTests.run(h);
         BiometricTests.run(h);
         AsyncBiometricTests.run(h);
+        CancellationTests.run(h);
         StoreTests.run(h);
         LifetimeTests.run(h);
         BadInputTests.run(h);
