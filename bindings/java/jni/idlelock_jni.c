@@ -211,6 +211,17 @@ static uint8_t *copy_in(JNIEnv *env, jbyteArray a, jsize *len)
     return p;
 }
 
+/* The array holds at least `need` elements (NULL holds none). Every
+ * (array, length) the glue is handed is checked with it before any call
+ * into the library: a bad one is GLUE_BAD_LENGTH, never a read or write
+ * past the array. */
+static int fits(JNIEnv *env, jarray a, jlong need)
+{
+    return a != NULL && need >= 0 && (jlong)(*env)->GetArrayLength(env, a) >= need;
+}
+
+#define OUT_OK(out) ((out) == NULL || fits(env, (out), SNAP_FIELDS))
+
 static void fill_snapshot(JNIEnv *env, jlongArray out, const idlelock_snapshot *s)
 {
     if (out == NULL) return;
@@ -527,6 +538,7 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
                      jbyteArray unlock_reason, jbyteArray device_key, jlongArray delay_steps,
                      jobject callbacks, jboolean has_clock, jboolean has_auth, jlongArray out)
 {
+    if (!fits(env, numbers, CFG_FIELDS) || !fits(env, out, 1)) return GLUE_BAD_LENGTH;
     (void)cls;
     idlelock_config cfg;
     jlong num[CFG_FIELDS];
@@ -689,6 +701,7 @@ static jint n_touch(JNIEnv *env, jclass cls, jlong handle)
 
 static jint n_event(JNIEnv *env, jclass cls, jlong handle, jint kind, jlongArray out)
 {
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     (void)cls;
     idlelock *lock = H(handle)->lock;
     idlelock_snapshot s;
@@ -713,6 +726,7 @@ static jint n_event(JNIEnv *env, jclass cls, jlong handle, jint kind, jlongArray
 
 static jint n_lifecycle(JNIEnv *env, jclass cls, jlong handle, jint platform, jbyteArray name, jlongArray out)
 {
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     (void)cls;
     jsize len;
     uint8_t *n = copy_in(env, name, &len);
@@ -728,6 +742,7 @@ static jint n_lifecycle(JNIEnv *env, jclass cls, jlong handle, jint platform, jb
 
 static jint n_prompt_begin(JNIEnv *env, jclass cls, jlong handle, jlongArray out)
 {
+    if (!fits(env, out, 1)) return GLUE_BAD_LENGTH;
     (void)cls;
     uint64_t token = 0;
     int rc = idlelock_prompt_begin(H(handle)->lock, &token);
@@ -748,7 +763,7 @@ static jint n_prompt_end(JNIEnv *env, jclass cls, jlong handle, jlong token)
 /* The first len bytes of utf8, copied to C (a stack buffer up to the
  * library's limit), passed on, wiped. A length past the limit is passed
  * as is with a copy of that length: the library refuses it with its own
- * message. */
+ * message. A length outside the array is GLUE_BAD_LENGTH. */
 #define PASSCODE_STACK IDLELOCK_PASSCODE_MAX_BYTES
 
 static jint n_set_passcode(JNIEnv *env, jclass cls, jlong handle, jbyteArray utf8, jint len)
@@ -757,7 +772,7 @@ static jint n_set_passcode(JNIEnv *env, jclass cls, jlong handle, jbyteArray utf
     uint8_t stack[PASSCODE_STACK];
     uint8_t *buf = stack;
     if (utf8 == NULL) return idlelock_set_passcode(H(handle)->lock, NULL, 0);
-    if (len < 0 || len > (*env)->GetArrayLength(env, utf8)) len = 0;
+    if (!fits(env, utf8, len)) return GLUE_BAD_LENGTH;
     if (len > PASSCODE_STACK && (buf = (uint8_t *)malloc((size_t)len)) == NULL) return GLUE_NO_MEMORY;
     (*env)->GetByteArrayRegion(env, utf8, 0, len, (jbyte *)buf);
     int rc = idlelock_set_passcode(H(handle)->lock, (const char *)buf, (size_t)len);
@@ -774,8 +789,9 @@ static jint n_unlock(JNIEnv *env, jclass cls, jlong handle, jbyteArray utf8, jin
     idlelock_snapshot s;
     memset(&s, 0, sizeof s);
     s.size = sizeof s;
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     if (utf8 == NULL) return idlelock_unlock(H(handle)->lock, NULL, 0, NULL);
-    if (len < 0 || len > (*env)->GetArrayLength(env, utf8)) len = 0;
+    if (!fits(env, utf8, len)) return GLUE_BAD_LENGTH;
     if (len > PASSCODE_STACK && (buf = (uint8_t *)malloc((size_t)len)) == NULL) return GLUE_NO_MEMORY;
     (*env)->GetByteArrayRegion(env, utf8, 0, len, (jbyte *)buf);
     int rc = idlelock_unlock(H(handle)->lock, (const char *)buf, (size_t)len, out != NULL ? &s : NULL);
@@ -792,6 +808,7 @@ static jint n_disable_biometrics(JNIEnv *env, jclass cls, jlong handle) { (void)
 
 static jint n_unlock_with_biometrics(JNIEnv *env, jclass cls, jlong handle, jlongArray out)
 {
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     (void)cls;
     idlelock_snapshot s;
     memset(&s, 0, sizeof s);
@@ -810,6 +827,7 @@ static jint n_disable(JNIEnv *env, jclass cls, jlong handle) { (void)env; (void)
 static jint n_biometric_begin(JNIEnv *env, jclass cls, jlong handle, jint purpose, jlongArray token,
                               jbyteArray secret_out, jlongArray out)
 {
+    if (!OUT_OK(out) || !fits(env, token, 1)) return GLUE_BAD_LENGTH;
     (void)cls;
     uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
     uint64_t t = 0;
@@ -840,7 +858,8 @@ static jint n_biometric_finish(JNIEnv *env, jclass cls, jlong handle, jlong toke
     idlelock_snapshot s;
     memset(&s, 0, sizeof s);
     s.size = sizeof s;
-    if (secret == NULL || len < 0 || len > (jsize)sizeof buf || len > (*env)->GetArrayLength(env, secret)) len = 0;
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
+    if (secret == NULL ? len != 0 : len > (jint)sizeof buf || !fits(env, secret, len)) return GLUE_BAD_LENGTH;
     if (len > 0) (*env)->GetByteArrayRegion(env, secret, 0, len, (jbyte *)buf);
     int rc = idlelock_biometric_finish(H(handle)->lock, (uint64_t)token, result, len > 0 ? buf : NULL,
                                        (size_t)len, out != NULL ? &s : NULL);
@@ -935,6 +954,7 @@ static jint n_secret_put(JNIEnv *env, jclass cls, jlong handle, jbyteArray name,
 
 static jbyteArray n_secret_get(JNIEnv *env, jclass cls, jlong handle, jbyteArray name, jintArray status)
 {
+    if (!fits(env, status, 1)) return NULL;
     (void)cls;
     jsize name_len;
     jint rc;

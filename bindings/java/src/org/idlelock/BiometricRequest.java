@@ -144,12 +144,14 @@ public final class BiometricRequest implements AutoCloseable {
      */
     public Snapshot finish(AuthResult result, byte[] secret) {
         try {
-            if (result == null) throw new InvalidArgumentException("result is null");
+            IdleLock.required(result, "result");
             boolean releases = core.purpose == Purpose.UNLOCK && result == AuthResult.OK;
-            if (releases && (secret == null || secret.length != IdleLock.AUTH_SECRET_BYTES)) {
-                throw new InvalidArgumentException("secret: " + (secret == null ? "null" : secret.length + " bytes")
-                        + "; an UNLOCK that passed hands over the " + IdleLock.AUTH_SECRET_BYTES
-                        + "-byte secret the check released");
+            if (releases) {
+                IdleLock.required(secret, "secret");
+                if (secret.length != IdleLock.AUTH_SECRET_BYTES) {
+                    throw new InvalidArgumentException("secret: " + secret.length + " bytes; an UNLOCK that passed hands over the "
+                            + IdleLock.AUTH_SECRET_BYTES + "-byte secret the check released");
+                }
             }
             if (!releases && secret != null) {
                 throw new InvalidArgumentException("secret: only an UNLOCK finished with AuthResult.OK hands over a secret; pass null with "
@@ -186,7 +188,8 @@ public final class BiometricRequest implements AutoCloseable {
      * what a finish throws besides (a {@link CallbackException}). Thread: any.
      */
     public Snapshot dismiss(AuthResult outcome) {
-        if (outcome == null || outcome == AuthResult.OK) {
+        IdleLock.required(outcome, "outcome");
+        if (outcome == AuthResult.OK) {
             throw new InvalidArgumentException("outcome: dismiss takes FAILED, CANCELLED or UNAVAILABLE, not " + outcome
                     + "; a check that passed goes through finish(AuthResult.OK, ...)");
         }
@@ -244,7 +247,7 @@ public final class BiometricRequest implements AutoCloseable {
          * voided; the future learns it unless another finish is still in
          * flight (that one tells).
          */
-        void exitFinish(int rc, Snapshot s, IdleLockException failure) {
+        void exitFinish(int rc, Snapshot s, RuntimeException failure) {
             boolean end;
             synchronized (this) {
                 finishing--;

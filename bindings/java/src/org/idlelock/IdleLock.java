@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -296,7 +297,7 @@ public final class IdleLock implements AutoCloseable {
                 steps = new long[delaySchedule.size() * 2];
                 for (int i = 0; i < delaySchedule.size(); i++) {
                     DelayStep step = delaySchedule.get(i);
-                    if (step == null) throw new InvalidArgumentException("delaySchedule[" + i + "] is null");
+                    required(step, "delaySchedule[" + i + "]");
                     steps[2 * i] = step.failedAttempts;
                     steps[2 * i + 1] = step.delayMs;
                 }
@@ -344,11 +345,11 @@ public final class IdleLock implements AutoCloseable {
         if (STATE.decrementAndGet(this) == CLOSED) cleanable.clean();
     }
 
-    private static String lastError() { return Utf8.decode(Native.lastError()); }
+    private static String lastError() { return Messages.of(Utf8.decode(Native.lastError())); }
 
     /** What to throw after a call: the callbacks' exceptions first (the
      * call's own failure then suppressed), else the call's failure. */
-    private static RuntimeException thrown(IdleLockException failure, List<Throwable> errors) {
+    private static RuntimeException thrown(RuntimeException failure, List<Throwable> errors) {
         if (errors == null || errors.isEmpty()) return failure;
         Throwable first = errors.get(0);
         CallbackException e = new CallbackException(
@@ -360,27 +361,32 @@ public final class IdleLock implements AutoCloseable {
 
     /** Throws for a failed call (rc != 0) or for exceptions its callbacks threw. */
     private static void finish(int rc, Snapshot snapshot) {
-        IdleLockException failure = failure(rc, snapshot);
+        RuntimeException failure = failure(rc, snapshot);
         List<Throwable> errors = Callbacks.anyPending() ? Callbacks.takePending() : null;
         RuntimeException e = thrown(failure, errors);
         if (e != null) throw e;
     }
 
     /** The exception for a call's status (read the message right after the call), or null for 0. */
-    private static IdleLockException failure(int rc, Snapshot snapshot) {
+    private static RuntimeException failure(int rc, Snapshot snapshot) {
         if (rc < 0) return glueFailure(rc);
         if (rc == 0) return null;
         return IdleLockException.of(rc, lastError(), rc == InvalidArgumentException.STATUS ? null : snapshot);
     }
 
     /** The glue's own statuses (negative; jni/idlelock_jni.c). */
-    private static IdleLockException glueFailure(int rc) {
+    private static RuntimeException glueFailure(int rc) {
         if (rc == -1) return new InvalidArgumentException("the token is not subscribed on this IdleLock");
+        if (rc == -3) {
+            return new InvalidArgumentException("an array and a length that does not fit it reached the JNI glue "
+                    + "(nothing was read or written past the array; the call changed nothing)");
+        }
         return new NoMemoryException("the JNI glue could not allocate its bookkeeping", null);
     }
 
-    private static void required(Object value, String what) {
-        if (value == null) throw new InvalidArgumentException(what + " is null");
+    /** A null argument: {@link NullPointerException} naming the parameter, as {@code Objects.requireNonNull}. */
+    static <T> T required(T value, String name) {
+        return Objects.requireNonNull(value, name + " is null");
     }
 
     private Snapshot event(int kind) {
@@ -497,6 +503,14 @@ public final class IdleLock implements AutoCloseable {
         long[] out = new long[Native.SNAP_FIELDS];
         int rc = call(h -> Native.lifecycle(h, platform.code, name, out));
         Snapshot s = Snapshot.of(out);
+        if (rc == InvalidArgumentException.STATUS) {
+            // The library names the platform by its C number: say it in Java, with the valid names.
+            InvalidArgumentException e = new InvalidArgumentException("IdleLock.lifecycle: stateName \"" + stateName
+                    + "\" is not a state of Platform." + platform.name() + "; its states are "
+                    + String.join(", ", platform.stateNames()) + " (the platform's own spelling, case-sensitive)");
+            RuntimeException t = thrown(e, Callbacks.anyPending() ? Callbacks.takePending() : null);
+            throw t;
+        }
         finish(rc, s);
         return s;
     }
@@ -739,7 +753,7 @@ public final class IdleLock implements AutoCloseable {
         long[] out = new long[Native.SNAP_FIELDS];
         long h = enter();
         int rc;
-        IdleLockException failure;
+        RuntimeException failure;
         Snapshot s;
         core.enterFinish();
         try {
