@@ -3,7 +3,15 @@
 # tool), and its tests on the JVM.
 #
 #   make java         build/java/idlelock.jar and build/java/libidlelock_jni.so
+#                     (the development build, over build/libidlelock.so.1)
 #   make test-java    the tests (bindings/java/tests) on the JVM, with -Xcheck:jni
+#   make jar          build/dist/idlelock-<version>.jar: the classes, the pom,
+#                     LICENSE and THIRD_PARTY_NOTICES.md, and per CPU (linux
+#                     x86-64, aarch64, armv7) the glue and the self-contained
+#                     libidlelock.so of `make cross`, which the binding loads
+#                     itself (bindings/java/README.md, "Install")
+#   make test-jar     the jar's contents, and a fresh JVM with only the jar on
+#                     its class path runs the README's example
 #   make bench-java   touch through the binding vs a JNI no-op (BENCHMARKS.md)
 
 JAVAC   ?= javac
@@ -30,21 +38,27 @@ JNI_CFLAGS      = -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
 JAVA_RUN        = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) -Xcheck:jni \
                   -Djava.library.path=$(abspath $(JAVA_DIR))
 
-.PHONY: java test-java bench-java bench-java-smoke
+comma := ,
+
+.PHONY: java test-java jar test-jar bench-java bench-java-smoke
+
+# logged STEP-NAME TARGET LOG COMMAND...: one line for the step; the tool's
+# output goes to LOG, shown when it fails.
+logged = @echo "  $(1) $(2)"; mkdir -p $(dir $(3)); $(4) > $(3) 2>&1 || { cat $(3); exit 1; }
 
 $(JAVA_JAR): $(JAVA_SRC)
 	@rm -rf $(JAVA_DIR)/classes && mkdir -p $(JAVA_DIR)/classes
-	$(JAVAC) $(JAVAC_FLAGS) -d $(JAVA_DIR)/classes $(JAVA_SRC)
-	$(JAR) cf $@ -C $(JAVA_DIR)/classes .
+	$(call logged,JAVAC ,$(JAVA_DIR)/classes,$(JAVA_DIR)/logs/javac.log,$(JAVAC) $(JAVAC_FLAGS) -d $(JAVA_DIR)/classes $(JAVA_SRC))
+	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/jar.log,$(JAR) cf $@ -C $(JAVA_DIR)/classes .)
 
 $(JAVA_JNI): bindings/java/jni/idlelock_jni.c $(HEADER) $(LIB)
 	@mkdir -p $(JAVA_DIR)
-	$(CC) $(JNI_CFLAGS) -shared $< -L$(BUILD) -l:$(SONAME) -Wl,-rpath,'$$ORIGIN' -lpthread -o $@
+	$(call logged,CC    ,$@,$(JAVA_DIR)/logs/cc.log,$(CC) $(JNI_CFLAGS) -shared $< -L$(BUILD) -l:$(SONAME) -Wl$(comma)-rpath$(comma)'$$ORIGIN' -lpthread -o $@)
 
 $(JAVA_TEST_JAR): $(JAVA_TEST_SRC) $(JAVA_JAR)
 	@rm -rf $(JAVA_DIR)/test-classes && mkdir -p $(JAVA_DIR)/test-classes
-	$(JAVAC) $(JAVAC_TEST_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/test-classes $(JAVA_TEST_SRC)
-	$(JAR) cf $@ -C $(JAVA_DIR)/test-classes .
+	$(call logged,JAVAC ,$(JAVA_DIR)/test-classes,$(JAVA_DIR)/logs/javac-tests.log,$(JAVAC) $(JAVAC_TEST_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/test-classes $(JAVA_TEST_SRC))
+	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/jar-tests.log,$(JAR) cf $@ -C $(JAVA_DIR)/test-classes .)
 
 java: lib $(JAVA_JAR) $(JAVA_JNI)
 
@@ -78,3 +92,34 @@ bench-java: java $(JAVA_BENCH_JAR) $(BB_NOOP)
 
 bench-java-smoke: java $(JAVA_BENCH_JAR) $(BB_NOOP)
 	$(JAVA_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null
+
+# -- the jar (docs/PLATFORMS.md, bindings/java/README.md "Install") ----------
+
+JAR_VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
+JAR_CPUS    := x86_64 aarch64 armv7
+JAR_FILE    := $(BUILD)/dist/idlelock-$(JAR_VERSION).jar
+JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindings/java/pom.xml.in \
+               $(HEADER) LICENSE THIRD_PARTY_NOTICES.md \
+               $(foreach c,$(JAR_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
+
+$(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR)
+	@$(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
+	    STRIP_$(c)='$(call cross_strip,$(c))') JNI_CFLAGS='$(JNI_CFLAGS)' JAR='$(JAR)' \
+	    sh bindings/java/make-jar.sh $(JAR_VERSION) $(BUILD) $(JAVA_DIR)/classes $@ $(JAR_CPUS)
+
+# The self-contained libraries come from `make cross` (mk/cross.mk).
+jar: cross-deps java $(JAR_FILE)
+
+JAR_TEST_DIR := $(BUILD)/jar/test
+
+# What the jar carries (each CPU's natives: ELF machine, NEEDED, RUNPATH,
+# the glibc floor), then a fresh JVM with only the jar on its class path
+# (no java.library.path, no LD_LIBRARY_PATH) compiles and runs the README's
+# example, and the loader's private folder is checked.
+test-jar: jar
+	@$(STEPS_BEGIN)
+	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(JAR_VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
+	$(STEP) sh bindings/java/tests/run-jar.sh $(JAR_FILE) $(JAR_TEST_DIR)/run
+	@$(STEPS_END)
+
+TEST_SUITES += test-jar

@@ -47,6 +47,27 @@
 
 #include "idlelock.h"
 
+/* The glibc floor of the jar's natives (docs/PLATFORMS.md, 2.17): glibc
+ * 2.34 moved the thread-specific-data calls into libc under a new version;
+ * bind them to the version glibc has had since its first on the CPU (the
+ * same code), and NEEDED lists libpthread.so.0, where a glibc before 2.34
+ * keeps them. Only the jar's builds define IDLELOCK_JNI_GLIBC_FLOOR
+ * (mk/java.mk); Android's bionic needs none of this. */
+#if defined(IDLELOCK_JNI_GLIBC_FLOOR) && defined(__GLIBC__)
+#if defined(__x86_64__)
+#define JL_GLIBC_FIRST "GLIBC_2.2.5"
+#elif defined(__aarch64__)
+#define JL_GLIBC_FIRST "GLIBC_2.17"
+#elif defined(__arm__)
+#define JL_GLIBC_FIRST "GLIBC_2.4"
+#else
+#error "idlelock_jni.c: add this CPU's first glibc version"
+#endif
+__asm__(".symver pthread_key_create, pthread_key_create@" JL_GLIBC_FIRST);
+__asm__(".symver pthread_getspecific, pthread_getspecific@" JL_GLIBC_FIRST);
+__asm__(".symver pthread_setspecific, pthread_setspecific@" JL_GLIBC_FIRST);
+#endif
+
 #define GLUE_NOT_SUBSCRIBED (-1)
 #define GLUE_NO_MEMORY (-2)
 #define GLUE_BAD_LENGTH (-3)
