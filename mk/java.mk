@@ -35,8 +35,6 @@ JAVAC_TEST_FLAGS := --release 11 -Xlint:all -Werror -encoding UTF-8
 # are registered from it), found beside libidlelock.so.1 at run time.
 JNI_CFLAGS      = -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iinclude
-JAVA_RUN        = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) -Xcheck:jni \
-                  -Djava.library.path=$(abspath $(JAVA_DIR))
 
 comma := ,
 
@@ -63,15 +61,24 @@ $(JAVA_TEST_JAR): $(JAVA_TEST_SRC) $(JAVA_JAR)
 java: lib $(JAVA_JAR) $(JAVA_JNI)
 
 # The glue needs nothing beyond the Android NDK's libc: its undefined
-# symbols are checked against bindings/java/jni/bionic-symbols.txt.
-test-java: test-deps java $(JAVA_TEST_JAR)
-	sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
-	@# -Xcheck:jni reports JNI misuse as warnings: any of them fails the run.
-	@echo "java -Xcheck:jni org.idlelock.tests.Main"
-	@$(JAVA_RUN) -cp $(JAVA_JAR):$(JAVA_TEST_JAR) -Didlelock.header=$(abspath $(HEADER)) \
-	    org.idlelock.tests.Main > $(JAVA_DIR)/test.log 2>&1; rc=$$?; cat $(JAVA_DIR)/test.log; \
-	    if grep -q 'WARNING in native method' $(JAVA_DIR)/test.log; then echo "-Xcheck:jni reported a warning"; exit 1; fi; \
-	    exit $$rc
+# symbols are checked against bindings/java/jni/bionic-symbols.txt. The
+# tests run with -Xcheck:jni (any JNI warning fails them); the traces go
+# through the Java API and must print what the C replay tool prints; the
+# README shows its example files verbatim, and the example runs.
+JAVA_TEST_CP := $(JAVA_JAR):$(JAVA_TEST_JAR)
+test-java: test-deps java $(JAVA_TEST_JAR) $(BUILD)/idlelock-replay
+	@$(STEPS_BEGIN)
+	$(STEP) sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
+	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/test.log \
+	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) -Didlelock.header=$(abspath $(HEADER)) \
+	    org.idlelock.tests.Main
+	$(STEP) sh bindings/java/tests/compare-replay.sh $(BUILD)/idlelock-replay \
+	    "env LD_LIBRARY_PATH=$(abspath $(BUILD)) java -Xcheck:jni -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) org.idlelock.tests.Replay" \
+	    bindings/c/traces/*.trace
+	$(STEP) sh bindings/java/tests/check-readme.sh bindings/java/README.md
+	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/example.log \
+	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_JAR) bindings/java/examples/Example.java
+	@$(STEPS_END)
 
 TEST_SUITES += test-java
 
@@ -120,6 +127,7 @@ test-jar: jar
 	@$(STEPS_BEGIN)
 	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(JAR_VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
 	$(STEP) sh bindings/java/tests/run-jar.sh $(JAR_FILE) $(JAR_TEST_DIR)/run
+	$(STEP) sh bindings/java/tests/run-readme-command.sh bindings/java/README.md
 	@$(STEPS_END)
 
 TEST_SUITES += test-jar
