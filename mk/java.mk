@@ -121,12 +121,16 @@ jar: cross-deps java $(JAR_FILE)
 JAR_TEST_DIR := $(BUILD)/jar/test
 
 # What the jar carries (each CPU's natives: ELF machine, NEEDED, RUNPATH,
-# the glibc floor), then a fresh JVM with only the jar on its class path
+# the glibc floor); each CPU's natives loaded on that CPU (qemu-user for
+# ARM) and working; then a fresh JVM with only the jar on its class path
 # (no java.library.path, no LD_LIBRARY_PATH) compiles and runs the README's
-# example, and the loader's private folder is checked.
+# example, the loader's private folder is checked, and the README's run
+# command runs as written.
 test-jar: jar
 	@$(STEPS_BEGIN)
 	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(JAR_VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
+	$(STEP) $(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
+	    RUN_$(c)='$(cross_run_$(c))') sh bindings/java/tests/run-natives.sh $(JAR_TEST_DIR)/contents $(BUILD) $(JAR_CPUS)
 	$(STEP) sh bindings/java/tests/run-jar.sh $(JAR_FILE) $(JAR_TEST_DIR)/run
 	$(STEP) sh bindings/java/tests/run-readme-command.sh bindings/java/README.md
 	@$(STEPS_END)
