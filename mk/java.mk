@@ -126,7 +126,7 @@ JAR_TEST_DIR := $(BUILD)/jar/test
 # (no java.library.path, no LD_LIBRARY_PATH) compiles and runs the README's
 # example, the loader's private folder is checked, and the README's run
 # command runs as written.
-test-jar: jar
+test-jar: test-deps jar
 	@$(STEPS_BEGIN)
 	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(JAR_VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
 	$(STEP) $(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
