@@ -69,6 +69,7 @@ JAVA_TEST_CP := $(JAVA_JAR):$(JAVA_TEST_JAR)
 test-java: test-deps java $(JAVA_TEST_JAR) $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
 	$(STEP) sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
+	$(STEP) sh bindings/java/tests/check-android-api.sh $(JAVA_DIR)/classes bindings/java/android-api-24-denied.txt
 	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/test.log \
 	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) -Didlelock.header=$(abspath $(HEADER)) \
 	    org.idlelock.tests.Main

@@ -384,6 +384,13 @@ public final class IdleLock implements AutoCloseable {
         return new NoMemoryException("the JNI glue could not allocate its bookkeeping", null);
     }
 
+    /** "a, b, c" (String.join is Android API 26). */
+    private static String joined(List<String> names) {
+        StringBuilder b = new StringBuilder();
+        for (String n : names) b.append(b.length() == 0 ? "" : ", ").append(n);
+        return b.toString();
+    }
+
     /** A null argument: {@link NullPointerException} naming the parameter, as {@code Objects.requireNonNull}. */
     static <T> T required(T value, String name) {
         return Objects.requireNonNull(value, name + " is null");
@@ -507,7 +514,7 @@ public final class IdleLock implements AutoCloseable {
             // The library names the platform by its C number: say it in Java, with the valid names.
             InvalidArgumentException e = new InvalidArgumentException("IdleLock.lifecycle: stateName \"" + stateName
                     + "\" is not a state of Platform." + platform.name() + "; its states are "
-                    + String.join(", ", platform.stateNames()) + " (the platform's own spelling, case-sensitive)");
+                    + joined(platform.stateNames()) + " (the platform's own spelling, case-sensitive)");
             RuntimeException t = thrown(e, Callbacks.anyPending() ? Callbacks.takePending() : null);
             throw t;
         }
