@@ -32,7 +32,8 @@ JAVA_TEST_JAR  := $(JAVA_DIR)/idlelock-tests.jar
 JAVAC_FLAGS    := --release 8 -Xlint:all,-options -Werror -encoding UTF-8
 JAVAC_TEST_FLAGS := --release 11 -Xlint:all -Werror -encoding UTF-8
 # The glue: C11, warnings as errors, only JNI_OnLoad exported (the natives
-# are registered from it), found beside libidlelock.so.1 at run time.
+# are registered from it), RUNPATH $ORIGIN: it finds the library beside it
+# (libidlelock.so.1 here, the self-contained libidlelock.so in the jar).
 JNI_CFLAGS      = -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iinclude
 

@@ -1,6 +1,8 @@
 /*
  * idlelock_jni.c: the JNI glue between org.idlelock (bindings/java/src) and
- * libidlelock.so.1. It uses only what the Android NDK's libc (bionic)
+ * libidlelock (the self-contained libidlelock.so beside it in the jar and in
+ * an Android app's jniLibs; build/libidlelock.so.1 in the development build
+ * of mk/java.mk). It uses only what the Android NDK's libc (bionic)
  * offers: pthreads, malloc, string.h; no libsodium (its own copies of
  * passcodes and secrets are wiped with a volatile loop).
  *

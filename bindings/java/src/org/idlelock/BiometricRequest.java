@@ -135,9 +135,11 @@ public final class BiometricRequest implements AutoCloseable {
      * shortcut, which then turns off: delete your item), {@link
      * SessionLockedException} (a lock, lockout or sign-out after the begin
      * wins over a success; for ENABLE: delete what you stored), {@link
-     * StorageException}, {@link InvalidArgumentException} (a secret that
-     * does not fit the purpose and result: the request stays open; or a
-     * request no longer open: finished, voided), {@link
+     * StorageException}, {@link NullPointerException} (a null result, or
+     * a null secret for an UNLOCK that passed: the request stays open),
+     * {@link InvalidArgumentException} (a secret that does not fit the
+     * purpose and result: the request stays open; or a request no longer
+     * open: finished, voided, cancelled through its future), {@link
      * IllegalStateException} (the lock is closed), {@link
      * CallbackException} (a listener threw; the request did end). Never
      * counts a passcode attempt. Thread: any.
@@ -183,8 +185,9 @@ public final class BiometricRequest implements AutoCloseable {
      * fails {@link #future()}) is expected and not thrown, nor is anything
      * when the request already ended, was voided, or its lock is closed.
      * Returns the state after it, or null when there was nothing to
-     * finish. Throws {@link InvalidArgumentException} for {@link
-     * AuthResult#OK} or null (a release goes through {@link #finish}), and
+     * finish. Throws {@link NullPointerException} for null and {@link
+     * InvalidArgumentException} for {@link AuthResult#OK} (a release goes
+     * through {@link #finish}), and
      * what a finish throws besides (a {@link CallbackException}). Thread: any.
      */
     public Snapshot dismiss(AuthResult outcome) {

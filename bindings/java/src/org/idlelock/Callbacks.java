@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * jni/idlelock_jni.c).
  *
  * <p>The glue holds this object through a JNI <em>weak</em> global
- * reference (created at create, deleted at destroy); the {@link IdleLock}
+ * reference (created at create, deleted when the glue frees the lock's
+ * state after destroy); the {@link IdleLock}
  * holds it strongly. So a listener that captures its own IdleLock (the
  * common case) does not pin it through a JNI root: a forgotten lock is
  * still collected, and the reaper destroys the handle. While the lock is

@@ -57,13 +57,18 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * call after close() throws {@link IllegalStateException}. The native
  * handle is freed exactly once.
  *
- * <p><b>Errors.</b> Each failed call throws the {@link IdleLockException}
- * subclass for its status, with the library's message, the snapshot after
- * the call where there is one, and {@link
- * InvalidPasscodeException#attemptsRemaining()} or {@link
- * RetryLaterException#msUntilRetry()} where they apply. An exception
- * thrown by a listener, the clock or the authenticator surfaces as a
- * {@link CallbackException} from the call that ran it.
+ * <p><b>Errors.</b> A null argument is a {@link NullPointerException}
+ * naming the parameter; an invalid value is an {@link
+ * InvalidArgumentException} (an {@link IllegalArgumentException}); every
+ * other failed call throws the {@link IdleLockException} subclass for its
+ * status, with the library's message (in this binding's names: {@code
+ * idleAfterMs}, {@link #NEVER}), the snapshot after the call where there
+ * is one, and {@link InvalidPasscodeException#attemptsRemaining()} or
+ * {@link RetryLaterException#msUntilRetry()} where they apply. Both
+ * implement {@link IdleLockStatus}: {@code catch (IdleLockException |
+ * InvalidArgumentException e)} catches every status. An exception thrown
+ * by a listener, the clock or the authenticator surfaces as a {@link
+ * CallbackException} from the call that ran it.
  *
  * <p><b>Passcodes and secrets.</b> Passcodes are {@code char[]} (encoded to
  * UTF-8 strictly: an unpaired surrogate is refused, never replaced) or
