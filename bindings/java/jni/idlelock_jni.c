@@ -221,15 +221,19 @@ static jbyteArray cstring_bytes(JNIEnv *env, const char *s)
 }
 
 /* A byte[] as a C copy the caller frees (and wipes, when it may be secret);
- * NULL for a null array or when the copy failed. */
+ * NULL for a null array or when the copy failed. One more byte, 0, always
+ * follows the copy: a C string argument (a name, a path) ends inside it
+ * even when the array lacks its NUL (the Java side adds one; the library
+ * never reads past the copy). */
 static uint8_t *copy_in(JNIEnv *env, jbyteArray a, jsize *len)
 {
     *len = 0;
     if (a == NULL) return NULL;
     jsize n = (*env)->GetArrayLength(env, a);
-    uint8_t *p = (uint8_t *)malloc(n > 0 ? (size_t)n : 1);
+    uint8_t *p = (uint8_t *)malloc((size_t)n + 1);
     if (p == NULL) return NULL;
     if (n > 0) (*env)->GetByteArrayRegion(env, a, 0, n, (jbyte *)p);
+    p[n] = 0;
     *len = n;
     return p;
 }

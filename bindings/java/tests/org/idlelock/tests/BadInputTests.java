@@ -147,6 +147,11 @@ final class BadInputTests {
                     eq(rc, -3, c[0] + " with a length that does not fit its array");
                 }
                 eq(four[0], (byte) '2', "the caller's array is untouched");
+                // C strings without their NUL: the glue's copy ends them (the library reads no further).
+                byte[] bare = "keep".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                eq(GlueAccess.callNative("secretPut", new Class<?>[] {J, B, B}, hd, bare, new byte[] {9}), 2,
+                        "a name without its NUL is read as \"keep\" (SESSION_LOCKED: locked)");
+                eq(GlueAccess.callNative("secretRemove", new Class<?>[] {J, B}, hd, bare), 2, "the same for remove");
                 int[] noStatus = new int[0];
                 eq(GlueAccess.callNative("secretGet", new Class<?>[] {J, B, int[].class}, hd, "keep\0".getBytes(java.nio.charset.StandardCharsets.UTF_8), noStatus), null,
                         "secretGet with no room for its status reads nothing");
