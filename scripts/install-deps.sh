@@ -75,6 +75,8 @@ if [ "$test" = 1 ]; then
     command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
     command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"
     command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
+    # test-jar unpacks the jar to check what it carries.
+    command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         as_root apt-get update -qq
