@@ -83,14 +83,14 @@ rock_arch_x86_64  := linux-x86_64
 rock_arch_aarch64 := linux-aarch64
 rock_arch_armv7   := linux-arm
 ROCK_DIR  := $(BUILD)/rock
-DIST_DIR  := $(BUILD)/dist
+ROCK_DIST  := $(BUILD)/dist
 # The header's version (the Makefile sets VERSION after including this file).
 ROCK_VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
 ROCK_NAME := idlelock-$(ROCK_VERSION)-1
-ROCKSPEC  := $(DIST_DIR)/$(ROCK_NAME).rockspec
-ROCKS     := $(foreach c,$(ROCK_CPUS),$(DIST_DIR)/$(ROCK_NAME).$(rock_arch_$(c)).rock)
-# run_logged LOG COMMAND: run COMMAND with its output in LOG, shown on failure.
-run_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; exit 1; }
+ROCKSPEC  := $(ROCK_DIST)/$(ROCK_NAME).rockspec
+ROCKS     := $(foreach c,$(ROCK_CPUS),$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(c)).rock)
+# rock_logged LOG COMMAND: run COMMAND with its output in LOG, shown on failure.
+rock_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; exit 1; }
 
 .PHONY: rock rock-libs test-rock
 
@@ -101,7 +101,7 @@ $(ROCKSPEC): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
 
 # rock_rules CPU: stage, `luarocks make` into the CPU's tree, `luarocks pack`.
 define rock_rules
-$(DIST_DIR)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
+$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
         LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md
 	@echo "  STAGE    $(ROCK_DIR)/$(1)/stage"
 	$(Q)rm -rf $(ROCK_DIR)/$(1) && mkdir -p $(ROCK_DIR)/$(1)/stage/doc
@@ -110,14 +110,14 @@ $(DIST_DIR)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BUI
 	$(Q)cp LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md $(ROCK_DIR)/$(1)/stage/doc/
 	$(Q)printf 'rocks_servers = {}\narch = "%s"\n' $(rock_arch_$(1)) > $(ROCK_DIR)/$(1)/luarocks-config.lua
 	@echo "  STRIP    $(ROCK_DIR)/$(1)/stage/libidlelock.so"
-	$(Q)$(call run_logged,$(ROCK_DIR)/$(1)/strip.log,$(call cross_strip,$(1)) -o $(ROCK_DIR)/$(1)/stage/libidlelock.so \
+	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/strip.log,$(call cross_strip,$(1)) -o $(ROCK_DIR)/$(1)/stage/libidlelock.so \
 	    $(BUILD)/$(1)/self-contained/libidlelock.so)
 	@echo "  LUAROCKS make $(ROCK_DIR)/$(1)/tree"
-	$(Q)$(call run_logged,$(ROCK_DIR)/$(1)/make.log,cd $(ROCK_DIR)/$(1)/stage && \
+	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/make.log,cd $(ROCK_DIR)/$(1)/stage && \
 	    LUAROCKS_CONFIG=../luarocks-config.lua $(LUAROCKS) make --tree ../tree $(ROCK_NAME).rockspec)
 	@echo "  PACK     $$@"
 	$(Q)rm -f $$@
-	$(Q)$(call run_logged,$(ROCK_DIR)/$(1)/pack.log,cd $(DIST_DIR) && \
+	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/pack.log,cd $(ROCK_DIST) && \
 	    LUAROCKS_CONFIG=$(abspath $(ROCK_DIR)/$(1)/luarocks-config.lua) $(LUAROCKS) pack idlelock $(ROCK_VERSION)-1 \
 	    --tree $(abspath $(ROCK_DIR)/$(1)/tree))
 	$(Q)test -f $$@ || { echo "luarocks pack made no $$@ (see $(ROCK_DIR)/$(1)/pack.log)" >&2; exit 1; }
@@ -140,6 +140,6 @@ rock: test-deps rock-libs
 	@$(MAKE) -s --no-print-directory $(ROCKS)
 
 test-rock: rock
-	@sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(ROCK_VERSION) $(DIST_DIR) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))"
+	@sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(ROCK_VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))"
 
 TEST_SUITES += test-rock
