@@ -17,16 +17,23 @@ constants are generated from the header (bindings/luajit/gen_cdef.lua).
 Rules (bindings/luajit/README.md has them in full):
   * Times are milliseconds (Lua numbers); idlelock.NEVER (math.huge) is "no
     deadline", in options and in snapshots.
-  * Threads: C never calls Lua from another thread. A lock with a Lua listener
-    or a Lua clock refuses watch_start (and a running watcher refuses them);
-    listeners run inside the call that caused the change, on your thread.
+  * The library: IDLELOCK_LIBRARY, else the copy installed with this module
+    (a rock's tree, beside the module, a LÖVE game's folder), else the
+    system's libidlelock.so.1 (README, "Finding the library").
+  * Threads: C never calls Lua from another thread. A lock with a Lua
+    listener, a Lua clock or an authenticator refuses watch_start (and a
+    running watcher refuses listeners); they run inside the call that
+    caused them, on your thread.
     Prefer poll() from the game loop: it calls check() only when
     ms_until_next_deadline says something can change.
   * Calls that may run a Lua callback go through a function that is never
     JIT-compiled (LuaJIT forbids a compiled FFI call that calls back).
-  * Errors are raised as error objects: e.status (IDLELOCK_ERR_*), e.name,
-    e.message, e.snapshot, e.attempts_remaining, e.ms_until_retry; tostring(e)
-    reads well. A call on a closed lock raises "idlelock: the lock is closed".
+  * Errors are raised as error objects: e.status (idlelock.ERR_*), e.name,
+    e.message (in this module's words), e.snapshot, e.attempts_remaining,
+    e.ms_until_retry; tostring(e) reads "idlelock.ERR_...: message". A call
+    on a closed lock raises "idlelock: the lock is closed".
+  * A buffer with a length: an ffi array (the length may not exceed
+    ffi.sizeof of it) or a pointer (its length is the caller's word).
   * Passcodes cross as bytes, never re-encoded: a Lua string, an ffi buffer
     with a length, or an idlelock.passcode_buffer() (typed in place, wiped
     with ffi.fill). Lua strings cannot be wiped: prefer the buffer.
@@ -384,7 +391,10 @@ local function bytes(v, len, what)
     if len ~= nil then bad(what .. ": a length is only for an ffi buffer (a Lua string has its own), got " .. typename(len)) end
     return v, #v
   end
-  if getmetatable(v) == PasscodeBuffer then return v.buf, v.n end
+  if getmetatable(v) == PasscodeBuffer then
+    if len ~= nil then bad(what .. ": a passcode_buffer has its own length, got " .. typename(len)) end
+    return v.buf, v.n
+  end
   if type(v) == "cdata" then
     local kind = buffer_kind(v)
     if kind == nil then

@@ -1197,6 +1197,8 @@ test("bad input for every entry point changes nothing", function()
     { "unlock(invalid UTF-8)", function() l:unlock("\255") end },
     { "unlock(string with len)", function() l:unlock("2468", 4) end },
     { "unlock(cdata, negative len)", function() l:unlock(ffi.new("uint8_t[4]"), -1) end },
+    { "unlock(passcode_buffer, len)", function() l:unlock(idlelock.passcode_buffer(), 4) end },
+    { "unlock(cdata, len past the array)", function() l:unlock(ffi.new("uint8_t[4]", 50), 5) end },
     { "subscribe(nil)", function() l:subscribe(nil) end },
     { "unsubscribe(never issued)", function() l:unsubscribe(555) end },
     { "unsubscribe(nil)", function() l:unsubscribe(nil) end },
