@@ -64,11 +64,9 @@ TEST_SUITES += test-csharp
 
 # -- the NuGet package -------------------------------------------------------
 
-# The Makefile sets VERSION after it includes mk/*.mk: derived here the same way.
-CS_VERSION     := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
 CS_NUGET_DIR   := $(BUILD)/nuget
 CS_NUGET_STAGE := $(CS_NUGET_DIR)/stage
-CS_NUPKG       := $(BUILD)/dist/LibIdleLock.$(CS_VERSION).nupkg
+CS_NUPKG       := $(BUILD)/dist/LibIdleLock.$(VERSION).nupkg
 cs_rid_x86_64  := linux-x64
 cs_rid_aarch64 := linux-arm64
 cs_rid_armv7   := linux-arm
@@ -82,7 +80,7 @@ endef
 $(foreach c,x86_64 aarch64 armv7,$(eval $(call cs_native_rule,$(c))))
 
 $(CS_NUGET_STAGE)/LibIdleLock.nuspec: bindings/csharp/nuget/LibIdleLock.nuspec.in $(HEADER)
-	$(call cs_step,NUSPEC,$@,mkdir -p $(@D) && sed 's|@VERSION@|$(CS_VERSION)|' $< > $@)
+	$(call cs_step,NUSPEC,$@,mkdir -p $(@D) && sed 's|@VERSION@|$(VERSION)|' $< > $@)
 
 $(CS_NUPKG): $(CS_NUGET_STAGE)/LibIdleLock.nuspec $(CS_NUGET_NATIVE) $(CS_DLL) $(CS_DOC) \
              LICENSE THIRD_PARTY_NOTICES.md bindings/csharp/README.md bindings/csharp/nuget/add-license-expression.py
@@ -98,7 +96,7 @@ $(CS_NUPKG): $(CS_NUGET_STAGE)/LibIdleLock.nuspec $(CS_NUGET_NATIVE) $(CS_DLL) $
 nuget: csharp $(CS_NUPKG)
 
 test-nuget: test-deps nuget
-	@sh bindings/csharp/nuget/test-nuget.sh $(CS_NUPKG) $(CS_VERSION) bindings/csharp/examples/Example.cs
+	@sh bindings/csharp/nuget/test-nuget.sh $(CS_NUPKG) $(VERSION) bindings/csharp/examples/Example.cs
 
 TEST_SUITES += test-nuget
 

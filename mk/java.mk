@@ -105,9 +105,8 @@ bench-java-smoke: java $(JAVA_BENCH_JAR) $(BB_NOOP)
 
 # -- the jar (docs/PLATFORMS.md, bindings/java/README.md "Install") ----------
 
-JAR_VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
 JAR_CPUS    := x86_64 aarch64 armv7
-JAR_FILE    := $(BUILD)/dist/idlelock-$(JAR_VERSION).jar
+JAR_FILE    := $(BUILD)/dist/idlelock-$(VERSION).jar
 JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindings/java/pom.xml.in \
                $(HEADER) LICENSE THIRD_PARTY_NOTICES.md \
                $(foreach c,$(JAR_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
@@ -115,7 +114,7 @@ JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindin
 $(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR)
 	@$(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
 	    STRIP_$(c)='$(call cross_strip,$(c))') JNI_CFLAGS='$(JNI_CFLAGS)' JAR='$(JAR)' \
-	    sh bindings/java/make-jar.sh $(JAR_VERSION) $(BUILD) $(JAVA_DIR)/classes $@ $(JAR_CPUS)
+	    sh bindings/java/make-jar.sh $(VERSION) $(BUILD) $(JAVA_DIR)/classes $@ $(JAR_CPUS)
 
 # The self-contained libraries come from `make cross` (mk/cross.mk).
 jar: cross-deps java $(JAR_FILE)
@@ -130,7 +129,7 @@ JAR_TEST_DIR := $(BUILD)/jar/test
 # command runs as written.
 test-jar: test-deps jar
 	@$(STEPS_BEGIN)
-	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(JAR_VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
+	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
 	$(STEP) $(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
 	    RUN_$(c)='$(cross_run_$(c))') sh bindings/java/tests/run-natives.sh $(JAR_TEST_DIR)/contents $(BUILD) $(JAR_CPUS)
 	$(STEP) sh bindings/java/tests/run-jar.sh $(JAR_FILE) $(JAR_TEST_DIR)/run

@@ -84,9 +84,7 @@ rock_arch_aarch64 := linux-aarch64
 rock_arch_armv7   := linux-arm
 ROCK_DIR  := $(BUILD)/rock
 ROCK_DIST  := $(BUILD)/dist
-# The header's version (the Makefile sets VERSION after including this file).
-ROCK_VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
-ROCK_NAME := idlelock-$(ROCK_VERSION)-1
+ROCK_NAME := idlelock-$(VERSION)-1
 ROCKSPEC  := $(ROCK_DIST)/$(ROCK_NAME).rockspec
 ROCKS     := $(foreach c,$(ROCK_CPUS),$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(c)).rock)
 # rock_logged LOG COMMAND: run COMMAND with its output in LOG, shown on failure.
@@ -97,7 +95,7 @@ rock_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; e
 $(ROCKSPEC): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
 	@mkdir -p $(@D)
 	@echo "  ROCKSPEC $@"
-	$(Q)sed 's/@VERSION@/$(ROCK_VERSION)/g' $< > $@.tmp && mv $@.tmp $@
+	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< > $@.tmp && mv $@.tmp $@
 
 # rock_rules CPU: stage, `luarocks make` into the CPU's tree, `luarocks pack`.
 define rock_rules
@@ -118,7 +116,7 @@ $(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BU
 	@echo "  PACK     $$@"
 	$(Q)rm -f $$@
 	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/pack.log,cd $(ROCK_DIST) && \
-	    LUAROCKS_CONFIG=$(abspath $(ROCK_DIR)/$(1)/luarocks-config.lua) $(LUAROCKS) pack idlelock $(ROCK_VERSION)-1 \
+	    LUAROCKS_CONFIG=$(abspath $(ROCK_DIR)/$(1)/luarocks-config.lua) $(LUAROCKS) pack idlelock $(VERSION)-1 \
 	    --tree $(abspath $(ROCK_DIR)/$(1)/tree))
 	$(Q)test -f $$@ || { echo "luarocks pack made no $$@ (see $(ROCK_DIR)/$(1)/pack.log)" >&2; exit 1; }
 endef
@@ -140,6 +138,6 @@ rock: test-deps rock-libs
 	@$(MAKE) -s --no-print-directory $(ROCKS)
 
 test-rock: rock
-	@sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(ROCK_VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))"
+	@sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))"
 
 TEST_SUITES += test-rock

@@ -29,8 +29,6 @@ WHEEL_SOURCES := $(wildcard bindings/python/idlelock/*.py) bindings/python/idlel
     bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md \
     LICENSE THIRD_PARTY_NOTICES.md
 WHEEL_LIBS := $(foreach c,$(WHEEL_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
-# The header's version (the Makefile sets VERSION after including this file).
-WHEEL_VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
 # wheel_logged LOG COMMAND: COMMAND's output in LOG, shown when it fails.
 wheel_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; exit 1; }
 
@@ -58,12 +56,12 @@ wheel-libs: cross-deps
 # py3-none-linux_<cpu> wheel there, repair it into $(WHEEL_DIR)/dist.
 define wheel_rules
 $(WHEEL_DIR)/$(1)/ready: $(BUILD)/$(1)/self-contained/libidlelock.so $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER)
-	@echo "  STAGE    $(WHEEL_DIR)/$(1)/src (version $(WHEEL_VERSION))"
+	@echo "  STAGE    $(WHEEL_DIR)/$(1)/src (version $(VERSION))"
 	$(Q)rm -rf $(WHEEL_DIR)/$(1) $(WHEEL_DIR)/dist/idlelock-*_$(1).whl
 	$(Q)mkdir -p $(WHEEL_DIR)/$(1)/src/idlelock $(WHEEL_DIR)/dist
 	$(Q)cp bindings/python/idlelock/*.py bindings/python/idlelock/py.typed $(WHEEL_DIR)/$(1)/src/idlelock/
 	$(Q)cp bindings/python/setup.py bindings/python/README.md LICENSE THIRD_PARTY_NOTICES.md $(WHEEL_DIR)/$(1)/src/
-	$(Q)sed 's/^version = ".*"$$$$/version = "$(WHEEL_VERSION)"/' bindings/python/pyproject.toml > $(WHEEL_DIR)/$(1)/src/pyproject.toml
+	$(Q)sed 's/^version = ".*"$$$$/version = "$(VERSION)"/' bindings/python/pyproject.toml > $(WHEEL_DIR)/$(1)/src/pyproject.toml
 	@echo "  STRIP    $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so"
 	$(Q)$(call wheel_logged,$(WHEEL_DIR)/$(1)/strip.log,$(call cross_strip,$(1)) \
 	    -o $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so $(BUILD)/$(1)/self-contained/libidlelock.so)
@@ -83,6 +81,6 @@ wheel: wheel-libs
 	@ls $(WHEEL_DIR)/dist/*.whl | sed 's/^/  DONE     /'
 
 test-wheel: wheel $(BUILD)/idlelock-replay
-	@IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) sh scripts/test-wheel.sh $(PYTHON) $(WHEEL_DIR) "$(WHEEL_CPUS)" $(WHEEL_VERSION)
+	@IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) sh scripts/test-wheel.sh $(PYTHON) $(WHEEL_DIR) "$(WHEEL_CPUS)" $(VERSION)
 
 TEST_SUITES += test-wheel
