@@ -66,7 +66,7 @@ bench-smoke: lib $(BENCH_DEPS)
 	$(STEP) sh scripts/callgrind-hot.sh --smoke $(BENCH_BIN) $(LIB)
 	@$(STEPS_END)
 
-bench-instructions: lib $(BENCH_BIN)
+bench-instructions: c-test-deps lib $(BENCH_BIN)
 	sh scripts/callgrind-hot.sh $(BENCH_BIN) $(LIB) $(OLD_LIB)
 
 TEST_SUITES += bench-smoke
