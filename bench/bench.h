@@ -137,10 +137,14 @@ typedef struct {
     int32_t bio_enabled, bio_available;
     uint64_t lock_epoch, seq;
     visible_t published;
+    int64_t latest_reading; /* the latest reading a call judged at: an earlier one is a clock step */
+    uint32_t clock_steps;   /* steps back seen (a biometric request begun before one expires) */
     int32_t live_prompts; /* prompts the app opened (1.1): the idle rule waits */
     int64_t earliest_prompt, prompt_cap; /* with live_prompts: the cap deadline */
     int32_t has_prompt_end;
     int64_t prompt_end; /* the last live prompt's end: covers an absence + grace */
+    int32_t absence_covered; /* the absence began under a live prompt (1.1) */
+    int32_t awaiting_start;  /* a stored session before its first start hands out nothing */
     int64_t warn_before; /* 1.1: 0 (off, the default) or the warning window */
     int32_t retry_running; /* 1.1: an escalating delay after wrong passcodes */
     int64_t retry_started, retry_period;
@@ -148,6 +152,8 @@ typedef struct {
     int64_t last_auth; /* 1.2: the last successful authentication (IDLELOCK_NEVER: none) */
     int32_t n_listeners, queued; /* listeners hear changes after the call */
     void *store; /* NULL: memory only (a store is re-read and saved to) */
+    void *watcher;       /* NULL: no watcher thread (one would be shown each snapshot) */
+    void *authenticator; /* NULL: none (foreground would ask it is_available first) */
     unsigned char key[64]; /* the AEAD key, then the name-id subkey */
     base_record records[1];
     size_t n_records;
