@@ -1,4 +1,4 @@
-// The decision rules of SPEC §2–§4 as a value type: no clock, no lock, no
+// The decision rules (docs/RULES.md) as a value type: no clock, no lock, no
 // I/O. Every method takes the clock reading of the call and moves the state;
 // the handle (IdleLockHandle.swift) adds the clock, the mutex and the rest.
 
@@ -52,7 +52,7 @@ struct Timeouts: Equatable {
 
 /// A passcode attempt in flight: what must still hold when it finishes.
 struct AttemptTicket: Equatable {
-    /// `lockEpoch` when the attempt began (SPEC §4: a lock after the attempt
+    /// `lockEpoch` when the attempt began (docs/RULES.md: a lock after the attempt
     /// began wins over its success).
     let epoch: UInt64
     /// `passcodeGeneration` when it began: a replaced or removed passcode
@@ -79,14 +79,9 @@ enum AttemptStart: Equatable {
     case retryLater(Int64)
 }
 
-/// What the rules report for a snapshot.
+/// The times a snapshot reports, and the warning, at one reading
+/// (`LockRules.report`).
 struct RulesReport {
-    var state: LockState
-    var reason: LockReason
-    var engaged: Bool
-    var isAway: Bool
-    var attemptsRemaining: Int32
-    var lastActivity: Int64
     var msUntilIdleLock: Int64
     var isWarning: Bool
     var msUntilWarning: Int64
@@ -171,7 +166,7 @@ enum AttemptOutcome: Equatable {
 struct LockRules {
     let timeouts: Timeouts
     let lockOnStart: Bool
-    /// From the config, then from the store once one governs (SPEC §4).
+    /// From the config, then from the store once one governs (docs/STORE.md).
     private(set) var maxAttempts: Int32
     /// The config's `max_attempts`, which governs again after a sign-out.
     let configuredMaxAttempts: Int32
@@ -189,17 +184,17 @@ struct LockRules {
     private(set) var started = false
     /// A session found in the store at create, before the first `start`:
     /// nothing of the restart has been judged yet, so the session hands out
-    /// nothing (SPEC §3): secrets and the gate answer SESSION_LOCKED.
+    /// nothing (docs/STORE.md): secrets and the gate answer SESSION_LOCKED.
     private(set) var awaitingStart = false
     /// The latest clock reading this handle judged at: a reading earlier
-    /// than it is a clock step (SPEC §2), also one that lands after the
+    /// than it is a clock step (docs/RULES.md), also one that lands after the
     /// last activity and the departure.
     private(set) var latestReading: Int64
     /// How many times a reading was earlier than the latest one (wrapping):
     /// a biometric request begun before such a step has expired, whichever
     /// call saw it.
     private(set) var clockSteps: UInt32 = 0
-    /// Prompts the app opened itself (SPEC §9).
+    /// Prompts the app opened itself (docs/RULES.md, "Since 1.1").
     private(set) var shield: PromptShield
     /// The recorded absence began while a live prompt was open.
     private(set) var absenceCovered = false
@@ -209,7 +204,7 @@ struct LockRules {
     private(set) var lockEpoch: UInt64 = 0
     /// Raised by every new passcode and every disengage.
     private(set) var passcodeGeneration: UInt64 = 0
-    /// Escalating delays (SPEC §9), strictly increasing in failed attempts.
+    /// Escalating delays (docs/RULES.md, "Since 1.1"), strictly increasing in failed attempts.
     let delaySchedule: [DelayStep]
     /// The delay running after the latest wrong passcode, if any.
     private(set) var retry: RetryDelay? = nil
@@ -244,8 +239,10 @@ struct LockRules {
     /// `start`: secrets and the gate may open.
     var handsOut: Bool { state == .unlocked && !awaitingStart }
 
+    /// `failedAttempts` stays within 0...maxAttempts: the difference
+    /// cannot wrap (no overflow check on every call's path).
     var attemptsRemaining: Int32 {
-        engaged ? maxAttempts - failedAttempts : maxAttempts
+        engaged ? maxAttempts &- failedAttempts : maxAttempts
     }
 
     /// Time until the idle deadline: 0 when due, `never` when the idle
@@ -262,19 +259,28 @@ struct LockRules {
         return timeouts.idle - idleFor
     }
 
-    /// Everything a snapshot reports, computed in one pass (its helpers are
-    /// inlined into it). It changes nothing: `rules` is `inout` only so the
-    /// handle's rules are read in place (a non-mutating call on a struct
-    /// this large stored in a class is passed a copy of it: 200 bytes on
-    /// every call that writes a snapshot, BENCHMARKS.md).
-    @inline(never)
-    static func report(of rules: inout LockRules, now: Int64) -> RulesReport {
-        RulesReport(state: rules.state, reason: rules.reason, engaged: rules.engaged,
-                    isAway: rules.departure != nil, attemptsRemaining: rules.attemptsRemaining,
-                    lastActivity: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
-                    isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
-                    msUntilRetry: rules.msUntilRetry(now: now),
-                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
+    /// The times a snapshot reports and the warning, each computed once:
+    /// the time until the idle lock, whether a prompt shields the session
+    /// and the delay left are each read once and shared by the fields that
+    /// depend on them (as `isWarning`, `msUntilWarning` and
+    /// `msUntilNextDeadline` each compute them alone). Inlined into the one
+    /// function that writes a snapshot (IdleLockHandle.swift), which reads
+    /// the rules in place. `judgedNow`: the caller's transaction judged at
+    /// `now` (`begin`), so nothing is due at this reading (false: the rules
+    /// look it up). Changes nothing (`mutating` for
+    /// `msUntilNextDeadlineInFull`).
+    @inline(always)
+    mutating func report(now: Int64, judgedNow: Bool = false) -> RulesReport {
+        let untilIdle = msUntilIdleLock(now: now)
+        // Only the warning asks whether a prompt shields the session.
+        let shielded = timeouts.warnBefore > 0 && shield.isActive(now: now)
+        let retryLeft = msUntilRetry(now: now)
+        return RulesReport(msUntilIdleLock: untilIdle,
+                           isWarning: isWarning(untilIdle: untilIdle, shielded: shielded),
+                           msUntilWarning: msUntilWarning(untilIdle: untilIdle, shielded: shielded, now: now),
+                           msUntilRetry: retryLeft,
+                           msUntilNextDeadline: msUntilNextDeadline(now: now, retryLeft: retryLeft,
+                                                                    judgedNow: judgedNow))
     }
 
     /// A policy refuses the biometric shortcut at `now`: the lock screen
@@ -308,13 +314,17 @@ struct LockRules {
             || Millis.hasPassed(Millis.elapsed(from: openedAt, to: now), timeouts.promptCap)
     }
 
-    /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
+    /// Within `warn_before_ms` of the idle deadline (docs/RULES.md): the host can
     /// save a draft or ask "still there?". Activity ends it.
     @inline(always)
     func isWarning(now: Int64) -> Bool {
-        guard timeouts.warnBefore > 0, !shield.isActive(now: now) else { return false }
-        let left = msUntilIdleLock(now: now)
-        return left != Millis.never && left <= timeouts.warnBefore
+        guard timeouts.warnBefore > 0 else { return false }
+        return isWarning(untilIdle: msUntilIdleLock(now: now), shielded: shield.isActive(now: now))
+    }
+
+    @inline(always)
+    private func isWarning(untilIdle left: Int64, shielded: Bool) -> Bool {
+        timeouts.warnBefore > 0 && !shielded && left != Millis.never && left <= timeouts.warnBefore
     }
 
     /// Time until the warning window opens: 0 when open, `never` when there
@@ -322,22 +332,90 @@ struct LockRules {
     @inline(always)
     func msUntilWarning(now: Int64) -> Int64 {
         guard timeouts.warnBefore > 0 else { return Millis.never }
-        let left = msUntilIdleLock(now: now)
-        if left == Millis.never { return Millis.never }
-        if shield.isActive(now: now), let untilCap = shield.msUntilCap(now: now) {
+        return msUntilWarning(untilIdle: msUntilIdleLock(now: now), shielded: shield.isActive(now: now), now: now)
+    }
+
+    @inline(always)
+    private func msUntilWarning(untilIdle left: Int64, shielded: Bool, now: Int64) -> Int64 {
+        guard timeouts.warnBefore > 0, left != Millis.never else { return Millis.never }
+        if shielded, let untilCap = shield.msUntilCap(now: now) {
             // A prompt defers the idle rule: no warning before its cap.
             return Swift.max(1, Swift.max(untilCap, left - timeouts.warnBefore))
         }
         return left <= timeouts.warnBefore ? 0 : left - timeouts.warnBefore
     }
 
-    /// Time until the earliest moment anything can change (SPEC §9), so a
+    /// Time until the earliest moment anything can change (docs/RULES.md), so a
     /// host timer wakes exactly then instead of polling: 0 when a `check`
     /// now would change the state or the warning, `never` when nothing is
     /// due. It may wake a host early (then it re-reads this), never late.
-    @inline(always)
+    /// (For the watcher and the tests: it reads a copy of the rules. The
+    /// calls that write a snapshot read them in place, `report`.)
     func msUntilNextDeadline(now: Int64) -> Int64 {
-        let retryLeft = msUntilRetry(now: now)
+        var rules = self
+        return rules.msUntilNextDeadlineInFull(now: now, retryLeft: msUntilRetry(now: now))
+    }
+
+    /// `msUntilNextDeadline` with the delay left at `now` already read.
+    /// What nearly every call of an app in use finds (engaged and
+    /// unlocked, judged at this reading, no prompt open or covering an
+    /// absence, no delay running, no policy moment ahead) is computed
+    /// inline: then only the idle deadline, the warning's start and, while
+    /// away, the end of the grace window and the absence's timeout can lie
+    /// ahead. Everything else is `msUntilNextDeadlineInFull`'s, out of line.
+    @inline(always)
+    private mutating func msUntilNextDeadline(now: Int64, retryLeft: Int64, judgedNow: Bool) -> Int64 {
+        guard engaged, state == .unlocked, judgedNow || judgedAt == now, retryLeft == 0, shield.earliestLive == nil,
+              !absenceCovered, passcodePolicy.requiredFrom == Int64.max else {
+            return msUntilNextDeadlineInFull(now: now, retryLeft: retryLeft)
+        }
+        var next = idleMoments(now: now)
+        if let departed = departure { next = Swift.min(next, absenceMoments(departed, now: now)) }
+        return next == Int64.max ? Millis.never : Millis.elapsed(from: now, to: next)
+    }
+
+    /// While away since `departed`: the earliest of the end of the grace
+    /// window and the absence's timeout that is later than `now`, or
+    /// Int64.max.
+    @inline(always)
+    private func absenceMoments(_ departed: Int64, now: Int64) -> Int64 {
+        var next = Int64.max
+        let graceEnd = Millis.add(departed, Millis.add(timeouts.grace, 1))
+        if graceEnd > now { next = graceEnd }
+        // A NEVER timeout never passes: no moment (from a departure below
+        // 0, adding it would not even saturate).
+        let absence = absenceTimeout(reachedBackground: reachedBackground)
+        if absence != Millis.never {
+            let timeout = Millis.add(departed, absence)
+            if timeout > now { next = Swift.min(next, timeout) }
+        }
+        return next
+    }
+
+    /// The earliest of the idle deadline and the warning's start that is
+    /// later than `now`, or Int64.max (engaged and unlocked).
+    @inline(always)
+    private func idleMoments(now: Int64) -> Int64 {
+        var next = Int64.max
+        if timeouts.idle != Millis.never {
+            let deadline = Millis.add(lastActivity, timeouts.idle)
+            if deadline > now { next = deadline }
+            // warn < idle: the window's start from the last activity cannot
+            // overflow before the final saturating add.
+            if timeouts.warnBefore > 0 {
+                let opens = Millis.add(lastActivity, timeouts.idle - timeouts.warnBefore)
+                if opens > now { next = Swift.min(next, opens) }
+            }
+        }
+        return next
+    }
+
+    /// Changes nothing: `mutating` only so that it is passed the rules in
+    /// place (a call of an out-of-line non-mutating method on the rules,
+    /// stored in the handle, is passed a copy of all of them: about 300
+    /// bytes and two retains, BENCHMARKS.md "Profile").
+    @inline(never)
+    private mutating func msUntilNextDeadlineInFull(now: Int64, retryLeft: Int64) -> Int64 {
         let retryEnd: Int64? = retryLeft > 0 ? Millis.add(now, retryLeft) : nil
         guard engaged, state == .unlocked else {
             // Locked: only the end of an escalating delay and the moment a
@@ -351,27 +429,15 @@ struct LockRules {
             return Millis.never
         }
         if judgedAt != now && pendingLock(now: now) != nil { return 0 }
-        var next = Int64.max
+        var next = idleMoments(now: now)
         func consider(_ moment: Int64?) {
             if let moment, moment > now { next = Swift.min(next, moment) }
-        }
-        if timeouts.idle != Millis.never {
-            consider(Millis.add(lastActivity, timeouts.idle))
-            // warn < idle: the window's start from the last activity cannot
-            // overflow before the final saturating add.
-            if timeouts.warnBefore > 0 {
-                consider(Millis.add(lastActivity, timeouts.idle - timeouts.warnBefore))
-            }
         }
         consider(shield.capDeadline())
         consider(retryEnd)
         consider(passcodePolicy.requiredFrom) // Int64.max (never, or the last reading) lists nothing
         if let departed = departure {
-            consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
-            // A NEVER timeout never passes: no moment (from a departure
-            // below 0, adding it would not even saturate).
-            let absence = absenceTimeout(reachedBackground: reachedBackground)
-            if absence != Millis.never { consider(Millis.add(departed, absence)) }
+            next = Swift.min(next, absenceMoments(departed, now: now))
             // The end of a prompt's cover, for an absence that began under it.
             if absenceCovered, let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
         }
@@ -380,15 +446,23 @@ struct LockRules {
 
     // MARK: - The first steps of every call that reads the clock
 
-    /// SPEC §2 then §3: the clock-step check against the latest reading,
+    /// The header's "Events and the decision rules": the clock-step check against the latest reading,
     /// the activity and the departure as they stood, then judging the
-    /// deadlines that are due.
+    /// deadlines that are due. Inlined into every call: what every call
+    /// finds (no delay running, no step, nothing due) is a few compares
+    /// here; the rest is out of line.
+    @inline(always)
     mutating func begin(now: Int64) {
-        checkClockStep(now: now)
+        if retry == nil && now >= latestReading && now >= lastActivity && !(departure.map { now < $0 } ?? false) {
+            latestReading = now // `checkClockStep` would do only this
+        } else {
+            checkClockStep(now: now)
+        }
         judge(now: now)
         judgedAt = now
     }
 
+    @inline(never)
     private mutating func checkClockStep(now: Int64) {
         // A clock step restarts a running delay's period instead of
         // forgiving it.
@@ -421,6 +495,7 @@ struct LockRules {
 
     /// `check`: while away past the grace window, the absence's timeout then
     /// the idle timeout; not away, the idle timeout. Within grace, nothing.
+    @inline(always)
     private mutating func judge(now: Int64) {
         guard engaged, state == .unlocked else { return }
         if let due = verdict(now: now) { lock(due) }
@@ -452,10 +527,11 @@ struct LockRules {
     }
 
     /// The idle rule; it waits while a prompt the app opened is open
-    /// (never past the cap).
+    /// (never past the cap). The timeout first: on nearly every call it has
+    /// not passed, and the prompts are not looked at.
     @inline(always)
     private func idleTimeoutPassed(now: Int64) -> Bool {
-        !shield.isActive(now: now) && Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle)
+        Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle) && !shield.isActive(now: now)
     }
 
     /// `background_after_ms` for an absence that reached the background;
@@ -466,6 +542,7 @@ struct LockRules {
         reachedBackground ? timeouts.background : max(timeouts.background, timeouts.inactive)
     }
 
+    @inline(never)
     private mutating func lock(_ why: LockReason) {
         state = .locked
         reason = why
@@ -477,20 +554,54 @@ struct LockRules {
     // MARK: - Events
 
     /// `check`.
+    /// (The hot calls of the handle call `begin` itself, inlined, through
+    /// `apply`; this copy serves the others.)
+    @inline(never)
     mutating func check(now: Int64) {
         begin(now: now)
     }
 
+    /// The events of the hot path (the handle's `hot`): each is `begin`,
+    /// then its own step.
+    enum Event {
+        case touch, check, background, foreground
+    }
+
+    /// `event` at `now`: `begin` (inlined once for all four), then the
+    /// event's own step.
+    @inline(always)
+    mutating func apply(_ event: Event, now: Int64) {
+        begin(now: now)
+        switch event {
+        case .touch: touched(now: now)
+        case .check: break
+        case .background: departed(now: now, toBackground: true)
+        case .foreground: cameBack(now: now)
+        }
+    }
+
     /// User activity: nothing while locked; otherwise, if still unlocked
     /// after judging, last activity = now.
+    @inline(always)
     mutating func touch(now: Int64) {
         begin(now: now)
+        touched(now: now)
+    }
+
+    @inline(always)
+    private mutating func touched(now: Int64) {
         if state == .unlocked { lastActivity = now }
     }
 
     /// `inactive` (`toBackground` false) or `background` (true).
+    @inline(always)
     mutating func depart(now: Int64, toBackground: Bool) {
         begin(now: now)
+        departed(now: now, toBackground: toBackground)
+    }
+
+    @inline(always)
+    private mutating func departed(now: Int64, toBackground: Bool) {
         var recordedNow = false
         if departure == nil {
             departure = now
@@ -508,8 +619,14 @@ struct LockRules {
     }
 
     /// `foreground`: take and clear the departure, then rules 1–5.
+    @inline(always)
     mutating func foreground(now: Int64) {
         begin(now: now)
+        cameBack(now: now)
+    }
+
+    @inline(always)
+    private mutating func cameBack(now: Int64) {
         let departed = departure
         let wasBackground = reachedBackground
         let covered = absenceCovered
@@ -548,7 +665,7 @@ struct LockRules {
     }
 
     /// `start`: the first one applies `lock_on_start`; later ones only judge.
-    /// `restart` describes a session adopted from a store (SPEC §3): with
+    /// `restart` describes a session adopted from a store (docs/STORE.md): with
     /// `lock_on_start` off, the time since the last saved activity is
     /// judged as an absence that reached the background.
     mutating func start(now: Int64, restart: RestartInfo? = nil) {
@@ -617,14 +734,14 @@ struct LockRules {
         passcodeGeneration &+= 1
     }
 
-    /// The store is present but damaged (SPEC §7): an engaged, unlocked
+    /// The store is present but damaged (docs/STORE.md): an engaged, unlocked
     /// session locks (STARTUP, as for a store that changed under it); a
     /// locked one stays locked. Never a sign-out.
     mutating func storeDamaged() {
         if engaged && state == .unlocked { lock(.startup) }
     }
 
-    // MARK: - Prompts (SPEC §9)
+    // MARK: - Prompts (docs/RULES.md, "Since 1.1")
 
     /// Opens a prompt (judge first: the caller ran `check`). A prompt
     /// opened on a locked session is inert.
@@ -666,7 +783,7 @@ struct LockRules {
         if state == .unlocked { lastActivity = now }
     }
 
-    /// Starts a passcode attempt on an engaged session (SPEC §4): refused
+    /// Starts a passcode attempt on an engaged session (the header's "Passcode"): refused
     /// when locked out (a count already at the limit locks out first);
     /// otherwise counted before the passcode is checked.
     mutating func beginAttempt(now: Int64) -> AttemptStart {
@@ -731,8 +848,8 @@ struct LockRules {
 
     /// The delay a wrong passcode would start at `now`, with the count as
     /// it stands once the attempt is counted (nil: none, or the attempt
-    /// would lock out). Saved with the raised count before the check (SPEC
-    /// §7), so a kill during the check does not skip it.
+    /// would lock out). Saved with the raised count before the check
+    /// (docs/STORE.md), so a kill during the check does not skip it.
     func delayIfWrong(now: Int64) -> RetryDelay? {
         guard failedAttempts < maxAttempts else { return nil }
         var period: Int64? = nil
