@@ -201,9 +201,13 @@ private func snapshotting(into out: UnsafeMutablePointer<idlelock_snapshot>?, si
     // host's struct, or the local copy.
     let direct = out.flatMap { inPlace($0, size: size) }
     var local = Snapshot()
+    local.state = notWritten
     return withUnsafeMutablePointer(to: &local) { copy in
         let result = run(out == nil ? nil : (direct ?? copy))
-        if let out, direct == nil { writeSnapshot(copy.pointee, to: out, size: size) }
+        // Copied out when the call wrote its snapshot (as `throughCopy`).
+        if let out, direct == nil, copy.pointee.state != notWritten {
+            writeSnapshot(copy.pointee, to: out, size: size)
+        }
         return result
     }
 }
