@@ -453,8 +453,11 @@ struct LockRules {
     /// here; the rest is out of line.
     @inline(always)
     mutating func begin(now: Int64) {
+        // Exactly the readings on which `checkClockStep` would only record
+        // the reading (no delay to restart, no step): a change to what it
+        // does on them must change this test too.
         if retry == nil && now >= latestReading && now >= lastActivity && !(departure.map { now < $0 } ?? false) {
-            latestReading = now // `checkClockStep` would do only this
+            latestReading = now
         } else {
             checkClockStep(now: now)
         }
