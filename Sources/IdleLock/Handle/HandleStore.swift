@@ -120,13 +120,25 @@ extension IdleLockHandle {
         adoptPasscodeRecord(image)
     }
 
-    /// SPEC §7 faults: a lock takes effect in memory first; saving it is
-    /// best effort. Returns STORAGE when the save failed (the state stays
-    /// locked either way).
+    /// A lock takes effect in memory first; saving it is best effort
+    /// (header, "The store"). Returns STORAGE when the save failed (the
+    /// state stays locked either way). A clock step this handle saw is told
+    /// to the store in the same step (the passcode entry's time is unknown
+    /// since: `PasscodePolicy.unknownEntry`), so that no other process, and
+    /// no later one, judges the passcode's age on a reading this handle
+    /// knows is off; that part is best effort and silent on its own (the
+    /// handle keeps the entry unknown in memory). A step on an engaged
+    /// session leaves it locked, so an unlocked session (the hot path)
+    /// pays one comparison here, as before.
     func saveLockIfNeeded() -> IdleLockError? {
-        guard let store, rules.engaged, rules.state != .unlocked, rules.lockEpoch != savedEpoch else {
-            return nil
+        guard let store, rules.engaged, rules.state != .unlocked else { return nil }
+        let lockDue = rules.lockEpoch != savedEpoch
+        var distrusted: Int64? = nil
+        if rules.clockSteps != savedSteps {
+            savedSteps = rules.clockSteps
+            distrusted = rules.passcodePolicy.distrustedEntry
         }
+        guard lockDue || distrusted != nil else { return nil }
         savedEpoch = rules.lockEpoch
         let reason = rules.reason
         let activity = rules.lastActivity
@@ -134,17 +146,26 @@ extension IdleLockHandle {
         do throws(IdleLockError) {
             let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
                 guard store.isOurs(image) else { return false }
-                image.savedLock = reason
-                image.savedActivity = activity
-                image.bootID = stamp
-                return true
+                var changed = false
+                if lockDue {
+                    image.savedLock = reason
+                    image.savedActivity = activity
+                    image.bootID = stamp
+                    changed = true
+                }
+                if let distrusted, image.passcodeEnteredAt == distrusted, isThisBoot(image.passcodeBootID) {
+                    image.passcodeEnteredAt = PasscodePolicy.unknownEntry
+                    changed = true
+                }
+                return changed
             }
             if let image {
                 absorb(image)
-                noteSavedActivity(activity)
+                if lockDue { noteSavedActivity(activity) }
             }
             return nil
         } catch {
+            guard lockDue else { return nil }
             return IdleLockError(.storage, "the session is locked, but saving the lock to the store failed; it stays locked in this process")
         }
     }

@@ -389,25 +389,35 @@ struct LockRules {
         judgedAt = now
     }
 
+    /// A clock step (include/idlelock.h, "Events and the decision rules";
+    /// docs/RULES.md, "Clock steps"): a reading earlier than the latest
+    /// one this handle judged at, or than its recorded activity or
+    /// departure. Every age the handle measures on its clock is unknown
+    /// after one, and the strict answer follows: the passcode entry is too
+    /// old (until the next entry), the last authentication is forgotten
+    /// (step-up asks again), a running delay restarts in full, open
+    /// requests expire, and an engaged, unlocked session locks (CLOCK). A
+    /// step never re-opens what an age had closed. A step forward is not
+    /// seen (it is time passing as far as any clock reading can tell).
+    /// Nothing here runs on a reading that is no step (the hot path).
     private mutating func checkClockStep(now: Int64) {
-        // A clock step restarts a running delay's period instead of
-        // forgiving it.
-        if var running = retry, now < running.started {
-            running.started = now
-            retry = running
-        }
+        let previous = latestReading
         // Against the latest reading too: a step back that lands after the
         // last activity and the departure would otherwise extend the
         // session by the step.
-        let stepped = now < latestReading || now < lastActivity || (departure.map { now < $0 } ?? false)
-        // A new step back (not one already seen and still in effect) ends
-        // every biometric request begun before it.
-        if now < latestReading { clockSteps &+= 1 }
+        let stepped = now < previous || now < lastActivity || (departure.map { now < $0 } ?? false)
         latestReading = now
         guard stepped else { return }
-        // Times recorded after `now` are not on this timeline any more.
-        passcodePolicy.clockStepped(to: now)
-        if now < lastAuthentication { lastAuthentication = Millis.never }
+        // A new step back (not one already seen and still in effect) ends
+        // every biometric request begun before it.
+        if now < previous { clockSteps &+= 1 }
+        restartDelay(now: now, previous: previous)
+        // Every age on this clock is unknown now: the passcode entry counts
+        // as too old until the next one, and the last authentication is no
+        // proof (not only when the clock reads earlier than them: a step
+        // that lands after them would make them look younger).
+        passcodePolicy.clockStepped()
+        lastAuthentication = Millis.never
         if engaged {
             if state == .unlocked { lock(.clock) }
         } else {
@@ -417,6 +427,19 @@ struct LockRules {
             if departure != nil { departure = now }
             shield.restart(at: now)
         }
+    }
+
+    /// A clock step restarts the delay that was running at the previous
+    /// reading, in full from `now` (never forgiven: a step that lands
+    /// inside the period would otherwise shorten it by the time the clock
+    /// had run past the landing point, and one before its start would
+    /// leave it waiting on a reading the clock has left). A delay that had
+    /// run out stays as it is: its period is judged on its start and origin
+    /// (a reading before its start makes it run in full again).
+    private mutating func restartDelay(now: Int64, previous: Int64) {
+        guard var running = retry, running.left(at: previous) > 0 || now < running.started else { return }
+        running.started = now
+        retry = running
     }
 
     /// `check`: while away past the grace window, the absence's timeout then

@@ -102,15 +102,34 @@ struct PasscodePolicy {
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
-    /// The clock read `now`, earlier than a reading already seen: a time
-    /// recorded after `now` is not on this timeline any more (fail closed:
-    /// the entry counts as too old).
-    mutating func clockStepped(to now: Int64) {
-        guard let at = enteredAt, now < at else { return }
+    /// The clock stepped (a reading earlier than one already seen): the
+    /// entry's age is unknown on this clock, whether the clock now reads
+    /// before the entry or after it (a step back that lands after the entry
+    /// would make it look younger than it is, re-opening an age that had
+    /// closed). Fail closed: the entry counts as too old until the next one.
+    mutating func clockStepped() {
+        guard let at = enteredAt else { return }
         enteredAt = nil
         distrusted = at
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
+
+    /// The entry a clock step made unknown on this handle (nil: none, or
+    /// one the store already records as unknown). While the store still
+    /// records it (in this boot), the store is told, so that every handle
+    /// and process of the sign-in, and the next one to start, takes it as
+    /// unknown too (`PasscodePolicy.unknownEntry`).
+    var distrustedEntry: Int64? {
+        distrusted == PasscodePolicy.unknownEntry ? nil : distrusted
+    }
+
+    /// The entry time a store records for "an entry in this boot whose
+    /// time is unknown" (a clock step was seen since): later than every
+    /// reading but INT64_MAX itself, so every reader (1.2.0's included)
+    /// takes it as an entry the clock reads earlier than: unknown, until
+    /// the next entry. (A clock that reads INT64_MAX has stopped: the
+    /// header asks for readings far from the int64_t limits.)
+    static let unknownEntry = Int64.max
 
     /// The state as the store keeps it (shared by every process of the
     /// sign-in): the last passcode entry, whether it was in this boot, and
