@@ -127,18 +127,19 @@ extension IdleLockHandle {
     /// since: `PasscodePolicy.unknownEntry`), so that no other process, and
     /// no later one, judges the passcode's age on a reading this handle
     /// knows is off; that part is best effort and silent on its own (the
-    /// handle keeps the entry unknown in memory). A step on an engaged
-    /// session leaves it locked, so an unlocked session (the hot path)
-    /// pays one comparison here, as before.
+    /// handle keeps the entry unknown in memory). A step leaves an engaged
+    /// session locked at the end of its transaction (it locks an unlocked
+    /// one; a passcode unlock after it in the same call is a new entry,
+    /// which replaces the one it told of; a biometric unlock cannot follow
+    /// it in the same call, since a step expires every request begun before
+    /// it), so an unlocked session (the hot path) pays one comparison here,
+    /// as before.
     func saveLockIfNeeded() -> IdleLockError? {
         guard let store, rules.engaged, rules.state != .unlocked else { return nil }
         let lockDue = rules.lockEpoch != savedEpoch
-        var distrusted: Int64? = nil
-        if rules.clockSteps != savedSteps {
-            savedSteps = rules.clockSteps
-            distrusted = rules.passcodePolicy.distrustedEntry
-        }
+        let distrusted = rules.passcodePolicy.stepDistrusted
         guard lockDue || distrusted != nil else { return nil }
+        if distrusted != nil { rules.clockStepTold() }
         savedEpoch = rules.lockEpoch
         let reason = rules.reason
         let activity = rules.lastActivity
@@ -153,7 +154,8 @@ extension IdleLockHandle {
                     image.bootID = stamp
                     changed = true
                 }
-                if let distrusted, image.passcodeEnteredAt == distrusted, isThisBoot(image.passcodeBootID) {
+                if let distrusted, image.passcodeEnteredAt == distrusted, distrusted != PasscodePolicy.unknownEntry,
+                   isThisBoot(image.passcodeBootID) {
                     image.passcodeEnteredAt = PasscodePolicy.unknownEntry
                     changed = true
                 }

@@ -47,8 +47,6 @@ final class IdleLockHandle {
     var restart: RestartInfo? = nil
     /// `rules.lockEpoch` when a lock was last saved (or adopted).
     var savedEpoch: UInt64 = 0
-    /// `rules.clockSteps` when a clock step was last told to the store.
-    var savedSteps: UInt32 = 0
 
     private var seq: UInt64 = 0
     private var published: VisibleState

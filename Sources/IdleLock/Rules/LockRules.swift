@@ -634,6 +634,12 @@ struct LockRules {
                              latest: latestReading)
     }
 
+    /// The store was told of the passcode entry a clock step made unknown
+    /// (`PasscodePolicy.stepDistrusted`), or could not be (best effort).
+    mutating func clockStepTold() {
+        passcodePolicy.stepTold()
+    }
+
     /// The passcode was replaced by another process: attempts against the
     /// old one are void.
     mutating func passcodeReplacedElsewhere() {

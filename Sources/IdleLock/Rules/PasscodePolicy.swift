@@ -92,6 +92,7 @@ struct PasscodePolicy {
         enteredThisBoot = true
         enteredAt = now
         distrusted = nil
+        stepDistrusted = nil
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
@@ -107,20 +108,25 @@ struct PasscodePolicy {
     /// before the entry or after it (a step back that lands after the entry
     /// would make it look younger than it is, re-opening an age that had
     /// closed). Fail closed: the entry counts as too old until the next one.
+    /// The entry is kept in `stepDistrusted` until the store is told.
     mutating func clockStepped() {
         guard let at = enteredAt else { return }
         enteredAt = nil
         distrusted = at
+        stepDistrusted = at
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
-    /// The entry a clock step made unknown on this handle (nil: none, or
-    /// one the store already records as unknown). While the store still
-    /// records it (in this boot), the store is told, so that every handle
-    /// and process of the sign-in, and the next one to start, takes it as
-    /// unknown too (`PasscodePolicy.unknownEntry`).
-    var distrustedEntry: Int64? {
-        distrusted == PasscodePolicy.unknownEntry ? nil : distrusted
+    /// The entry a clock step on this handle made unknown, not yet told to
+    /// the store. While the store still records it (in this boot), it is
+    /// marked unknown there (`PasscodePolicy.unknownEntry`), so that every
+    /// handle and process of the sign-in, and the next one to start, takes
+    /// it as unknown too. Nil: none.
+    private(set) var stepDistrusted: Int64? = nil
+
+    /// The store was told of `stepDistrusted` (or could not be: best effort).
+    mutating func stepTold() {
+        stepDistrusted = nil
     }
 
     /// The entry time a store records for "an entry in this boot whose
@@ -151,6 +157,7 @@ struct PasscodePolicy {
         enteredThisBoot = false
         enteredAt = nil
         distrusted = nil
+        stepDistrusted = nil
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
