@@ -243,6 +243,15 @@ struct RollbackTests {
         writeLockFile(folder.store, w.buffer)
         let c = StoredLock(folder.store, clock: clock, key: key)
         #expect(c.status == 0, "a forged mark refused a sound store: \(lastError())")
+        // A slot numbered past any history of writes (an edited file) is
+        // numbered afresh: the new mark is the one in force.
+        let keys2 = try storeKeys(true)
+        let edited = try #require(StoreMarkFormat.slot(inForce, sequence: UInt64.max, keys: keys2))
+        writeLockFile(folder.store, edited)
+        #expect(idlelock_lock(c.handle, nil) == 0) // a durable step: the lock is saved
+        let after = StoreMarkFormat.read(bytes(folder.store + ".lock"), keys: keys2)
+        guard case .mark(let m, _, let sequence) = after else { Issue.record("no mark"); return }
+        #expect(sequence == 2 && m.generation == generation(folder.store))
         // Without a device key the check is unkeyed: such a mark is taken
         // (as an edit of the store itself would be: docs/STORE.md).
     }

@@ -215,8 +215,9 @@ final class SessionStore {
     }
 
     private func writeMark(_ mark: StoreMark, over current: MarkReading) {
-        guard let slot = StoreMarkFormat.next(mark, over: current, keys: keys) else { return }
-        files.writeMark(slot: slot.slot, slot.bytes)
+        for write in StoreMarkFormat.writes(mark, over: current, keys: keys) {
+            guard files.writeMark(slot: write.slot, write.bytes) else { return }
+        }
     }
 
     // MARK: - The device wrap

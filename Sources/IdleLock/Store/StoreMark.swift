@@ -89,19 +89,36 @@ enum StoreMarkFormat {
         return .mark(best.mark, slot: best.slot, sequence: best.sequence)
     }
 
-    /// The slot to write `mark` into over `current`, and its bytes: the
-    /// slot not holding the mark in force, with the next sequence number.
-    /// Nil when the file is a later version's, or libsodium fails.
-    static func next(_ mark: StoreMark, over current: MarkReading, keys: StoreKeys) -> (slot: Int, bytes: [UInt8])? {
-        var slot = 0
-        var sequence: UInt64 = 1
+    /// A sequence no history of writes reaches (they start at 1 and add
+    /// one): a file that holds one was edited, and is numbered afresh.
+    static let renumberFrom: UInt64 = 1 << 62
+
+    /// The writes that put `mark` in force over `current`: one slot (the
+    /// one not holding the mark in force, with the next sequence number),
+    /// or, over a sequence from `renumberFrom` on, both (the other slot
+    /// with 1, then the one in force with 2: a write cut short between
+    /// them leaves a slot in force that is never ahead of the store). Empty
+    /// when the file is a later version's, or libsodium fails.
+    static func writes(_ mark: StoreMark, over current: MarkReading, keys: StoreKeys) -> [(slot: Int, bytes: [UInt8])] {
         switch current {
-        case .newer: return nil
-        case .none: break
+        case .newer:
+            return []
+        case .none:
+            guard let bytes = slot(mark, sequence: 1, keys: keys) else { return [] }
+            return [(0, bytes)]
         case .mark(_, let inForce, let number):
-            slot = inForce == 0 ? 1 : 0
-            sequence = number &+ 1
+            if number >= renumberFrom {
+                guard let first = slot(mark, sequence: 1, keys: keys),
+                      let second = slot(mark, sequence: 2, keys: keys) else { return [] }
+                return [(1 - inForce, first), (inForce, second)]
+            }
+            guard let bytes = slot(mark, sequence: number + 1, keys: keys) else { return [] }
+            return [(1 - inForce, bytes)]
         }
+    }
+
+    /// One slot's 80 bytes.
+    static func slot(_ mark: StoreMark, sequence: UInt64, keys: StoreKeys) -> [UInt8]? {
         var w = ByteWriter()
         w.bytes(magic)
         w.u32(version)
@@ -111,6 +128,6 @@ enum StoreMarkFormat {
         w.u64(mark.generation)
         guard let mac = keys.markMac(w.buffer) else { return nil }
         w.bytes(mac)
-        return (slot, w.buffer)
+        return w.buffer
     }
 }
