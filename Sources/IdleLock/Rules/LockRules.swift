@@ -407,7 +407,13 @@ struct LockRules {
         // session by the step.
         let stepped = now < previous || now < lastActivity || (departure.map { now < $0 } ?? false)
         latestReading = now
-        guard stepped else { return }
+        if stepped { clockStepped(now: now, previous: previous) }
+    }
+
+    /// What a clock step does (`checkClockStep`): not inlined, so a reading
+    /// that is no step (every hot call) runs none of it.
+    @inline(never)
+    private mutating func clockStepped(now: Int64, previous: Int64) {
         // A new step back (not one already seen and still in effect) ends
         // every biometric request begun before it.
         if now < previous { clockSteps &+= 1 }
