@@ -57,7 +57,7 @@ extension IdleLockHandle {
 
     /// Whether `stamp` is this boot's id (an unreadable id never matches).
     func isThisBoot(_ stamp: [UInt8]) -> Bool {
-        stamp == bootID && bootID.contains { $0 != 0 }
+        BootID.matches(stamp, bootID)
     }
 
     /// Sign-out in memory: secrets, wrap and count forgotten, a fresh

@@ -385,9 +385,18 @@ final class StoreFiles {
 
 /// `/proc/sys/kernel/random/boot_id`: 36 ASCII bytes, or zeros when it
 /// cannot be read (then every restart counts as another boot: errs toward
-/// locking).
+/// locking). What a process of the same user can show here on a Linux
+/// desktop is in docs/STORE.md ("What a process of the same user can
+/// fake").
 enum BootID {
     static let count = 36
+
+    /// Whether `stamp` (read from the store) is the boot `current`: an id
+    /// that could not be read (zeros) never matches, not even another
+    /// unreadable one (fail closed: a reboot).
+    static func matches(_ stamp: [UInt8], _ current: [UInt8]) -> Bool {
+        stamp == current && current.contains { $0 != 0 }
+    }
 
     static func current() -> [UInt8] {
         var id = [UInt8](repeating: 0, count: count)
