@@ -38,6 +38,12 @@ struct PasscodePolicy {
     /// An entry a clock step made unknown: read back from the store it
     /// stays unknown (a step forgives nothing), until the next entry.
     private var distrusted: Int64? = nil
+    /// The entry a clock step on this handle made unknown, not yet told to
+    /// the store. While the store still records it (in this boot), it is
+    /// marked unknown there (`PasscodePolicy.unknownEntry`), so that every
+    /// handle and process of the sign-in, and the next one to start, takes
+    /// it as unknown too. Nil: none.
+    private(set) var stepDistrusted: Int64? = nil
     /// Biometric unlocks since the last passcode entry, saturating at
     /// `PasscodePolicy.usesMax`.
     private(set) var biometricUses: Int32 = 0
@@ -116,13 +122,6 @@ struct PasscodePolicy {
         stepDistrusted = at
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
-
-    /// The entry a clock step on this handle made unknown, not yet told to
-    /// the store. While the store still records it (in this boot), it is
-    /// marked unknown there (`PasscodePolicy.unknownEntry`), so that every
-    /// handle and process of the sign-in, and the next one to start, takes
-    /// it as unknown too. Nil: none.
-    private(set) var stepDistrusted: Int64? = nil
 
     /// The store was told of `stepDistrusted` (or could not be: best effort).
     mutating func stepTold() {
