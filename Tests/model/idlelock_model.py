@@ -832,18 +832,17 @@ class Model:
         (a step back that lands after the last activity and the departure
         would otherwise extend the session by the step).
 
-        §10 "Clock steps make ages unknown": "Every rule that measures an
-        age on the handle's clock [...] treats a step of the clock [...]
-        that the handle detects as 'the age is unknown': the strict answer
-        follows (the passcode is required [...] until the passcode is
-        entered again; step-up answers REAUTH_REQUIRED; open requests
-        expire). A step never re-opens what an age had closed." Header
-        ("Events and the decision rules"): wherever the reading lands, the
-        last passcode entry counts as too old until the next one,
-        last_auth_ms is forgotten, and "a delay still running at the
-        handle's previous reading restarts in full from the new reading"
-        (one that had run out stays over; a reading earlier than its start
-        restarts it as well)."""
+        Header ("Events and the decision rules", clock steps): "In every
+        state a step makes every age the handle measures on its clock
+        unknown, wherever the reading lands, and the strict answer follows;
+        a step never re-opens what an age had closed: the last passcode
+        entry counts as too old (passcode_max_age_ms) until the passcode is
+        entered again; last_auth_ms is forgotten [...]; an escalating delay
+        still running restarts in full; open biometric requests expire."
+        idlelock_delay_step: "restarts a period still running at the
+        handle's previous reading in full from the new reading [...] (a
+        reading earlier than the period's start restarts it as well; one
+        that had run out before the step stays over)"."""
         stepped_back = now < self.latest or now < self.last_activity or (
             self.departure is not None and now < self.departure.at
         )

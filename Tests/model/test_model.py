@@ -179,7 +179,7 @@ class Move:
       is earlier than the clock (else no move): a step that lands after
       the passcode entry, the last authentication, a delay's start or a
       request's opening, before or after the age it measures has closed
-      (SPEC §10, "Clock steps make ages unknown");
+      (header, "Events and the decision rules": clock steps);
     - never: by IDLELOCK_NEVER (the clock saturates at INT64_MAX)."""
 
     kind: str
@@ -236,7 +236,8 @@ def moves(draw: Any) -> Move:
     if bucket < 195:
         return Move("back", amount=draw(st.sampled_from([-1, -2, -1_000, -BIG])))
     if bucket < 198:
-        # A step back over an age (SPEC §10): to just after the passcode
+        # A step back over an age (header, "Events and the decision
+        # rules": clock steps): to just after the passcode
         # entry, the authentication, a delay's start or a request's
         # opening, or to either side of the moment the age closes.
         return Move(

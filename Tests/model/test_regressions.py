@@ -1832,8 +1832,9 @@ FIXED += [
 ]
 
 # Issue 19, finding 4 (found by review): a clock step in either direction
-# makes every age on the handle's clock unknown (SPEC §10 "Clock steps make
-# ages unknown"), and a step never re-opens what an age had closed.
+# makes every age on the handle's clock unknown (header, "Events and the
+# decision rules": clock steps), and a step never re-opens what an age had
+# closed.
 HOUR = 3_600_000
 FIXED += [
     (
@@ -1858,9 +1859,9 @@ FIXED += [
                 ("expect", dict(state=U, is_passcode_required=0)),
             ],
         ),
-        "SPEC §10: a step makes the age unknown, the passcode is required "
-        "until it is entered again, and a step never re-opens what an age "
-        "had closed. Only a reading earlier than the entry made it unknown: "
+        "header (clock steps): a step makes the age unknown, the passcode is "
+        "required until it is entered again, and a step never re-opens what "
+        "an age had closed. Only a reading earlier than the entry made it unknown: "
         "is_passcode_required dropped to 0 and the shortcut unlocked.",
     ),
     (
@@ -1881,7 +1882,8 @@ FIXED += [
                 ("expect", dict(state=L, reason=Reason.CLOCK)),
             ],
         ),
-        "SPEC §10, as above, on an unlocked session: it locked with CLOCK, "
+        "header (clock steps), as above, on an unlocked session: it locked "
+        "with CLOCK, "
         "then the biometric unlock went through.",
     ),
     (
@@ -1900,8 +1902,8 @@ FIXED += [
                 ("expect", dict(state=L, is_passcode_required=1)),
             ],
         ),
-        "SPEC §10: 'a step of the clock in either direction that the handle "
-        "detects' makes the age unknown, wherever it lands: the entry looked "
+        "header (clock steps): a step makes the age unknown wherever the "
+        "reading lands: the entry looked "
         "HOUR // 6 younger than it was.",
     ),
     (
@@ -1926,7 +1928,7 @@ FIXED += [
                 ("expect", dict(state=L, is_passcode_required=1)),
             ],
         ),
-        "SPEC §10 with the header's 'The store': the entry a step made "
+        "header (clock steps, and 'The store'): the entry a step made "
         "unknown is recorded as unknown in the store. Each process judged "
         "the stored entry on its own clock, so a restart after the step "
         "re-opened the age the step had closed.",
@@ -1948,8 +1950,8 @@ FIXED += [
                 ("expect", dict(state=L, last_auth_ms=NEVER)),
             ],
         ),
-        "SPEC §10: after a step, step-up answers REAUTH_REQUIRED (the last "
-        "authentication is unknown). Only a reading earlier than it forgot "
+        "header (clock steps, idlelock_require_recent_auth): after a step the "
+        "last authentication is forgotten. Only a reading earlier than it forgot "
         "it, so the time since it looked 9 minutes shorter than it was.",
     ),
     (
@@ -1969,8 +1971,8 @@ FIXED += [
                 ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=30_000)),
             ],
         ),
-        "SPEC §10 and §9: a delay 'restarts (never forgiven)' at a clock "
-        "step. A step that landed inside the period resumed it from there "
+        "header (clock steps, idlelock_delay_step): a delay still running "
+        "restarts in full at a clock step, never forgiven. A step that landed inside the period resumed it from there "
         "(25 s left instead of a full 30 s).",
     ),
 ]

@@ -1,5 +1,6 @@
-// The handle and its store (SPEC §3 creation, §6, §7): adopting a stored
-// session, the re-check other processes' changes, and saving every lock.
+// The handle and its store (header, "The store"; docs/STORE.md): adopting
+// a stored session, the re-check of other processes' changes, and saving
+// every lock.
 // Every method here runs with the handle's mutex held.
 
 import CSystem
@@ -79,12 +80,13 @@ extension IdleLockHandle {
         }
     }
 
-    /// SPEC §7: calls that authenticate or touch secrets first look at the
-    /// store's generation and re-read it when another process changed it.
-    /// A lockout there is a lockout here; a store that is absent was signed
-    /// out elsewhere; another sign-in's store replaces this session. A
-    /// store that is present but damaged throws STORAGE (damage), and the
-    /// transaction locks the session (`IdleLockHandle.transact`).
+    /// Header, "The store": calls that authenticate or touch secrets first
+    /// look at the store's generation and re-read it when another process
+    /// changed it. A lockout there is a lockout here; a store that is absent
+    /// was signed out elsewhere; another sign-in's store replaces this
+    /// session. A store that is present but damaged, or an older copy of
+    /// this sign-in, throws STORAGE (damage), and the transaction locks the
+    /// session (`IdleLockHandle.transact`).
     func refreshFromStore() throws(IdleLockError) {
         guard let store else { return }
         switch try store.look() {

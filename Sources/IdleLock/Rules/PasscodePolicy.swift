@@ -167,9 +167,10 @@ struct PasscodePolicy {
         if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return (Int64.min, false) }
         guard settings.maxAge > 0 else { return (Int64.max, false) }
         guard let at = enteredAt else { return (Int64.min, false) }
-        // "Passed" is elapsed >= maxAge (SPEC §2): an end past INT64_MAX is
-        // never reached (saturating it to INT64_MAX would ask for the
-        // passcode at that reading, when less than maxAge has passed).
+        // "Passed" is elapsed >= maxAge (header, "Events and the decision
+        // rules"): an end past INT64_MAX is never reached (saturating it to
+        // INT64_MAX would ask for the passcode at that reading, when less
+        // than maxAge has passed).
         let (end, overflow) = at.addingReportingOverflow(settings.maxAge)
         return overflow ? (Int64.max, false) : (end, end == Int64.max)
     }

@@ -54,7 +54,7 @@ enum StoreFormat {
     /// The version written; `decode` also reads version 1.
     static let version: UInt32 = 2
     static let flagDeviceKey: UInt32 = 1
-    /// Offset of the generation counter (the cheap look of SPEC §7).
+    /// Offset of the generation counter (the cheap look: header, "The store").
     static let generationOffset = 16
     static let macBytes = 32
     static let sessionIDBytes = 16

@@ -1,5 +1,5 @@
 /*
- * damage.c: only an absent store is a sign-out (SPEC §7). A store that is
+ * damage.c: only an absent store is a sign-out (header, "The store"). A store that is
  * present but cut short, failing its checksum, foreign, of a newer format,
  * or not a regular file (a FIFO, a folder, a symbolic link) is damage:
  * IDLELOCK_ERR_STORAGE, and the session locks (or stays locked), at

@@ -1,7 +1,7 @@
 /*
  * test_store: the on-disk store of libidlelock shared by real processes
  * (fork/waitpid), checked against include/idlelock.h ("The store") and
- * SPEC.md §3 (creation and start), §4, §6 and §7.
+ * include/idlelock.h ("The store", "Life cycle", "Passcode") and docs/STORE.md.
  *
  * Prints one line per failed check (children print their own, and report
  * their counts to the parent through a pipe), then exactly
