@@ -227,7 +227,7 @@ final class IdleLockHandle {
         mutex.lock()
         let now = IdleLockHandle.readClock(config.clock)
         apply(event, now: now, available: available) // judges at `now` (`begin`)
-        settleAndUnlock(now: now, into: out, ownChangesOnly: false, judgedNow: true)
+        settleAndUnlock(now: now, into: out, ownChangesOnly: false, judgedNow: true, direct: true)
         return Status.ok.rawValue
     }
 
@@ -334,18 +334,19 @@ final class IdleLockHandle {
     /// inline it into `hot`): not inlined, one copy.
     @inline(never)
     private func leave(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool) {
-        settleAndUnlock(now: now, into: out, ownChangesOnly: ownChangesOnly, judgedNow: false)
+        settleAndUnlock(now: now, into: out, ownChangesOnly: ownChangesOnly, judgedNow: false, direct: false)
     }
 
     /// Settle (seal, publish, the snapshot into `out`), then release the
     /// mutex and deliver what is queued. `judgedNow`: the transaction judged
-    /// at `now` (LockRules.report).
+    /// at `now` (LockRules.report). `direct`: a snapshot only the caller
+    /// reads may be written straight into `out` (`settle`).
     @inline(always)
     private func settleAndUnlock(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool,
-                                 judgedNow: Bool) {
+                                 judgedNow: Bool, direct: Bool) {
         // Straight into `out` (`settle` true): nothing was queued before,
         // and with no listener the call queued nothing.
-        if settle(now: now, into: out, judgedNow: judgedNow) || queue.isEmpty {
+        if settle(now: now, into: out, judgedNow: judgedNow, direct: direct) || queue.isEmpty {
             mutex.unlock()
             return
         }
@@ -385,15 +386,18 @@ final class IdleLockHandle {
     /// when the caller asked for it (into `out`), or a listener or the
     /// watcher needs it.
     /// Returns true when the snapshot went straight into `out` (nothing
-    /// queued before or by the call).
+    /// queued before or by the call). Only the hot events do that
+    /// (`direct`); the other calls build it in `scratch` and copy it, one
+    /// copy of that code less.
     @inline(always)
-    private func settle(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, judgedNow: Bool) -> Bool {
+    private func settle(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, judgedNow: Bool,
+                        direct: Bool) -> Bool {
         sealIfLocked()
         let listening = !registry.isEmpty
         // Straight into the host's `out` when only the caller reads it: the
         // rules report the snapshot's times in one pass, whose warning is
         // also the visible state's. (`size` is this version's already.)
-        if let out, !listening, watcher == nil, queue.isEmpty {
+        if direct, let out, !listening, watcher == nil, queue.isEmpty {
             let report = rules.report(now: now, judgedNow: judgedNow)
             writeTimes(to: out, report: report)
             let shown = shownState(now: now, isWarning: report.isWarning)
