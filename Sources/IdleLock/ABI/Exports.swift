@@ -94,35 +94,34 @@ private enum EventCall {
 @inline(__always)
 private func hotEvent(_ function: StaticString, _ lock: OpaquePointer?,
                       _ out: UnsafeMutablePointer<idlelock_snapshot>?, _ call: EventCall,
-                      _ hot: IdleLockHandle.HotEvent,
-                      again: (UnsafeMutablePointer<idlelock_snapshot>) -> Int32) -> Int32 {
+                      _ hot: IdleLockHandle.HotEvent) -> Int32 {
     if let lock {
         let h = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock))
         let target = out.flatMap { inPlace($0) }
         if (out == nil) == (target == nil) && h._withUnsafeGuaranteedRef({ $0.store == nil }) {
-            // It cannot fail: its status is IDLELOCK_OK, as `hot` returns
-            // it. Foreground asks the authenticator first, with no lock held.
-            return h._withUnsafeGuaranteedRef {
-                $0.hot(hot, into: target, available: hot == .foreground ? $0.config.authenticator?.isAvailable() : nil)
+            // Without a store it cannot fail. Foreground asks the
+            // authenticator first, with no lock held.
+            h._withUnsafeGuaranteedRef {
+                $0.hot(hot, into: target, available: hot == .foreground ? $0.config.authenticator?.isAvailable() : nil,
+                       failure: nil)
             }
+            return statusOK
         }
     }
-    return event(function, lock, out, call, again: again)
+    return event(function, lock, out, call)
 }
 
 /// An event call with an optional `out` snapshot: `out` of this version's
 /// size is filled in place, read once for its size; any other size is
-/// `throughCopy`'s, which calls `again`, the export itself, with a struct
-/// of this version's size. Not inlined: the hot events come here only for
-/// what is not their hot path (`hotEvent`).
+/// `throughCopy`'s. Not inlined: the hot events come here only for what is
+/// not their hot path (`hotEvent`).
 @inline(never)
 private func event(_ function: StaticString, _ lock: OpaquePointer?,
-                   _ out: UnsafeMutablePointer<idlelock_snapshot>?, _ call: EventCall,
-                   again: (UnsafeMutablePointer<idlelock_snapshot>) -> Int32) -> Int32 {
+                   _ out: UnsafeMutablePointer<idlelock_snapshot>?, _ call: EventCall) -> Int32 {
     guard let lock else { return fail(function, nullHandle) }
     var target: UnsafeMutablePointer<Snapshot>? = nil
     if let out {
-        guard let direct = inPlace(out) else { return throughCopy(function, out, again) }
+        guard let direct = inPlace(out) else { return throughCopy(function, lock, out, call) }
         target = direct
     }
     return borrowing(lock) { h in
@@ -144,18 +143,18 @@ private func event(_ function: StaticString, _ lock: OpaquePointer?,
 
 /// An event call whose `out` is not this version's struct (an earlier
 /// version's, or a later one's): its size is checked (before any effect),
-/// the call runs again (`again`) on a struct of this version's size, and
-/// the bytes the host's size covers are copied out, when the call wrote
-/// its snapshot (`state` set: not when it failed before it).
+/// the call runs (`event`) on a struct of this version's size, and the
+/// bytes the host's size covers are copied out, when the call wrote its
+/// snapshot (`state` set: not when it failed before it).
 @inline(never)
-private func throughCopy(_ function: StaticString, _ out: UnsafeMutablePointer<idlelock_snapshot>,
-                         _ again: (UnsafeMutablePointer<idlelock_snapshot>) -> Int32) -> Int32 {
+private func throughCopy(_ function: StaticString, _ lock: OpaquePointer,
+                         _ out: UnsafeMutablePointer<idlelock_snapshot>, _ call: EventCall) -> Int32 {
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
     var local = idlelock_snapshot()
     local.size = UInt32(snapshotSize)
     local.state = notWritten
-    let status = again(&local)
+    let status = event(function, lock, &local, call)
     if local.state != notWritten { writeSnapshot(local, to: out, size: checked.size) }
     return status
 }
@@ -327,32 +326,32 @@ public func idlelock_watch_stop(_ lock: OpaquePointer?) -> Int32 {
 
 @c @implementation
 public func idlelock_start(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_start", lock, out, .start) { idlelock_start(lock, $0) }
+    event("idlelock_start", lock, out, .start)
 }
 
 @c @implementation
 public func idlelock_touch(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    hotEvent("idlelock_touch", lock, out, .touch, .touch) { idlelock_touch(lock, $0) }
+    hotEvent("idlelock_touch", lock, out, .touch, .touch)
 }
 
 @c @implementation
 public func idlelock_inactive(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_inactive", lock, out, .inactive) { idlelock_inactive(lock, $0) }
+    event("idlelock_inactive", lock, out, .inactive)
 }
 
 @c @implementation
 public func idlelock_background(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    hotEvent("idlelock_background", lock, out, .background, .background) { idlelock_background(lock, $0) }
+    hotEvent("idlelock_background", lock, out, .background, .background)
 }
 
 @c @implementation
 public func idlelock_foreground(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    hotEvent("idlelock_foreground", lock, out, .foreground, .foreground) { idlelock_foreground(lock, $0) }
+    hotEvent("idlelock_foreground", lock, out, .foreground, .foreground)
 }
 
 @c @implementation
 public func idlelock_check(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    hotEvent("idlelock_check", lock, out, .check, .check) { idlelock_check(lock, $0) }
+    hotEvent("idlelock_check", lock, out, .check, .check)
 }
 
 @c @implementation
@@ -368,7 +367,7 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
     guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
         return fail(function, .invalid("state_name is not a state of IDLELOCK_PLATFORM_", Int64(platform), " (names are the platform's own spelling, case-sensitive)"))
     }
-    return event(function, lock, out, .lifecycle(presence)) { idlelock_lifecycle(lock, platform, stateName, $0) }
+    return event(function, lock, out, .lifecycle(presence))
 }
 
 @c @implementation
@@ -389,13 +388,13 @@ public func idlelock_prompt_end(_ lock: OpaquePointer?, _ token: UInt64) -> Int3
 
 @c @implementation
 public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_lock", lock, out, .lockNow) { idlelock_lock(lock, $0) }
+    event("idlelock_lock", lock, out, .lockNow)
 }
 
 @c @implementation
 public func idlelock_snapshot_get(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
     guard out != nil else { return fail("idlelock_snapshot_get", .invalid("out is NULL")) }
-    return hotEvent("idlelock_snapshot_get", lock, out, .snapshot, .check) { idlelock_snapshot_get(lock, $0) }
+    return hotEvent("idlelock_snapshot_get", lock, out, .snapshot, .check)
 }
 
 // MARK: - Passcode

@@ -207,37 +207,39 @@ final class IdleLockHandle {
     /// snapshot_get), background, foreground.
     typealias HotEvent = LockRules.Event
 
-    /// A hot event. On a handle without a store it cannot fail (nothing is
-    /// saved): `hot` runs it and no error travels back. With a store it is
-    /// a transaction like the others (`eventWithStore`).
+    /// A hot event, its failure (a lock that could not be saved to the
+    /// store) as a `CallResult`: for the exports' other paths, the
+    /// lifecycle names and the watcher.
     @inline(always)
     func event(_ event: HotEvent, into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
-        guard store == nil else { return eventWithStore(event, into: out) }
-        _ = hot(event, into: out, available: event == .foreground ? config.authenticator?.isAvailable() : nil)
-        return CallResult(error: nil)
+        let available = event == .foreground ? config.authenticator?.isAvailable() : nil
+        var failure: IdleLockError? = nil
+        withUnsafeMutablePointer(to: &failure) { hot(event, into: out, available: available, failure: $0) }
+        return CallResult(error: failure)
     }
 
-    /// Every hot event on a handle without a store (the caller checked):
-    /// one function, the transaction's end inlined into it. It returns
-    /// `Status.ok` (it cannot fail), so that an export can return its
-    /// result as is. `available`: for `foreground`, `is_available` as the
-    /// authenticator answered, asked by the caller before the lock.
+    /// Every hot event: one function, the transaction's end inlined into
+    /// it. Only a handle with a store can fail (a lock it could not save):
+    /// then the error goes into `failure`, which the caller must give (nil
+    /// skips the store: the exports' own path to this takes only handles
+    /// without one, and cannot fail). `available`: for `foreground`,
+    /// `is_available` as the authenticator answered, asked by the caller
+    /// before the lock.
     @inline(never)
-    func hot(_ event: HotEvent, into out: UnsafeMutablePointer<Snapshot>?, available: Bool?) -> Int32 {
+    func hot(_ event: HotEvent, into out: UnsafeMutablePointer<Snapshot>?, available: Bool?,
+             failure: UnsafeMutablePointer<IdleLockError?>?) {
         mutex.lock()
         let now = IdleLockHandle.readClock(config.clock)
         apply(event, now: now, available: available) // judges at `now` (`begin`)
+        if let failure { saveLock(into: failure) }
         settleAndUnlock(now: now, into: out, ownChangesOnly: false, judgedNow: true, direct: true)
-        return Status.ok.rawValue
     }
 
+    /// `saveLockIfNeeded` for `hot` (with a store): its failure into
+    /// `failure`.
     @inline(never)
-    private func eventWithStore(_ event: HotEvent, into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
-        let available = event == .foreground ? config.authenticator?.isAvailable() : nil
-        return transact(into: out) { now in
-            if let available { bioAvailable = available }
-            rules.apply(event, now: now) // one copy of `begin` for the four
-        }
+    private func saveLock(into failure: UnsafeMutablePointer<IdleLockError?>) {
+        if store != nil, let error = saveLockIfNeeded() { failure.pointee = error }
     }
 
     /// A hot event's rule, at `now` (`available`: `is_available` as the
@@ -531,7 +533,7 @@ final class IdleLockHandle {
         event(.touch, into: out)
     }
     func inactive(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transact(into: out) { now in rules.depart(now: now, toBackground: false) }
+        transact(into: out) { now in rules.becomeInactive(now: now) }
     }
     @inline(always)
     func background(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {

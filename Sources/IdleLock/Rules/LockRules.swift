@@ -586,30 +586,17 @@ struct LockRules {
     // MARK: - Events
 
     /// `check`.
-    /// (The hot calls of the handle call `begin` itself, inlined, through
-    /// `apply`; this copy serves the others.)
+    /// (The hot calls inline `begin` itself; this one copy out of line
+    /// serves the others, `lockNow`, `start` and `becomeInactive` too.)
     @inline(never)
     mutating func check(now: Int64) {
         begin(now: now)
     }
 
-    /// The events of the hot path (the handle's `hot`): each is `begin`,
-    /// then its own step.
+    /// The events of the hot path (the handle's `hot`): `touch`, `check`,
+    /// `depart` to the background, `foreground`.
     enum Event {
         case touch, check, background, foreground
-    }
-
-    /// `event` at `now`: `begin` (inlined once for all four), then the
-    /// event's own step.
-    @inline(always)
-    mutating func apply(_ event: Event, now: Int64) {
-        begin(now: now)
-        switch event {
-        case .touch: touched(now: now)
-        case .check: break
-        case .background: departed(now: now, toBackground: true)
-        case .foreground: cameBack(now: now)
-        }
     }
 
     /// User activity: nothing while locked; otherwise, if still unlocked
@@ -630,6 +617,12 @@ struct LockRules {
     mutating func depart(now: Int64, toBackground: Bool) {
         begin(now: now)
         departed(now: now, toBackground: toBackground)
+    }
+
+    /// `inactive` (not a hot call): `depart` with `begin` out of line.
+    mutating func becomeInactive(now: Int64) {
+        check(now: now)
+        departed(now: now, toBackground: false)
     }
 
     @inline(always)
@@ -692,7 +685,7 @@ struct LockRules {
 
     /// "Lock now".
     mutating func lockNow(now: Int64) {
-        begin(now: now)
+        check(now: now) // `begin`, its one out-of-line copy: not a hot call
         if engaged && state == .unlocked { lock(.manual) }
     }
 
@@ -701,7 +694,7 @@ struct LockRules {
     /// `lock_on_start` off, the time since the last saved activity is
     /// judged as an absence that reached the background.
     mutating func start(now: Int64, restart: RestartInfo? = nil) {
-        begin(now: now)
+        check(now: now) // `begin`, its one out-of-line copy: not a hot call
         guard !started else { return }
         started = true
         awaitingStart = false
