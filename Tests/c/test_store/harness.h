@@ -135,5 +135,7 @@ void test_paths(void);                          /* paths.c */
 /* Issue 11: a stored session hands out nothing before start (finding 5). */
 void test_before_start(void);                   /* processes.c */
 void test_policies(void);                       /* policies.c */
+/* Issue 19: another process turning the shortcut off voids the requests. */
+void test_requests_across_processes(void);     /* requests.c */
 
 #endif
