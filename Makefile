@@ -156,9 +156,9 @@ test-traces: lib $(BUILD)/idlelock-replay
 	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
 	@$(STEPS_END)
 
-test-python: lib
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
-	    $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
+test-python: lib $(BUILD)/idlelock-replay
+	IDLELOCK_LIBRARY=$(abspath $(LIB)) IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) \
+	    PYTHONPATH=bindings/python:scripts $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
 
 # The dependency rule of docs/ARCHITECTURE.md: each layer of
 # Sources/IdleLock imports only what its row allows.

@@ -9,8 +9,8 @@
 #                             their libsodium (and so their libc6, whose
 #                             loader qemu-user runs the tests with), qemu-user
 #   install-deps.sh --test    everything `make test` needs: all of the above,
-#                             the bindings' runtimes (a JDK, Mono, LuaJIT,
-#                             LÖVE, Xvfb) and the Python test packages (the
+#                             the bindings' runtimes (a JDK, Mono, LuaJIT and
+#                             luarocks, LÖVE, Xvfb) and the Python test packages (the
 #                             wheel's tools come from PyPI into their own
 #                             virtual environment: mk/wheel.mk)
 set -eu
@@ -70,10 +70,15 @@ if [ "$test" = 1 ]; then
         || runtimes="$runtimes openjdk-17-jdk-headless"
     command -v mcs >/dev/null 2>&1 || runtimes="$runtimes mono-mcs"
     command -v mono >/dev/null 2>&1 || runtimes="$runtimes mono-runtime"
+    command -v nuget >/dev/null 2>&1 || runtimes="$runtimes nuget"  # make nuget, test-nuget
     command -v luajit >/dev/null 2>&1 || runtimes="$runtimes luajit"
+    # luarocks: make rock packs the LuaJIT binding, test-rock installs it.
+    command -v luarocks >/dev/null 2>&1 || runtimes="$runtimes luarocks"
     command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
     command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"
     command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
+    # test-jar unpacks the jar to check what it carries.
+    command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         as_root apt-get update -qq

@@ -353,7 +353,7 @@ extension IdleLockHandle {
                 try applyBiometricOutcome(request, answer, now: now, expired: expired, turnedOff: &turnedOff)
             }
         }
-        if turnedOff { config.authenticator?.delete() }
+        if turnedOff { liveAuthenticator()?.delete() }
         return outcome
     }
 }

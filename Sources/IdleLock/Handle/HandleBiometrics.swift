@@ -24,7 +24,12 @@ extension IdleLockHandle {
             rules.check(now: now)
             request = try openBiometricRequest(.enable, token: 0, now: now, secret: secret, viaAuthenticator: true)
         }
-        guard first.error == nil, let request, let authenticator = config.authenticator else { return first }
+        guard first.error == nil, let request else { return first }
+        // Opening the request needed an authenticator; none now means a
+        // listener of the first transaction destroyed the handle.
+        guard let authenticator = liveAuthenticator() else {
+            return CallResult(error: IdleLockHandle.destroyedDuringCall)
+        }
 
         // The host's part, with no lock held: is a check available, and keep
         // the new secret behind it.
@@ -58,7 +63,7 @@ extension IdleLockHandle {
                 }
             }
         }
-        if stored && !kept { authenticator.delete() }
+        if stored && !kept { liveAuthenticator()?.delete() }
         return result
     }
 
@@ -74,7 +79,7 @@ extension IdleLockHandle {
             bioWrap = nil
             wasOn = true
         }
-        if wasOn { config.authenticator?.delete() }
+        if wasOn { liveAuthenticator()?.delete() }
         return result
     }
 
@@ -88,8 +93,11 @@ extension IdleLockHandle {
             rules.check(now: now)
             request = try openBiometricRequest(.unlock, token: 0, now: now, secret: nil, viaAuthenticator: true)
         }
-        guard first.error == nil, let request, let authenticator = config.authenticator,
-              let shortcut = request.shortcut else { return first }
+        guard first.error == nil, let request, let shortcut = request.shortcut else { return first }
+        // As for enable: none now means a listener destroyed the handle.
+        guard let authenticator = liveAuthenticator() else {
+            return CallResult(error: IdleLockHandle.destroyedDuringCall)
+        }
 
         // The check, with no lock held: it may take seconds.
         var answer = BiometricOutcome(result: .failed)
@@ -108,7 +116,7 @@ extension IdleLockHandle {
                 try applyBiometricOutcome(request, answer, now: now, expired: expired, turnedOff: &turnedOff)
             }
         }
-        if turnedOff { authenticator.delete() }
+        if turnedOff { liveAuthenticator()?.delete() }
         return result
     }
 
