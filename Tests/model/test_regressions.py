@@ -2047,10 +2047,13 @@ CASES += [
             ("expect", dict(last_auth_ms=T0 + 10_000)),
             ("clock", 10_000),
             ("check",),
-            ("clock", -5_000),  # a step back that still reads later than it
+            # A step back that still reads later than it: it locks (CLOCK);
+            # last_auth_ms is compared with the model's rule (today: kept;
+            # issue 19's finding 4 makes any step forget it, model included).
+            ("clock", -5_000),
             ("check",),
-            ("expect", dict(state=L, reason=Reason.CLOCK, last_auth_ms=T0 + 10_000)),
-            ("clock", -10_000),  # earlier than the authentication
+            ("expect", dict(state=L, reason=Reason.CLOCK)),
+            ("clock", -10_000),  # earlier than the authentication: forgotten under either rule
             ("check",),
             ("expect", dict(last_auth_ms=NEVER)),
         ],
