@@ -328,7 +328,7 @@ extension IdleLockHandle {
         var turnedOff = false
         let outcome = transact(checking: { () throws(IdleLockError) in
             guard let i = biometricRequests.firstIndex(where: { $0.token == token }) else {
-                throw .invalid("token is not an open biometric request on this handle (never issued here, already finished, voided, or expired and freed by a later begin)")
+                throw .invalid("token is not an open biometric request on this handle (never issued here, already finished, voided by idlelock_disable, a new passcode or idlelock_disable_biometrics, or by the shortcut going off or being replaced, or expired and freed by a later begin)")
             }
             let found = biometricRequests[i]
             if found.purpose == .unlock && result == .released && secretLength != HostAuthenticator.secretBytes {
