@@ -12,12 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/eventfd.h>
 #include <sys/stat.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 #include <sodium.h>
+
+/* The platform layer's system calls (Sources/IdleLock/Platform/). */
+#if defined(__APPLE__)
+#include <mach/mach_time.h>
+#include <sys/event.h>
+#include <sys/sysctl.h>
+
+/* fcntl(F_FULLFSYNC) (variadic: Swift cannot call fcntl). */
+static inline int ilk_full_fsync(int fd) { return fcntl(fd, F_FULLFSYNC); }
+#else
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#endif
 
 /* errno is a macro Swift cannot import. */
 static inline int ilk_errno(void) { return errno; }

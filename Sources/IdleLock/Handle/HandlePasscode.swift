@@ -200,12 +200,11 @@ extension IdleLockHandle {
     private func takeAttemptTurn() -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        let me = pthread_self()
         while let holder = attemptHolder {
-            if pthread_equal(holder, me) != 0 { return false }
+            if holder.isCurrent { return false }
             mutex.wait()
         }
-        attemptHolder = me
+        attemptHolder = PlatformThread.current()
         return true
     }
 

@@ -126,5 +126,6 @@ void test_saturation(void);
 void test_threads(void);
 /* watcher.c */
 void test_watcher_toggling(void);
+void test_watcher_far_deadline(void);
 
 #endif
