@@ -8,6 +8,8 @@
 #                             armhf architectures, their cross gcc and glibc,
 #                             their libsodium (and so their libc6, whose
 #                             loader qemu-user runs the tests with), qemu-user
+#   install-deps.sh --musl    and musl's compiler and C library (musl-tools:
+#                             make musl, mk/musl.mk)
 #   install-deps.sh --test    everything `make test` needs: all of the above,
 #                             the bindings' runtimes (a JDK, Mono, LuaJIT,
 #                             LÖVE, Xvfb) and the Python test packages (the
@@ -24,11 +26,13 @@ installed() {
 }
 
 cross=0
+musl=0
 test=0
 for arg in "$@"; do
     case "$arg" in
         --cross) cross=1 ;;
-        --test) cross=1; test=1 ;;
+        --musl) musl=1 ;;
+        --test) cross=1; musl=1; test=1 ;;
         *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -51,6 +55,10 @@ if [ "$cross" = 1 ]; then
              libsodium-dev:arm64 libsodium-dev:armhf qemu-user; do
         installed "$p" || missing="$missing $p"
     done
+fi
+
+if [ "$musl" = 1 ]; then
+    installed musl-tools || missing="$missing musl-tools"
 fi
 
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then

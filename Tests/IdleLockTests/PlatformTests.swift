@@ -232,9 +232,6 @@ struct WatcherAlarmTests {
     }
 }
 
-/// A thread's argument: optional on Linux, not on Darwin.
-private func unwrapped(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer { pointer! }
-
 @Suite("Platform: threads, boot id, durable sync")
 struct PlatformServicesTests {
     @Test func aStartedThreadKnowsItselfAndIsJoined() {
@@ -247,7 +244,7 @@ struct PlatformServicesTests {
         let box = Box()
         let argument = Unmanaged.passRetained(box).toOpaque()
         let rc = PlatformThread.start({ raw in
-            let box = Unmanaged<Box>.fromOpaque(unwrapped(raw)).takeRetainedValue()
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
             box.sawItself = PlatformThread.current().isCurrent
             box.sawOther = box.starter.isCurrent
             return nil

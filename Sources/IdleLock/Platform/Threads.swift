@@ -1,33 +1,29 @@
 // Threads: the watcher's (start, join, detach) and "is this the thread
 // that ...?" for the handle's turn-taking (the listener drainer, the
-// passcode attempt holder). POSIX threads on every system; what differs is
-// the type: pthread_t is an integer on Linux and a pointer on Darwin, and
-// a start routine's argument is optional on Linux only.
+// passcode attempt holder). POSIX threads on every system, through the
+// ilk_thread calls of Sources/CSystem/shim.h: pthread_t is an integer on
+// glibc and bionic and a pointer on musl and Darwin.
 
 import CSystem
 
 /// A thread of this process.
 struct PlatformThread {
-    private var id: pthread_t
+    private var thread: ilk_thread
 
-    #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-    /// A thread's start routine, as `pthread_create` takes it.
-    typealias Main = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
-    #else
+    /// A thread's start routine: called with the argument given to `start`.
     typealias Main = @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
-    #endif
 
-    private init(id: pthread_t) {
-        self.id = id
+    private init(_ thread: ilk_thread) {
+        self.thread = thread
     }
 
     /// The calling thread.
     @inline(__always)
-    static func current() -> PlatformThread { PlatformThread(id: pthread_self()) }
+    static func current() -> PlatformThread { PlatformThread(ilk_thread_self()) }
 
     /// This is the calling thread.
     @inline(__always)
-    var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
+    var isCurrent: Bool { ilk_thread_equal(thread, ilk_thread_self()) != 0 }
 
     /// Starts a joinable thread at `main(argument)` and stores it in
     /// `thread`. Returns 0, or the error number pthread_create gave: then
@@ -35,26 +31,19 @@ struct PlatformThread {
     /// is unchanged.
     @inline(__always)
     static func start(_ main: Main, _ argument: UnsafeMutableRawPointer, as thread: inout PlatformThread) -> Int32 {
-        #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        var started: pthread_t? = nil
-        let rc = pthread_create(&started, nil, main, argument)
-        if rc == 0, let started { thread.id = started }
+        var started = ilk_thread()
+        let rc = ilk_thread_create(&started, main, argument)
+        if rc == 0 { thread.thread = started }
         return rc
-        #else
-        var started = pthread_t()
-        let rc = pthread_create(&started, nil, main, argument)
-        if rc == 0 { thread.id = started }
-        return rc
-        #endif
     }
 
     /// Waits for the thread to end (not the calling thread).
     func join() {
-        pthread_join(id, nil)
+        ilk_thread_join(thread)
     }
 
     /// Lets the thread end on its own (its resources go when it returns).
     func detach() {
-        pthread_detach(id)
+        ilk_thread_detach(thread)
     }
 }

@@ -1,0 +1,99 @@
+# mk/musl.mk: the library for musl (Alpine and every Linux without glibc),
+# x86-64, built and tested here (docs/PLATFORMS.md, "musl").
+#
+#   make musl        build/musl/libidlelock.so: the self-contained variant
+#                    (soname libidlelock.so, libsodium 1.0.18 built for musl
+#                    from its release source, mk/libsodium.mk, linked in
+#                    with its symbols hidden; NEEDED only musl's libc.so)
+#   make test-musl   check-library on it, then the C suites (test_abi,
+#                    test_store, test_hygiene) and every trace, each a musl
+#                    program run natively by musl's loader
+#
+# The route: the toolchain's Embedded stdlib for x86_64-unknown-linux-gnu
+# makes no glibc call of its own, so the Swift core compiles for that
+# triple against musl's headers (Debian's musl-dev, without the host's
+# /usr/include) into one object; musl-gcc compiles the C support files and
+# links. musl has no arc4random_buf, which the Embedded stdlib calls:
+# libc_floor_musl.c provides it from libsodium.
+
+MUSL_DIR      := $(BUILD)/musl
+MUSL_CC       := musl-gcc
+MUSL_INCLUDE  := /usr/include/x86_64-linux-musl
+MUSL_LIB      := $(MUSL_DIR)/libidlelock.so
+MUSL_SUPPORT  := $(MUSL_DIR)/obj/last_error.o $(MUSL_DIR)/obj/struct_sizes.o $(MUSL_DIR)/obj/scrub_registers.o \
+                 $(MUSL_DIR)/obj/libc_floor_musl.o
+MUSL_SODIUM   := $(LIBSODIUM_DIR)/musl/libsodium.a
+MUSL_TESTS    := $(MUSL_DIR)/tests
+MUSL_TEST_LINK := -L$(MUSL_DIR) -l:libidlelock.so -Wl,-rpath,$(abspath $(MUSL_DIR)) -lpthread
+
+include mk/libsodium.mk
+libsodium_cc_musl     = $(MUSL_CC)
+libsodium_cflags_musl = -fPIC
+libsodium_ar_musl     = ar
+libsodium_groups_musl = $(LIBSODIUM_X86_64_GROUPS)
+# musl 1.2, as configure finds it: getrandom and getentropy (sys/random.h),
+# explicit_bzero (for sodium_memzero), no memset_s; and x86-64's SIMD
+# implementations.
+LIBSODIUM_DEFINES_musl = -DHAVE_TI_MODE=1 -DHAVE_SYS_RANDOM_H=1 -DHAVE_GETRANDOM=1 -DHAVE_GETENTROPY=1 \
+    -DHAVE_EXPLICIT_BZERO=1 $(LIBSODIUM_DEFINES_X86_64)
+$(eval $(call libsodium_rules,musl))
+
+.PHONY: musl musl-deps test-musl
+
+musl-deps:
+	@sh scripts/install-deps.sh --musl
+
+musl: musl-deps $(MUSL_LIB)
+
+# A sysroot whose usr/include is musl's headers: the Swift driver looks
+# for its target's C library there (-sdk), and the host's glibc headers
+# stay out.
+$(MUSL_DIR)/sysroot/usr/include:
+	@mkdir -p $(@D)
+	$(Q)ln -sfn $(MUSL_INCLUDE) $@
+
+$(MUSL_DIR)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(LIBSODIUM_READY) | $(MUSL_DIR)/sysroot/usr/include
+	@mkdir -p $(@D)
+	@echo "  SWIFTC $@ (musl)"
+	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_DIR)/sysroot) \
+	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
+
+$(MUSL_DIR)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(LIBSODIUM_READY)
+	@mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_MUSL_FLOOR -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
+
+$(MUSL_LIB): $(MUSL_DIR)/obj/IdleLock.o $(MUSL_SUPPORT) $(MUSL_SODIUM) idlelock.map
+	@echo "  LD     $@"
+	$(Q)$(MUSL_CC) -shared -o $@ $(MUSL_DIR)/obj/IdleLock.o $(MUSL_SUPPORT) -Wl,-soname=libidlelock.so \
+	    $(CROSS_LDFLAGS) -Wl,--no-undefined -Wl,--exclude-libs,ALL $(MUSL_SODIUM)
+
+# The C suites and the replay tool, as musl programs (the replay tool's
+# `reboot` recomputes a store's checksum with its own copy of libsodium).
+$(MUSL_TESTS)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(MUSL_LIB)
+	@mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(MUSL_TEST_LINK) -o $@
+
+$(MUSL_TESTS)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(MUSL_LIB)
+	@mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(MUSL_TEST_LINK) -o $@
+
+$(MUSL_TESTS)/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(HEADER) $(MUSL_LIB)
+	@mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(MUSL_TEST_LINK) -o $@
+
+$(MUSL_TESTS)/idlelock-replay: $(CROSS_REPLAY_SOURCES) bindings/c/fake_keystore.h $(HEADER) $(MUSL_LIB) $(MUSL_SODIUM)
+	@mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(CWARN) -Iinclude -isystem $(LIBSODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) $(MUSL_TEST_LINK) $(MUSL_SODIUM) -o $@
+
+MUSL_PROGRAMS := $(MUSL_TESTS)/test_abi $(MUSL_TESTS)/test_store $(MUSL_TESTS)/test_hygiene $(MUSL_TESTS)/idlelock-replay
+
+test-musl: musl $(MUSL_PROGRAMS)
+	@$(STEPS_BEGIN)
+	$(STEP) sh scripts/check-library.sh --self-contained --libc musl $(MUSL_LIB) $(HEADER)
+	$(STEP) $(MUSL_TESTS)/test_abi
+	$(STEP) $(MUSL_TESTS)/test_store
+	$(STEP) $(MUSL_TESTS)/test_hygiene
+	$(STEP) $(MUSL_TESTS)/idlelock-replay --quiet $(CROSS_TRACES)
+	@$(STEPS_END)
+
+TEST_SUITES += test-musl
