@@ -49,6 +49,10 @@ LLVM_AR        := $(SWIFT_BIN)/llvm-ar
 LLVM_OBJCOPY   := $(SWIFT_BIN)/llvm-objcopy
 APPLE_SUPPORT  := $(APPLE_OBJ)/last_error.o $(APPLE_OBJ)/struct_sizes.o $(APPLE_OBJ)/scrub_registers.o
 APPLE_CFLAGS   := -target $(APPLE_TARGET) -isysroot $(abspath $(APPLE_SDK)) -Wno-unused-command-line-argument
+# Swift for the same target: the headers through Clang's sysroot (the host's
+# /usr/include stays out; -sdk would want an SDKSettings.json this folder
+# does not have).
+APPLE_SWIFT_TARGET := -target $(APPLE_TARGET) -Xcc -isysroot -Xcc $(abspath $(APPLE_SDK))
 
 include mk/libsodium.mk
 libsodium_cc_apple      = $(APPLE_CC)
@@ -84,7 +88,7 @@ $(APPLE_ZIG_DIR): mk/apple-tools.txt
 $(APPLE_OBJ)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(APPLE_ZIG_DIR) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
 	@echo "  SWIFTC $@ ($(APPLE_TARGET))"
-	$(Q)$(SWIFTC) $(filter-out -Xcc -fPIC,$(EMBEDDED_SWIFT_FLAGS)) -target $(APPLE_TARGET) -sdk $(abspath $(APPLE_SDK)) \
+	$(Q)$(SWIFTC) $(filter-out -Xcc -fPIC,$(EMBEDDED_SWIFT_FLAGS)) $(APPLE_SWIFT_TARGET) \
 	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
 
 $(APPLE_OBJ)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(APPLE_ZIG_DIR)
@@ -144,9 +148,20 @@ $(APPLE_SODIUM_XCF)/Info.plist: $(APPLE_SODIUM) scripts/apple-plist.py
 	$(Q)cp $(LIBSODIUM_DIR)/libsodium-$(LIBSODIUM_VERSION)/LICENSE $(APPLE_SODIUM_XCF)/LICENSE
 	$(Q)$(call apple_plist,$(APPLE_SODIUM_XCF),libsodium.a)
 
-test-apple: apple
-	@$(PYTHON) scripts/check-apple.py --llvm $(SWIFT_BIN) --tbd "$$(cat $(APPLE_ZIG_DIR))/lib/libc/darwin/libSystem.tbd" \
+# docs/PLATFORMS.md's Swift example, as printed there, compiled for iOS
+# against the XCFramework's headers and module map.
+$(APPLE_OBJ)/Example.swift: docs/PLATFORMS.md
+	@mkdir -p $(@D)
+	$(Q)awk '/^## iOS/ { ios = 1 } ios && /^```swift/ { block = 1; next } block && /^```/ { exit } block' $< > $@
+	$(Q)test -s $@ || { echo "apple: no swift block in docs/PLATFORMS.md's iOS section" >&2; exit 1; }
+
+test-apple: apple $(APPLE_OBJ)/Example.swift
+	@$(STEPS_BEGIN)
+	$(STEP) $(PYTHON) scripts/check-apple.py --llvm $(SWIFT_BIN) --tbd "$$(cat $(APPLE_ZIG_DIR))/lib/libc/darwin/libSystem.tbd" \
 	    --min-ios $(APPLE_MIN_IOS) --header $(HEADER) --joined $(APPLE_OBJ)/libidlelock-joined.o \
 	    --parts $(APPLE_OBJ)/IdleLock.o $(APPLE_SUPPORT) -- $(APPLE_XCF) $(APPLE_SODIUM_XCF)
+	$(STEP) $(SWIFTC) -enable-experimental-feature Embedded -parse-as-library -warnings-as-errors $(APPLE_SWIFT_TARGET) \
+	    -I $(APPLE_XCF)/ios-arm64/Headers -typecheck $(APPLE_OBJ)/Example.swift
+	@$(STEPS_END)
 
 TEST_SUITES += test-apple
