@@ -24,7 +24,8 @@
 # and its libSystem.tbd is the list of names libSystem exports. The C
 # support files and libsodium compile for the same target with the
 # toolchain's clang. Zig's linker joins the Swift object and the C objects
-# into one relocatable object (`zig build-obj`, Mach-O's ld -r), and
+# into one relocatable object (`zig build-obj`, Mach-O's ld -r; the
+# stdlib's arc4random_buf binds to arc4random_sodium.c's there), and
 # llvm-objcopy turns every global it defines but the header's functions
 # into a local symbol: the Embedded runtime (swift_retain, ...), the
 # stdlib's specializations and the library's own internals cannot clash
@@ -47,7 +48,8 @@ SWIFT_BIN      := $(patsubst %/,%,$(dir $(realpath $(shell command -v $(SWIFTC) 
 APPLE_CC       := $(SWIFT_BIN)/clang
 LLVM_AR        := $(SWIFT_BIN)/llvm-ar
 LLVM_OBJCOPY   := $(SWIFT_BIN)/llvm-objcopy
-APPLE_SUPPORT  := $(APPLE_OBJ)/last_error.o $(APPLE_OBJ)/struct_sizes.o $(APPLE_OBJ)/scrub_registers.o
+APPLE_SUPPORT  := $(APPLE_OBJ)/last_error.o $(APPLE_OBJ)/struct_sizes.o $(APPLE_OBJ)/scrub_registers.o \
+                  $(APPLE_OBJ)/arc4random_sodium.o
 APPLE_CFLAGS   := -target $(APPLE_TARGET) -isysroot $(abspath $(APPLE_SDK)) -Wno-unused-command-line-argument
 # Swift for the same target: the headers through Clang's sysroot (the host's
 # /usr/include stays out; -sdk would want an SDKSettings.json this folder
@@ -91,10 +93,11 @@ $(APPLE_OBJ)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(APP
 	$(Q)$(SWIFTC) $(filter-out -Xcc -fPIC,$(EMBEDDED_SWIFT_FLAGS)) $(APPLE_SWIFT_TARGET) \
 	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
 
-$(APPLE_OBJ)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(APPLE_ZIG_DIR)
+$(APPLE_OBJ)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(APPLE_ZIG_DIR) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
 	@echo "  CC     $@"
-	$(Q)$(APPLE_CC) $(APPLE_CFLAGS) $(filter-out -fPIC -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -c $< -o $@
+	$(Q)$(APPLE_CC) $(APPLE_CFLAGS) $(filter-out -fPIC -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM \
+	    -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
 
 # The header's functions, as Mach-O names them: the only globals kept.
 $(APPLE_OBJ)/exports.txt: $(HEADER)

@@ -14,14 +14,14 @@
 # triple against musl's headers (Debian's musl-dev, without the host's
 # /usr/include) into one object; musl-gcc compiles the C support files and
 # links. musl has no arc4random_buf, which the Embedded stdlib calls:
-# libc_floor_musl.c provides it from libsodium.
+# arc4random_sodium.c provides it from libsodium.
 
 MUSL_DIR      := $(BUILD)/musl
 MUSL_CC       := musl-gcc
 MUSL_INCLUDE  := /usr/include/x86_64-linux-musl
 MUSL_LIB      := $(MUSL_DIR)/libidlelock.so
 MUSL_SUPPORT  := $(MUSL_DIR)/obj/last_error.o $(MUSL_DIR)/obj/struct_sizes.o $(MUSL_DIR)/obj/scrub_registers.o \
-                 $(MUSL_DIR)/obj/libc_floor_musl.o
+                 $(MUSL_DIR)/obj/arc4random_sodium.o
 MUSL_SODIUM   := $(LIBSODIUM_DIR)/musl/libsodium.a
 MUSL_TESTS    := $(MUSL_DIR)/tests
 MUSL_TEST_LINK := -L$(MUSL_DIR) -l:libidlelock.so -Wl,-rpath,$(abspath $(MUSL_DIR)) -lpthread
@@ -60,7 +60,7 @@ $(MUSL_DIR)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(
 
 $(MUSL_DIR)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
-	$(Q)$(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_MUSL_FLOOR -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
+	$(Q)$(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
 
 $(MUSL_LIB): $(MUSL_DIR)/obj/IdleLock.o $(MUSL_SUPPORT) $(MUSL_SODIUM) idlelock.map
 	@echo "  LD     $@"

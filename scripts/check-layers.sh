@@ -83,14 +83,14 @@ PLATFORM_CALLS='timerfd_|\beventfd|CLOCK_BOOTTIME|CLOCK_MONOTONIC|\bclock_gettim
 PLATFORM_PATHS='"/proc/|"/sys/|"/dev/u?random'
 # The C files of the platform layer: the libc floors, which define the C
 # library's entry points for the library's own references (glibc's symbol
-# versions, musl's missing arc4random_buf), and the system headers the
+# versions, arc4random_buf from libsodium), and the system headers the
 # Swift code imports.
 is_platform_file() {
     case "$1" in
         Sources/IdleLock/Platform/*) return 0 ;;
         Sources/CSystem/shim.h) return 0 ;;
         Sources/CIdleLockSupport/glibc_floor.c|Sources/CIdleLockSupport/glibc_floor_sodium.c) return 0 ;;
-        Sources/CIdleLockSupport/libc_floor_musl.c) return 0 ;;
+        Sources/CIdleLockSupport/arc4random_sodium.c) return 0 ;;
     esac
     return 1
 }
