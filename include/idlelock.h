@@ -438,9 +438,9 @@ typedef struct idlelock_snapshot {
  * snapshot is owned by the library and valid only during the call. It runs
  * on the thread of some call on the handle (often the one that caused the
  * change, never with an internal lock held), and it may call any function
- * on the handle except idlelock_destroy() (a listener run by the watcher
- * thread may call that too), including idlelock_unsubscribe()
- * of itself; changes it causes are delivered after the current one. It
+ * on the handle, including idlelock_unsubscribe() of itself and
+ * idlelock_destroy() (see there: the delivery then stops after this
+ * listener); changes it causes are delivered after the current one. It
  * must not block waiting for another thread that is calling into the same
  * handle. */
 typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapshot);
@@ -561,9 +561,24 @@ int idlelock_create(const idlelock_config *cfg, idlelock **out);
 
 /* Destroy a lock: wipe its session key, passcode wrap and secrets, and free
  * it. destroy(NULL) does nothing. Must be the last call on the handle: no
- * other thread may be inside a call on it, and no listener may be running,
- * except a listener run by the watcher thread (idlelock_watch_start), which
- * may destroy the handle it watches. */
+ * other thread may be inside a call on it, except the watcher thread
+ * (idlelock_watch_start), which destroy stops and waits for.
+ * Once destroy returns, no callback of the handle runs on any thread: no
+ * listener (not even the rest of a delivery in progress), no
+ * authenticator callback, no clock call, and the watcher thread has ended
+ * or, when destroy is called on it, ends when its listener returns. So a
+ * binding may free its callback contexts as soon as destroy returns.
+ * destroy may be called from inside a listener, on any thread (the
+ * watcher's included): the delivery stops after that listener, whose
+ * snapshot stays valid until it returns, and the handle's memory is
+ * released only then. The call that was delivering returns its own status
+ * when its work was done before it delivered (an event, idlelock_lock,
+ * idlelock_disable); a call with work left after its delivery (the check
+ * of idlelock_unlock, the host's check of idlelock_unlock_with_biometrics,
+ * the delete_secret a sign-out or a new passcode would make) skips it and
+ * returns IDLELOCK_ERR_INVALID_ARGUMENT, and a delete_secret skipped so
+ * leaves a keystore item whose secret opens nothing any more. A listener
+ * that destroyed the handle must not use it again. */
 void idlelock_destroy(idlelock *lock);
 
 /* Start a watcher thread for hosts with no event loop (a C kiosk program, a

@@ -390,6 +390,33 @@ struct ListenerTests {
         #expect(idlelock_unsubscribe(l.handle, r.token) == IDLELOCK_ERR_INVALID_ARGUMENT)
     }
 
+
+    /// Issue 19, finding 1: a listener may destroy the handle; the rest of
+    /// that delivery does not run, and the call that delivered (a hot one
+    /// here, which borrows the handle) finishes on memory that its delivery
+    /// still holds (the sanitizer runs of this suite catch a use after
+    /// free).
+    @Test func aListenerThatDestroysTheHandleStopsTheDelivery() {
+        let l = Lock()
+        l.setPasscode("1234")
+        let first = Recorder()
+        let later = (0..<7).map { _ in Recorder() }
+        first.action = { rec, _ in
+            idlelock_destroy(rec.handle)
+            l.handle = nil // destroyed: the box must not destroy it again
+        }
+        first.subscribe(l.handle)
+        for r in later { r.subscribe(l.handle) }
+        let h = l.handle
+        l.clock.advance(60_000)
+        var out = idlelock_snapshot()
+        out.size = UInt32(MemoryLayout<idlelock_snapshot>.size)
+        #expect(idlelock_touch(h, &out) == 0, "touch's work was done before it delivered")
+        #expect(out.state == IDLELOCK_STATE_LOCKED && out.reason == IDLELOCK_REASON_IDLE)
+        #expect(first.states == [IDLELOCK_STATE_LOCKED])
+        #expect(later.allSatisfy { $0.states.isEmpty }, "no listener after the one that destroyed")
+        #expect(l.handle == nil)
+    }
     @Test func aLockDuringTheCheckOvertakesARightPasscode() {
         // The listener hears the attempt being counted (before Argon2id runs)
         // and locks the session: the right passcode must not unlock it.

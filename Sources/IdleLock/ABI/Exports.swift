@@ -30,8 +30,11 @@ private func fail(_ function: StaticString, _ error: IdleLockError) -> Int32 {
     return error.status.rawValue
 }
 
-/// Borrows the handle behind an `idlelock *` (retained once at create,
-/// released once at destroy).
+/// The handle behind an `idlelock *` (retained once at create, released
+/// once at destroy), as a strong reference: the call holds it until its
+/// last use, so a listener of the call that destroys the handle does not
+/// free it under the rest of the call (`holding` says so explicitly for
+/// the calls that go through `withOut`).
 @inline(__always)
 private func handle(_ pointer: OpaquePointer?) -> IdleLockHandle? {
     guard let pointer else { return nil }
@@ -108,16 +111,31 @@ private func event(_ function: StaticString, _ lock: OpaquePointer?,
     }
 }
 
-/// Any other call with an optional `out` snapshot (the unlocks).
+/// Any other call with an optional `out` snapshot (the unlocks and the
+/// biometric pair): calls that go on after delivering to listeners, so
+/// the handle is held for the whole call (`holding`).
 private func withOut(_ function: StaticString, _ lock: OpaquePointer?,
                      _ out: UnsafeMutablePointer<idlelock_snapshot>?,
                      _ body: (IdleLockHandle, UnsafeMutablePointer<Snapshot>?) -> CallResult) -> Int32 {
     guard let lock else { return fail(function, nullHandle) }
     let checked = checkOut(out)
     if let bad = checked.error { return fail(function, bad) }
-    return borrowing(lock) { h in
+    return holding(lock) { h in
         plain(function, snapshotting(into: out, size: checked.size) { body(h, $0) })
     }
+}
+
+/// Runs `body` with the handle retained for the call. A listener may
+/// destroy the handle (idlelock_destroy); a call that goes on after
+/// delivering (a second transaction, an authenticator callback) must still
+/// find its memory, and finds it marked destroyed (IdleLockHandle.destroy).
+/// The hot calls, one transaction each, end with their delivery, which
+/// holds the handle itself (`deliver`).
+@inline(__always)
+private func holding<R>(_ lock: OpaquePointer, _ body: (IdleLockHandle) -> R) -> R {
+    let held = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock)).retain()
+    defer { held.release() }
+    return held._withUnsafeGuaranteedRef(body)
 }
 
 /// Runs a call that writes its snapshot: in place into `out` when the host
@@ -226,7 +244,7 @@ public func idlelock_create(_ cfg: UnsafePointer<idlelock_config>?,
 public func idlelock_destroy(_ lock: OpaquePointer?) {
     guard let lock else { return }
     let unmanaged = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock))
-    unmanaged.takeUnretainedValue().watchStop()
+    unmanaged._withUnsafeGuaranteedRef { $0.destroy() }
     unmanaged.release()
 }
 

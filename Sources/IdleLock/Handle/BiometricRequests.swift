@@ -327,7 +327,7 @@ extension IdleLockHandle {
                 try applyBiometricOutcome(request, answer, now: now, turnedOff: &turnedOff)
             }
         }
-        if turnedOff { config.authenticator?.delete() }
+        if turnedOff { liveAuthenticator()?.delete() }
         return outcome
     }
 }

@@ -23,7 +23,12 @@ extension IdleLockHandle {
             rules.check(now: now)
             request = try openBiometricRequest(.enable, token: 0, now: now, secret: secret, viaAuthenticator: true)
         }
-        guard first.error == nil, let request, let authenticator = config.authenticator else { return first }
+        guard first.error == nil, let request else { return first }
+        // Opening the request needed an authenticator; none now means a
+        // listener of the first transaction destroyed the handle.
+        guard let authenticator = liveAuthenticator() else {
+            return CallResult(error: IdleLockHandle.destroyedDuringCall)
+        }
 
         // The host's part, with no lock held: is a check available, and keep
         // the new secret behind it.
@@ -56,7 +61,7 @@ extension IdleLockHandle {
                 }
             }
         }
-        if stored && !kept { authenticator.delete() }
+        if stored && !kept { liveAuthenticator()?.delete() }
         return result
     }
 
@@ -72,7 +77,7 @@ extension IdleLockHandle {
             bioWrap = nil
             wasOn = true
         }
-        if wasOn { config.authenticator?.delete() }
+        if wasOn { liveAuthenticator()?.delete() }
         return result
     }
 
@@ -86,8 +91,11 @@ extension IdleLockHandle {
             rules.check(now: now)
             request = try openBiometricRequest(.unlock, token: 0, now: now, secret: nil, viaAuthenticator: true)
         }
-        guard first.error == nil, let request, let authenticator = config.authenticator,
-              let shortcut = request.shortcut else { return first }
+        guard first.error == nil, let request, let shortcut = request.shortcut else { return first }
+        // As for enable: none now means a listener destroyed the handle.
+        guard let authenticator = liveAuthenticator() else {
+            return CallResult(error: IdleLockHandle.destroyedDuringCall)
+        }
 
         // The check, with no lock held: it may take seconds.
         var answer = BiometricOutcome(result: .failed)
@@ -106,7 +114,7 @@ extension IdleLockHandle {
                 try applyBiometricOutcome(request, answer, now: now, turnedOff: &turnedOff)
             }
         }
-        if turnedOff { authenticator.delete() }
+        if turnedOff { liveAuthenticator()?.delete() }
         return result
     }
 

@@ -76,7 +76,7 @@ extension IdleLockHandle {
             savedEpoch = rules.lockEpoch
         }
         // A new passcode turns the shortcut off: the host's item goes too.
-        if shortcutTurnedOff { config.authenticator?.delete() }
+        if shortcutTurnedOff { liveAuthenticator()?.delete() }
         return result
     }
 
@@ -174,7 +174,7 @@ extension IdleLockHandle {
         // (the derivation may have taken seconds); the attempt itself is
         // judged at the call's entry (its delay starts there, a right one is
         // last activity there: SPEC §4).
-        return transact(into: out) { now throws(IdleLockError) in
+        let second = transact(into: out) { now throws(IdleLockError) in
             // Before listeners run: one of them may unlock again.
             if myTurn { passAttemptTurn() }
             rules.check(now: now)
@@ -189,6 +189,16 @@ extension IdleLockHandle {
             let outcome = try finishAttempt(ticket, checked: counted, right: right, now: entryNow)
             try apply(outcome, key: candidate)
         }
+        if myTurn && second.error != nil {
+            // A listener of the first half destroyed the handle: the second
+            // half did not run, so the turn is passed here.
+            mutex.lock()
+            if destroyed, let holder = attemptHolder, holder.isCurrent {
+                passAttemptTurn()
+            }
+            mutex.unlock()
+        }
+        return second
     }
 
     /// Waits until no other thread's passcode attempt is being checked on

@@ -146,7 +146,7 @@ extension IdleLockHandle {
                 }
             }
         }
-        if shortcutWasOn { config.authenticator?.delete() }
+        if shortcutWasOn { liveAuthenticator()?.delete() }
         return result
     }
 }

@@ -67,6 +67,10 @@ final class IdleLockHandle {
     /// The open requests of the two-phase biometric pair
     /// (BiometricRequests.swift), at most `biometricRequestsMax`.
     var biometricRequests: [BiometricRequest] = []
+    /// Set by `destroy`, under the mutex: from then on the handle runs no
+    /// host code (listener, authenticator, clock), and what is left of a
+    /// call that was running when a listener destroyed it does not run.
+    private(set) var destroyed = false
 
     private init(config: LockConfig, sessionKey: SecureBytes, deviceKey: SecureBytes?,
                  store: SessionStore?) {
@@ -178,6 +182,12 @@ final class IdleLockHandle {
                                   into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool,
                                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         mutex.lock()
+        if destroyed {
+            // The rest of a call whose listener destroyed the handle (the
+            // hot calls are one transaction: nothing of theirs comes after).
+            mutex.unlock()
+            return CallResult(error: IdleLockHandle.destroyedDuringCall)
+        }
         do {
             try precondition()
         } catch {
@@ -366,6 +376,43 @@ final class IdleLockHandle {
         transact(into: out) { now in rules.lockNow(now: now) }
     }
 
+    // MARK: - Destroy
+
+    /// What a call returns when one of its own listeners destroyed the
+    /// handle before the call was done (the part left did not run).
+    static let destroyedDuringCall = IdleLockError.invalid("the handle was destroyed (idlelock_destroy, from a listener) during this call; what was left of the call did not run")
+
+    /// `idlelock_destroy`, before the host's reference is released: once it
+    /// returns, no callback of this handle runs on any thread (the header's
+    /// "Listeners" and idlelock_destroy). The listeners are dropped and the
+    /// queue emptied, so a delivery in progress stops after the listener it
+    /// is running; a listener running on another thread (the watcher's) is
+    /// waited for, then the watcher is stopped and joined. Called from a
+    /// listener, it cannot wait for that listener: the delivery stops when
+    /// it returns, and the delivering thread's own reference (`deliver`)
+    /// keeps the memory until then.
+    func destroy() {
+        mutex.lock()
+        destroyed = true
+        registry.removeAll()
+        queue.removeAll()
+        while inFlightToken != 0 && !(draining && drainer.isCurrent) {
+            mutex.wait()
+        }
+        mutex.unlock()
+        watchStop()
+    }
+
+    /// The authenticator for a callback after a transaction, unless a
+    /// listener of this call destroyed the handle meanwhile: then nil, and
+    /// the callback is skipped (a `delete_secret` skipped so leaves an item
+    /// whose secret opens no wrap any more).
+    func liveAuthenticator() -> HostAuthenticator? {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return destroyed ? nil : config.authenticator
+    }
+
     // MARK: - The watcher thread
 
     /// Starts the watcher (default clock only). Starting it twice is fine.
@@ -524,6 +571,10 @@ final class IdleLockHandle {
             mutex.unlock()
             return
         }
+        // A listener may destroy the handle (idlelock_destroy): this thread
+        // holds its own reference until the delivery is over, so the memory
+        // outlives that listener's return however the call reached it.
+        let held = Unmanaged.passRetained(self)
         draining = true
         drainer = PlatformThread.current()
         while let snapshot = queue.pop(through: limit) {
@@ -542,5 +593,6 @@ final class IdleLockHandle {
         }
         draining = false
         mutex.unlock()
+        held.release() // may free the handle: nothing of it is touched after
     }
 }

@@ -34,6 +34,11 @@ struct ListenerRegistry {
         return token
     }
 
+    /// Drops every listener (`destroy`).
+    mutating func removeAll() {
+        listeners.removeAll()
+    }
+
     mutating func remove(token: UInt64) -> Bool {
         var i = 0
         while i < listeners.count {
@@ -84,6 +89,13 @@ struct SnapshotQueue {
         }
         ring[(head + count) % ring.count] = snapshot
         count += 1
+    }
+
+    /// Forgets every queued snapshot (`destroy`); the ring keeps its
+    /// capacity.
+    mutating func removeAll() {
+        head = 0
+        count = 0
     }
 
     /// The oldest queued snapshot, if its `seq` is at most `limit`.

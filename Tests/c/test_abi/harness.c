@@ -4,6 +4,8 @@
  */
 #include "harness.h"
 
+#include <dirent.h>
+
 /* ---------------------------------------------------------------------- */
 /* Checks                                                                 */
 /* ---------------------------------------------------------------------- */
@@ -142,4 +144,54 @@ void noop_listener(void *ctx, const idlelock_snapshot *s)
 {
     (void)ctx;
     (void)s;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Threads of this process (the watcher's tests)                          */
+/* ---------------------------------------------------------------------- */
+
+/* Threads of this process: the entries of /proc/self/task. */
+int thread_count(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+    if (dir == NULL)
+        return -1;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] != '.')
+            n++;
+    }
+    closedir(dir);
+    return n;
+}
+
+/* The fewest threads seen in about 100 ms: threads of earlier tests that
+ * have been joined may still be leaving /proc/self/task (pthread_join
+ * returns when the kernel clears the thread's id, before its task is
+ * released; under qemu-user the host thread exits only after the guest's
+ * join has woken). */
+int thread_count_low(void)
+{
+    struct timespec pause = {0, 1000000};
+    int n = thread_count(), m, i;
+    for (i = 0; i < 100; i++) {
+        nanosleep(&pause, NULL);
+        m = thread_count();
+        if (m < n) n = m;
+    }
+    return n;
+}
+
+/* thread_count() once it falls to `want` or below, or after about 10 s
+ * what it is then (a thread that outlived its stop never leaves). */
+int thread_count_settled(int want)
+{
+    struct timespec pause = {0, 1000000};
+    int n = thread_count(), i;
+    for (i = 0; i < 10000 && n > want; i++) {
+        nanosleep(&pause, NULL);
+        n = thread_count();
+    }
+    return n;
 }

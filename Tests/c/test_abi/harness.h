@@ -66,6 +66,13 @@ idlelock_snapshot snap_of(idlelock *l);
 int same_snap(const idlelock_snapshot *a, const idlelock_snapshot *b);
 /* A listener that does nothing. */
 void noop_listener(void *ctx, const idlelock_snapshot *s);
+/* Threads of this process (/proc/self/task), -1 when unreadable; the fewest
+ * seen in about 100 ms (threads joined earlier may still be leaving); and
+ * the count once it falls to `want` or below, or what it is after about
+ * 10 s (a thread that outlived its stop never leaves). */
+int thread_count(void);
+int thread_count_low(void);
+int thread_count_settled(int want);
 
 /* Storage with the strictest alignment we use, for pointers the library
  * must reject without reading. */
@@ -127,5 +134,7 @@ void test_threads(void);
 /* watcher.c */
 void test_watcher_toggling(void);
 void test_watcher_far_deadline(void);
+/* destroy.c */
+void test_destroy_from_listeners(void);
 
 #endif

@@ -17,7 +17,8 @@
  * up, listeners in seq order and silent once unsubscribe has returned);
  * what a call with two halves reports is the state when it returns; the
  * watcher thread started and stopped by several threads at once (no hang,
- * no thread left).
+ * no thread left); idlelock_destroy from inside a listener, on a host
+ * thread and on the watcher's (no callback after it returns).
  *
  * Every config uses the Argon2id floor and a clock callback that returns
  * the variable `now`, which the tests set.
@@ -66,6 +67,7 @@ int main(void)
     test_saturation();
     test_threads();
     test_watcher_toggling();
+    test_destroy_from_listeners();
     test_watcher_far_deadline();
     printf("%u passed, %u failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -140,6 +140,7 @@ void biometric_pair_ops(reader *r);
 void recent_auth_op(reader *r);
 
 void tamper_store(reader *r);       /* tamper_store.c */
+void destroy_in_delivery(reader *r); /* destroy_in_delivery.c */
 void second_handle(reader *r);      /* second_handle.c */
 void null_handle_calls(reader *r);  /* null_handle.c */
 void run_ops(reader *r, int use_store); /* ops.c: one input's calls */

@@ -11,7 +11,8 @@
  * sizes, non-zero tails, out-of-range values, escalating-delay schedules,
  * a watcher thread on the default clock). The 1.1 calls are in the mix
  * (lifecycle names per platform, prompt_begin/end, watch_start/stop, unlock
- * refused with RETRY_LATER during a delay), and the 1.2 ones (the
+ * refused with RETRY_LATER during a delay), destroy from inside a listener
+ * (on a handle of its own: destroy_in_delivery.c), and the 1.2 ones (the
  * two-phase biometric pair, require_recent_auth, the passcode policies in
  * the config; biometric_pair.c). With a store,
  * the file can be deleted, truncated, flipped or rolled back between calls.
@@ -39,7 +40,7 @@
  * state.c, callbacks.c (clock, fake authenticator, listeners), arguments.c
  * (out snapshots and passcodes from the input), oracles.c, ops.c (the
  * sequence of calls), biometric_pair.c, second_handle.c, null_handle.c,
- * tamper_store.c; this
+ * tamper_store.c, destroy_in_delivery.c; this
  * file resets the state and creates the handle for each input.
  */
 #include "fuzz_api.h"

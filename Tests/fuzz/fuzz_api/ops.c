@@ -410,12 +410,18 @@ void run_ops(reader *r, int use_store)
         case 32: /* the step-up check (1.2) */
             recent_auth_op(r);
             break;
-        case 29: /* the watcher needs the default clock: refused here */
-            if (rd_u8(r) % 2) EXPECT_INVALID(idlelock_watch_start(H), "watch_start with a caller clock");
+        case 29: { /* the watcher needs the default clock: refused here */
+            uint8_t k = rd_u8(r);
+            if (k % 4 == 3) { /* or: destroy from inside a listener, on a handle of its own */
+                destroy_in_delivery(r);
+                break;
+            }
+            if (k % 2) EXPECT_INVALID(idlelock_watch_start(H), "watch_start with a caller clock");
             else REQUIRE(idlelock_watch_stop(H) == IDLELOCK_OK, "watch_stop of a stopped watcher");
             REQUIRE(idlelock_watch_start(NULL) == IDLELOCK_ERR_INVALID_ARGUMENT, "watch_start(NULL)");
             REQUIRE(idlelock_watch_stop(NULL) == IDLELOCK_ERR_INVALID_ARGUMENT, "watch_stop(NULL)");
             break;
+        }
         default: { /* a bad snapshot size on every event at once */
             idlelock_snapshot s;
             memset(&s, 0, sizeof s);
