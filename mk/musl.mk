@@ -4,7 +4,9 @@
 #   make musl        build/musl/libidlelock.so: the self-contained variant
 #                    (soname libidlelock.so, libsodium 1.0.18 built for musl
 #                    from its release source, mk/libsodium.mk, linked in
-#                    with its symbols hidden; NEEDED only musl's libc.so)
+#                    with its symbols hidden; NEEDED only musl's libc.so),
+#                    with idlelock.h, LICENSE and THIRD_PARTY_NOTICES.md
+#                    beside it (the test programs are in build/musl-tests)
 #   make test-musl   check-library on it, then the C suites (test_abi,
 #                    test_store, test_hygiene) and every trace, each a musl
 #                    program run natively by musl's loader
@@ -17,13 +19,15 @@
 # arc4random_sodium.c provides it from libsodium.
 
 MUSL_DIR      := $(BUILD)/musl
+# Beside the folder: what builds it, and the test programs.
+MUSL_WORK     := $(BUILD)/musl-work
 MUSL_CC       := musl-gcc
 MUSL_INCLUDE  := /usr/include/x86_64-linux-musl
 MUSL_LIB      := $(MUSL_DIR)/libidlelock.so
-MUSL_SUPPORT  := $(MUSL_DIR)/obj/last_error.o $(MUSL_DIR)/obj/struct_sizes.o $(MUSL_DIR)/obj/scrub_registers.o \
-                 $(MUSL_DIR)/obj/arc4random_sodium.o
+MUSL_SUPPORT  := $(MUSL_WORK)/obj/last_error.o $(MUSL_WORK)/obj/struct_sizes.o $(MUSL_WORK)/obj/scrub_registers.o \
+                 $(MUSL_WORK)/obj/arc4random_sodium.o
 MUSL_SODIUM   := $(LIBSODIUM_DIR)/musl/libsodium.a
-MUSL_TESTS    := $(MUSL_DIR)/tests
+MUSL_TESTS    := $(BUILD)/musl-tests
 MUSL_TEST_LINK := -L$(MUSL_DIR) -l:libidlelock.so -Wl,-rpath,$(abspath $(MUSL_DIR)) -lpthread
 
 include mk/libsodium.mk
@@ -43,28 +47,43 @@ $(eval $(call libsodium_rules,musl))
 musl-deps:
 	@sh scripts/install-deps.sh --musl
 
-musl: musl-deps $(MUSL_LIB)
+# The folder a user copies whole, as build/<cpu>/self-contained/: the
+# library, the header of the same version, the licence and libsodium's
+# notice (it is linked in).
+MUSL_FOLDER_FILES := $(MUSL_DIR)/idlelock.h $(MUSL_DIR)/LICENSE $(MUSL_DIR)/THIRD_PARTY_NOTICES.md
+musl: musl-deps $(MUSL_LIB) $(MUSL_FOLDER_FILES)
+
+$(MUSL_DIR)/idlelock.h: $(HEADER)
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+$(MUSL_DIR)/LICENSE: LICENSE
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+$(MUSL_DIR)/THIRD_PARTY_NOTICES.md: THIRD_PARTY_NOTICES.md
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 # A sysroot whose usr/include is musl's headers: the Swift driver looks
 # for its target's C library there (-sdk), and the host's glibc headers
 # stay out.
-$(MUSL_DIR)/sysroot/usr/include:
+$(MUSL_WORK)/sysroot/usr/include:
 	@mkdir -p $(@D)
 	$(Q)ln -sfn $(MUSL_INCLUDE) $@
 
-$(MUSL_DIR)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(LIBSODIUM_READY) | $(MUSL_DIR)/sysroot/usr/include
+$(MUSL_WORK)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(LIBSODIUM_READY) | $(MUSL_WORK)/sysroot/usr/include
 	@mkdir -p $(@D)
 	@echo "  SWIFTC $@ (musl)"
-	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_DIR)/sysroot) \
+	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
 	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
 
-$(MUSL_DIR)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(LIBSODIUM_READY)
+$(MUSL_WORK)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
 	$(Q)$(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
 
-$(MUSL_LIB): $(MUSL_DIR)/obj/IdleLock.o $(MUSL_SUPPORT) $(MUSL_SODIUM) idlelock.map
+$(MUSL_LIB): $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) $(MUSL_SODIUM) idlelock.map
+	@mkdir -p $(@D)
 	@echo "  LD     $@"
-	$(Q)$(MUSL_CC) -shared -o $@ $(MUSL_DIR)/obj/IdleLock.o $(MUSL_SUPPORT) -Wl,-soname=libidlelock.so \
+	$(Q)$(MUSL_CC) -shared -o $@ $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) -Wl,-soname=libidlelock.so \
 	    $(CROSS_LDFLAGS) -Wl,--no-undefined -Wl,--exclude-libs,ALL $(MUSL_SODIUM)
 
 # The C suites and the replay tool, as musl programs (the replay tool's
