@@ -3,8 +3,14 @@
 #   make demo   build the library and the replay tool, replay every trace
 #   make test   build, run every test suite, end with one table of results
 #   make lib    only build/libidlelock.so.1 (Embedded Swift, no Swift runtime)
+#   make install   the header, the library, idlelock.pc, LICENSE under PREFIX
+#   make dist   the source tarball build/dist/libidlelock-<version>.tar.gz
 #
-# Both demo and test first install what is missing (scripts/install-deps.sh).
+# Each first installs what is missing (scripts/install-deps.sh): lib and demo
+# only what building the library needs, test everything the suites need.
+# A build step prints one line ("  SWIFTC  build/libidlelock.so.1"), its
+# tool's output kept in build/logs/ and shown when it fails; `make V=1`
+# prints the commands too.
 #
 # Test suites. `make test` builds the library, then runs each target named
 # in TEST_SUITES as `make <suite>` (scripts/make-test.sh), in order, also
@@ -31,19 +37,31 @@ LIB     := $(BUILD)/$(SONAME)
 # Sources/IdleLock/<layer>/*.swift (docs/ARCHITECTURE.md).
 SWIFT_SOURCES := $(sort $(wildcard Sources/IdleLock/*/*.swift))
 HEADER  := include/idlelock.h
+# The version every artifact's name and metadata carry: the header's.
+VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
 
 CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
 CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
 
 C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 
-.PHONY: all lib deps test-deps demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
+# A build step that says what it does: `$(BUILD_STEP) LABEL WHAT COMMAND...`
+# prints "  LABEL WHAT", keeps COMMAND's output in $(BUILD)/logs/ and shows
+# it when COMMAND fails (scripts/build-step.sh). COMMAND is one command (no
+# shell operators).
+BUILD_STEP = @V=$(V) sh scripts/build-step.sh $(BUILD)/logs
+
+.PHONY: all lib deps c-test-deps test-deps list-suites demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
         test-traces test-python check-library check-layers clean
 
 all: lib
 
+# The levels of scripts/install-deps.sh: the library, the C suites, all.
 deps:
 	@sh scripts/install-deps.sh
+
+c-test-deps:
+	@sh scripts/install-deps.sh --c-tests
 
 test-deps:
 	@sh scripts/install-deps.sh --test
@@ -61,17 +79,17 @@ EMBEDDED_SWIFT_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-lib
 
 $(BUILD)/support/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
 	@mkdir -p $(BUILD)/support
-	$(CC) $(SUPPORT_CFLAGS) -c $< -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(SUPPORT_CFLAGS) -c $< -o $@
 
 # libpthread.so.0 in NEEDED: glibc before 2.34 has pthread_create there
 # (glibc_floor.c); from 2.34 on it is an empty stub every glibc ships.
 $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSystem/shim.h
-	$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) \
+	$(BUILD_STEP) SWIFTC $@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) \
 	    -emit-library -o $@ $(SWIFT_SOURCES) $(SUPPORT_OBJECTS) \
 	    -Xlinker -soname=$(SONAME) -Xlinker --version-script=idlelock.map \
 	    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -lsodium \
 	    -Xlinker --no-as-needed -l:libpthread.so.0
-	ln -sf $(SONAME) $(BUILD)/libidlelock.so
+	@ln -sf $(SONAME) $(BUILD)/libidlelock.so
 
 lib: deps $(LIB)
 
@@ -84,13 +102,13 @@ TEST_STORE_SOURCES := $(sort $(wildcard Tests/c/test_store/*.c))
 TEST_STORE_HEADERS := $(sort $(wildcard Tests/c/test_store/*.h))
 
 $(BUILD)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(CLINK) -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(CLINK) -o $@
 
 $(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
 
 $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $< $(CLINK) -lsodium -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $< $(CLINK) -lsodium -o $@
 
 demo: lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
@@ -98,7 +116,12 @@ demo: lib $(BUILD)/idlelock-replay
 # The suites of this file; each mk/*.mk appends its own (verification
 # machinery, benchmarks, bindings).
 RESULTS     := $(BUILD)/results
-TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces test-python
+TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces
+# The Python package's tests; the source tarball (mk/dist.mk) carries the
+# library without the bindings, and so without this suite.
+ifneq ($(wildcard bindings/python/tests),)
+TEST_SUITES += test-python
+endif
 -include $(sort $(wildcard mk/*.mk))
 
 # A suite of several commands: `@$(STEPS_BEGIN)`, then `$(STEP) command`
@@ -107,8 +130,18 @@ STEPS_BEGIN = rm -f $(RESULTS)/$@.steps
 STEP        = @sh scripts/suite-step.sh $(RESULTS)/$@.steps
 STEPS_END   = sh scripts/suite-step.sh --end $(RESULTS)/$@.steps
 
+# TEST_JOBS: how many suites run at once (scripts/make-test.sh). 1, one
+# after the other, is the default: the suites' own time limits and the
+# timings docs/TESTING.md quotes assume a suite has the machine to itself;
+# `make test TEST_JOBS=2` saves what docs/TESTING.md says.
+TEST_JOBS ?= 1
+
 test: test-deps lib
-	@MAKE="$(MAKE)" sh scripts/make-test.sh $(RESULTS) $(TEST_SUITES)
+	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) sh scripts/make-test.sh $(RESULTS) $(TEST_SUITES)
+
+# The suites `make test` runs, one per line.
+list-suites:
+	@printf '%s\n' $(TEST_SUITES)
 
 # The tests use Swift Testing only: scripts/swift-test.sh passes
 # --disable-xctest and keeps swift test's full output in build/swift-test/.
@@ -139,7 +172,7 @@ test-swift-asan:
 
 # The shipped library's exports, the header as C99 and as C++11, the C
 # suites (Tests/c/), and the README's C example.
-test-c: lib $(C_PROGRAMS)
+test-c: c-test-deps lib $(C_PROGRAMS)
 	@$(STEPS_BEGIN)
 	$(STEP) sh scripts/check-library.sh $(LIB) $(HEADER)
 	$(STEP) $(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
@@ -149,16 +182,16 @@ test-c: lib $(C_PROGRAMS)
 	$(STEP) sh scripts/run-readme-example.sh $(BUILD)
 	@$(STEPS_END)
 
-test-traces: lib $(BUILD)/idlelock-replay
+test-traces: c-test-deps lib $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
 	$(STEP) $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
 	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
 	@$(STEPS_END)
 
-test-python: lib
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
-	    $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
+test-python: lib $(BUILD)/idlelock-replay
+	IDLELOCK_LIBRARY=$(abspath $(LIB)) IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) \
+	    PYTHONPATH=bindings/python:scripts $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
 
 # The dependency rule of docs/ARCHITECTURE.md: each layer of
 # Sources/IdleLock imports only what its row allows, and only the platform
@@ -179,17 +212,20 @@ clean:
 	rm -rf $(BUILD) .build
 
 # Installs the header, the library (with its soname link and the .so link
-# for -lidlelock) and a pkg-config file under $(DESTDIR)$(PREFIX).
+# for -lidlelock), a pkg-config file and the licence under
+# $(DESTDIR)$(PREFIX). The system variant bundles nothing (it links the
+# system's libsodium), so no third-party notice goes with it.
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
-VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
+DOCDIR  ?= $(PREFIX)/share/doc/libidlelock
 
 .PHONY: install
 install: lib
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(HEADER) $(DESTDIR)$(INCDIR)/idlelock.h
 	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libidlelock.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' idlelock.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/idlelock.pc
+	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/LICENSE

@@ -63,7 +63,7 @@ bench-smoke: lib $(BENCH_DEPS)
 	$(STEP) $(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
 	@$(STEPS_END)
 
-bench-instructions: lib
+bench-instructions: c-test-deps lib
 	@test -n "$(OLD_LIB)" || { echo "bench-instructions: set OLD_LIB to the library to compare with"; exit 2; }
 	sh scripts/callgrind-hot.sh $(OLD_LIB) $(LIB)
 

@@ -4,12 +4,16 @@
 #   make cross               the system variant for aarch64 and armv7,
 #                            build/<cpu>/libidlelock.so.1 (x86-64's is
 #                            `make lib`), and the self-contained variant for
-#                            every CPU, build/<cpu>/self-contained/libidlelock.so
+#                            every CPU: the folder build/<cpu>/self-contained/
+#                            that a user copies whole, libidlelock.so with
+#                            idlelock.h, LICENSE and THIRD_PARTY_NOTICES.md
+#                            (libsodium's notice: it is linked in)
 #   make cross CROSS_CPUS=aarch64   one CPU only
 #   make test-cross          every build: the C suites (test_abi,
 #                            test_store), every trace, the memory-hygiene
 #                            test and check-library; the register scrub on
-#                            every CPU (test_scrub); under qemu-user for ARM
+#                            every CPU (test_scrub); under qemu-user for ARM;
+#                            what each self-contained folder holds
 #   make check-glibc-floor   the glibc each built library needs is <= 2.17
 #
 # The route (this toolchain ships the Embedded Swift stdlib for x86-64 Linux
@@ -40,8 +44,9 @@ SELF_CONTAINED_CPUS := x86_64 $(CROSS_CPUS)
 GLIBC_FLOOR         := 2.17
 # BENCHMARKS.md: the stripped system variant, on every CPU.
 LIB_SIZE_GOAL       := 200000
-# Build commands are not echoed (a suite says nothing else when it passes,
-# see the Makefile): `make Q= cross` shows them.
+# Each build step prints one line, its tool's output kept in build/logs/
+# (BUILD_STEP, Makefile); `make V=1 cross` prints the commands too. Q: the
+# other build commands of the mk files (`make Q= ...` echoes them).
 Q ?= @
 # Suites run at once (qemu-user is one process per suite: one per core).
 CROSS_JOBS          ?= 2
@@ -93,62 +98,71 @@ cross_support_sodium = $(BUILD)/$(1)/obj/glibc_floor_sodium.o
 
 CROSS_SYSTEM_LIBS := $(foreach c,$(CROSS_CPUS),$(BUILD)/$(c)/$(SONAME))
 SELF_CONTAINED_LIBS := $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
+# The self-contained folder a user copies whole: the library, the header of
+# the same version (the soname does not tell ABI majors apart), the licence,
+# and libsodium's notice (its code is inside).
+SELF_CONTAINED_DIRS    := $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/self-contained)
+SELF_CONTAINED_FILES   := libidlelock.so idlelock.h LICENSE THIRD_PARTY_NOTICES.md
+SELF_CONTAINED_FOLDERS := $(foreach d,$(SELF_CONTAINED_DIRS),$(addprefix $(d)/,$(SELF_CONTAINED_FILES)))
 
 .PHONY: cross cross-deps test-cross check-glibc-floor
 
 cross-deps:
 	@sh scripts/install-deps.sh --cross
 
-cross: cross-deps $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_LIBS)
+cross: cross-deps $(CROSS_SYSTEM_LIBS) $(SELF_CONTAINED_FOLDERS)
 
 $(CROSS_SODIUM_INCLUDE)/sodium.h:
 	@mkdir -p $(@D)
-	$(Q)ln -sfn /usr/include/sodium $(@D)/sodium
-	$(Q)ln -sf /usr/include/sodium.h $@
+	@ln -sfn /usr/include/sodium $(@D)/sodium
+	@ln -sf /usr/include/sodium.h $@
 
 # cross_build_rules CPU: its Swift object, support objects and libraries.
 define cross_build_rules
 $(BUILD)/$(1)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(CROSS_SODIUM_INCLUDE)/sodium.h
 	@mkdir -p $$(@D)
-	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(call cross_swift_flags,$(1)) -c -o $$@ $(SWIFT_SOURCES)
+	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(call cross_swift_flags,$(1)) -c -o $$@ $(SWIFT_SOURCES)
 
 $(BUILD)/$(1)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) $(SUPPORT_CFLAGS) $(cross_codegen_$(1)) -c $$< -o $$@
+	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(SUPPORT_CFLAGS) $(cross_codegen_$(1)) -c $$< -o $$@
 
 # The system variant (as the native build/$(SONAME)).
 $(BUILD)/$(1)/$(SONAME): $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) idlelock.map
-	$(Q)$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
+	$(BUILD_STEP) LINK $$@ $(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
 	    -Wl,-soname=$(SONAME) $(CROSS_LDFLAGS) -lsodium -Wl,--no-as-needed -l:libpthread.so.0
 
 # The self-contained variant: libsodium.a inside, its symbols hidden.
 $(BUILD)/$(1)/self-contained/libidlelock.so: $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)) idlelock.map
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
+	$(BUILD_STEP) LINK $$@ $(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
 	    $(call cross_support_sodium,$(1)) -Wl,-soname=libidlelock.so $(CROSS_LDFLAGS) \
 	    -Wl,--exclude-libs,ALL -l:libsodium.a -Wl,--no-as-needed -l:libpthread.so.0
 endef
 
-# cross_test_rules CPU DIR LIBFILE: the test programs in DIR/tests, linked
-# against DIR/LIBFILE.
+# cross_test_rules CPU DIR LIBFILE TESTDIR INCDIR: the test programs in
+# TESTDIR, compiled against INCDIR/idlelock.h and linked against
+# DIR/LIBFILE. The self-contained variant's programs compile against the
+# header in its folder (all a user of the folder has) and live beside the
+# folder, not in it.
 define cross_test_rules
-$(2)/tests/test_abi: $(CROSS_TEST_ABI_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+$(4)/test_abi: $(CROSS_TEST_ABI_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3) $(5)/idlelock.h
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_ABI_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(CWARN) -I$(5) $(CROSS_TEST_ABI_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 
-$(2)/tests/test_store: $(CROSS_TEST_STORE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+$(4)/test_store: $(CROSS_TEST_STORE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3) $(5)/idlelock.h
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude $(CROSS_TEST_STORE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(CWARN) -I$(5) $(CROSS_TEST_STORE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 
-$(2)/tests/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3)
+$(4)/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3) $(5)/idlelock.h
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
+	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(CWARN) -O1 -I$(5) $(CROSS_TEST_HYGIENE_SOURCES) $(call CROSS_TEST_LINK,$(2),$(3)) -o $$@
 
 # The replay tool's `reboot` recomputes a store's checksum with the CPU's
 # own libsodium (the self-contained variant keeps its copy hidden).
-$(2)/tests/idlelock-replay: $(CROSS_REPLAY_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3) $(CROSS_SODIUM_INCLUDE)/sodium.h
+$(4)/idlelock-replay: $(CROSS_REPLAY_SOURCES) $(CROSS_TEST_DEPS) $(2)/$(3) $(5)/idlelock.h $(CROSS_SODIUM_INCLUDE)/sodium.h
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) $(CWARN) -Iinclude -isystem $(CROSS_SODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) \
+	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(CWARN) -I$(5) -isystem $(CROSS_SODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) \
 	    $(call CROSS_TEST_LINK,$(2),$(3)) -lsodium -o $$@
 endef
 
@@ -156,28 +170,39 @@ endef
 define cross_scrub_rules
 $(BUILD)/$(1)/tests/test_scrub: $(CROSS_TEST_SCRUB_SOURCES) $(BUILD)/$(1)/obj/scrub_registers.o Sources/CIdleLockSupport/include/idlelock_support.h
 	@mkdir -p $$(@D)
-	$(Q)$(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
+	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
 	    $(BUILD)/$(1)/obj/scrub_registers.o -o $$@
 endef
+
+# The self-contained folder's other files (SELF_CONTAINED_FILES).
+$(addsuffix /idlelock.h,$(SELF_CONTAINED_DIRS)): $(HEADER)
+	@mkdir -p $(@D)
+	$(BUILD_STEP) CP $@ cp $< $@
+$(addsuffix /LICENSE,$(SELF_CONTAINED_DIRS)): LICENSE
+	@mkdir -p $(@D)
+	$(BUILD_STEP) CP $@ cp $< $@
+$(addsuffix /THIRD_PARTY_NOTICES.md,$(SELF_CONTAINED_DIRS)): THIRD_PARTY_NOTICES.md
+	@mkdir -p $(@D)
+	$(BUILD_STEP) CP $@ cp $< $@
 
 CROSS_PROGRAMS := test_store test_abi idlelock-replay test_hygiene
 $(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_scrub_rules,$(c))))
 $(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_build_rules,$(c))))
-$(foreach c,$(CROSS_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c),$(SONAME))))
-$(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c)/self-contained,libidlelock.so)))
+$(foreach c,$(CROSS_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c),$(SONAME),$(BUILD)/$(c)/tests,include)))
+$(foreach c,$(SELF_CONTAINED_CPUS),$(eval $(call cross_test_rules,$(c),$(BUILD)/$(c)/self-contained,libidlelock.so,$(BUILD)/$(c)/self-contained-tests,$(BUILD)/$(c)/self-contained)))
 
 CROSS_TEST_BINARIES := $(foreach c,$(CROSS_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/tests/$(p))) \
-    $(foreach c,$(SELF_CONTAINED_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/self-contained/tests/$(p))) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(foreach p,$(CROSS_PROGRAMS),$(BUILD)/$(c)/self-contained-tests/$(p))) \
     $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/tests/test_scrub)
 
-# The builds under test, one word each: CPU:DIR:LIBFILE:CHECK-ARGS.
-CROSS_BUILDS := $(foreach c,$(CROSS_CPUS),$(c):$(BUILD)/$(c):$(SONAME):--size-goal=$(LIB_SIZE_GOAL)) \
-    $(foreach c,$(SELF_CONTAINED_CPUS),$(c):$(BUILD)/$(c)/self-contained:libidlelock.so:--self-contained)
+# The builds under test, one word each: CPU:DIR:LIBFILE:CHECK-ARGS:TESTDIR.
+CROSS_BUILDS := $(foreach c,$(CROSS_CPUS),$(c):$(BUILD)/$(c):$(SONAME):--size-goal=$(LIB_SIZE_GOAL):$(BUILD)/$(c)/tests) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),$(c):$(BUILD)/$(c)/self-contained:libidlelock.so:--self-contained:$(BUILD)/$(c)/self-contained-tests)
 cross_word = $(word $(2),$(subst :, ,$(1)))
 # cross_suite BUILD KIND COMMAND-TAIL: a "name|command" line for
-# scripts/run-suites.sh, COMMAND-TAIL run from DIR/tests under the CPU's
+# scripts/run-suites.sh, COMMAND-TAIL run from TESTDIR under the CPU's
 # emulator.
-cross_suite = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): $(2)|$(cross_run_$(call cross_word,$(1),1)) $(call cross_word,$(1),2)/tests/$(3)"
+cross_suite = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): $(2)|$(cross_run_$(call cross_word,$(1),1)) $(call cross_word,$(1),5)/$(3)"
 cross_check = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): check-library|sh scripts/check-library.sh $(subst =, ,$(call cross_word,$(1),4)) --strip $(call cross_strip,$(call cross_word,$(1),1)) $(call cross_word,$(1),2)/$(call cross_word,$(1),3) $(HEADER)"
 
 CROSS_NO_NEON := armv7 $(SONAME) on a CPU without NEON (VFPv3-D16)
@@ -192,7 +217,8 @@ CROSS_SUITES := $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_store,t
     $(if $(filter armv7,$(CROSS_CPUS)),"$(CROSS_NO_NEON): test_abi|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_abi" \
         "$(CROSS_NO_NEON): test_hygiene|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_hygiene" \
         "armv7 scrub_registers.c on a CPU without NEON (VFPv3-D16): test_scrub|$(cross_run_armv7_vfp) $(BUILD)/armv7/tests/test_scrub") \
-    $(foreach b,$(CROSS_BUILDS),$(call cross_check,$(b)))
+    $(foreach b,$(CROSS_BUILDS),$(call cross_check,$(b))) \
+    $(foreach c,$(SELF_CONTAINED_CPUS),"$(c) libidlelock.so: the self-contained folder|sh scripts/check-self-contained.sh $(BUILD)/$(c)/self-contained $(HEADER) $(call cross_cc,$(c))")
 
 # Every suite of every build, CROSS_JOBS at once.
 test-cross: cross $(CROSS_TEST_BINARIES)

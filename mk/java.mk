@@ -3,7 +3,15 @@
 # tool), and its tests on the JVM.
 #
 #   make java         build/java/idlelock.jar and build/java/libidlelock_jni.so
+#                     (the development build, over build/libidlelock.so.1)
 #   make test-java    the tests (bindings/java/tests) on the JVM, with -Xcheck:jni
+#   make jar          build/dist/idlelock-<version>.jar: the classes, the pom,
+#                     LICENSE and THIRD_PARTY_NOTICES.md, and per CPU (linux
+#                     x86-64, aarch64, armv7) the glue and the self-contained
+#                     libidlelock.so of `make cross`, which the binding loads
+#                     itself (bindings/java/README.md, "Install")
+#   make test-jar     the jar's contents, and a fresh JVM with only the jar on
+#                     its class path runs the README's example
 #   make bench-java   touch through the binding vs a JNI no-op (BENCHMARKS.md)
 
 JAVAC   ?= javac
@@ -18,43 +26,62 @@ JAVA_JNI       := $(JAVA_DIR)/libidlelock_jni.so
 JAVA_SRC       := $(sort $(wildcard bindings/java/src/org/idlelock/*.java))
 JAVA_TEST_SRC  := $(sort $(wildcard bindings/java/tests/org/idlelock/tests/*.java))
 JAVA_TEST_JAR  := $(JAVA_DIR)/idlelock-tests.jar
-# --release 11: the language level Android's D8 desugars fully.
-JAVAC_FLAGS    := --release 11 -Xlint:all -Werror -encoding UTF-8
+# The binding: --release 8, the closest check available here of the
+# java.* surface Android 7 (API 24) offers (bindings/java/README.md,
+# "Android"). The tests and the benchmark may use Java 11.
+JAVAC_FLAGS    := --release 8 -Xlint:all,-options -Werror -encoding UTF-8
+JAVAC_TEST_FLAGS := --release 11 -Xlint:all -Werror -encoding UTF-8
 # The glue: C11, warnings as errors, only JNI_OnLoad exported (the natives
-# are registered from it), found beside libidlelock.so.1 at run time.
+# are registered from it), RUNPATH $ORIGIN: it finds the library beside it
+# (libidlelock.so.1 here, the self-contained libidlelock.so in the jar).
 JNI_CFLAGS      = -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iinclude
-JAVA_RUN        = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) -Xcheck:jni \
-                  -Djava.library.path=$(abspath $(JAVA_DIR))
 
-.PHONY: java test-java bench-java bench-java-smoke
+comma := ,
+
+.PHONY: java test-java jar test-jar bench-java bench-java-smoke
+
+# logged STEP-NAME TARGET LOG COMMAND...: one line for the step; the tool's
+# output goes to LOG, shown when it fails.
+logged = @echo "  $(1) $(2)"; mkdir -p $(dir $(3)); $(4) > $(3) 2>&1 || { cat $(3); exit 1; }
 
 $(JAVA_JAR): $(JAVA_SRC)
 	@rm -rf $(JAVA_DIR)/classes && mkdir -p $(JAVA_DIR)/classes
-	$(JAVAC) $(JAVAC_FLAGS) -d $(JAVA_DIR)/classes $(JAVA_SRC)
-	$(JAR) cf $@ -C $(JAVA_DIR)/classes .
+	$(call logged,JAVAC ,$(JAVA_DIR)/classes,$(JAVA_DIR)/logs/javac.log,$(JAVAC) $(JAVAC_FLAGS) -d $(JAVA_DIR)/classes $(JAVA_SRC))
+	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/jar.log,$(JAR) cf $@ -C $(JAVA_DIR)/classes .)
 
 $(JAVA_JNI): bindings/java/jni/idlelock_jni.c $(HEADER) $(LIB)
 	@mkdir -p $(JAVA_DIR)
-	$(CC) $(JNI_CFLAGS) -shared $< -L$(BUILD) -l:$(SONAME) -Wl,-rpath,'$$ORIGIN' -lpthread -o $@
+	$(call logged,CC    ,$@,$(JAVA_DIR)/logs/cc.log,$(CC) $(JNI_CFLAGS) -shared $< -L$(BUILD) -l:$(SONAME) -Wl$(comma)-rpath$(comma)'$$ORIGIN' -lpthread -o $@)
 
 $(JAVA_TEST_JAR): $(JAVA_TEST_SRC) $(JAVA_JAR)
 	@rm -rf $(JAVA_DIR)/test-classes && mkdir -p $(JAVA_DIR)/test-classes
-	$(JAVAC) $(JAVAC_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/test-classes $(JAVA_TEST_SRC)
-	$(JAR) cf $@ -C $(JAVA_DIR)/test-classes .
+	$(call logged,JAVAC ,$(JAVA_DIR)/test-classes,$(JAVA_DIR)/logs/javac-tests.log,$(JAVAC) $(JAVAC_TEST_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/test-classes $(JAVA_TEST_SRC))
+	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/jar-tests.log,$(JAR) cf $@ -C $(JAVA_DIR)/test-classes .)
 
 java: lib $(JAVA_JAR) $(JAVA_JNI)
 
 # The glue needs nothing beyond the Android NDK's libc: its undefined
-# symbols are checked against bindings/java/jni/bionic-symbols.txt.
-test-java: test-deps java $(JAVA_TEST_JAR)
-	sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
-	@# -Xcheck:jni reports JNI misuse as warnings: any of them fails the run.
-	@echo "java -Xcheck:jni org.idlelock.tests.Main"
-	@$(JAVA_RUN) -cp $(JAVA_JAR):$(JAVA_TEST_JAR) -Didlelock.header=$(abspath $(HEADER)) \
-	    org.idlelock.tests.Main > $(JAVA_DIR)/test.log 2>&1; rc=$$?; cat $(JAVA_DIR)/test.log; \
-	    if grep -q 'WARNING in native method' $(JAVA_DIR)/test.log; then echo "-Xcheck:jni reported a warning"; exit 1; fi; \
-	    exit $$rc
+# symbols are checked against bindings/java/jni/bionic-symbols.txt. The
+# tests run with -Xcheck:jni (any JNI warning fails them); the traces go
+# through the Java API and must print what the C replay tool prints; the
+# README shows its example files verbatim, and the example runs.
+JAVA_TEST_CP := $(JAVA_JAR):$(JAVA_TEST_JAR)
+test-java: test-deps java $(JAVA_TEST_JAR) $(BUILD)/idlelock-replay
+	@$(STEPS_BEGIN)
+	$(STEP) sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
+	$(STEP) sh bindings/java/tests/check-android-api.sh $(JAVA_DIR)/classes bindings/java/android-api-24-denied.txt
+	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/test.log \
+	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) -Didlelock.header=$(abspath $(HEADER)) \
+	    org.idlelock.tests.Main
+	$(STEP) sh bindings/java/tests/compare-replay.sh $(BUILD)/idlelock-replay \
+	    "env LD_LIBRARY_PATH=$(abspath $(BUILD)) java -Xcheck:jni -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) org.idlelock.tests.Replay" \
+	    bindings/c/traces/*.trace
+	$(STEP) sh bindings/java/tests/check-readme.sh bindings/java/README.md
+	$(STEP) sh bindings/java/tests/compile-android-examples.sh $(JAVA_JAR) $(JAVA_DIR)/android-examples
+	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/example.log \
+	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_JAR) bindings/java/examples/Example.java
+	@$(STEPS_END)
 
 TEST_SUITES += test-java
 
@@ -67,7 +94,7 @@ JAVA_BENCH_RUN  = LD_LIBRARY_PATH=$(abspath $(BUILD)) $(JAVA) \
 
 $(JAVA_BENCH_JAR): bench/bindings/Bench.java $(JAVA_JAR)
 	@rm -rf $(JAVA_DIR)/bench-classes && mkdir -p $(JAVA_DIR)/bench-classes
-	$(JAVAC) $(JAVAC_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/bench-classes $<
+	$(JAVAC) $(JAVAC_TEST_FLAGS) -cp $(JAVA_JAR) -d $(JAVA_DIR)/bench-classes $<
 	$(JAR) cf $@ -C $(JAVA_DIR)/bench-classes .
 
 bench-java: java $(JAVA_BENCH_JAR) $(BB_NOOP)
@@ -75,3 +102,38 @@ bench-java: java $(JAVA_BENCH_JAR) $(BB_NOOP)
 
 bench-java-smoke: java $(JAVA_BENCH_JAR) $(BB_NOOP)
 	$(JAVA_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null
+
+# -- the jar (docs/PLATFORMS.md, bindings/java/README.md "Install") ----------
+
+JAR_CPUS    := x86_64 aarch64 armv7
+JAR_FILE    := $(BUILD)/dist/idlelock-$(VERSION).jar
+JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindings/java/pom.xml.in \
+               $(HEADER) LICENSE THIRD_PARTY_NOTICES.md \
+               $(foreach c,$(JAR_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
+
+$(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR)
+	@$(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
+	    STRIP_$(c)='$(call cross_strip,$(c))') JNI_CFLAGS='$(JNI_CFLAGS)' JAR='$(JAR)' \
+	    sh bindings/java/make-jar.sh $(VERSION) $(BUILD) $(JAVA_DIR)/classes $@ $(JAR_CPUS)
+
+# The self-contained libraries come from `make cross` (mk/cross.mk).
+jar: cross-deps java $(JAR_FILE)
+
+JAR_TEST_DIR := $(BUILD)/jar/test
+
+# What the jar carries (each CPU's natives: ELF machine, NEEDED, RUNPATH,
+# the glibc floor); each CPU's natives loaded on that CPU (qemu-user for
+# ARM) and working; then a fresh JVM with only the jar on its class path
+# (no java.library.path, no LD_LIBRARY_PATH) compiles and runs the README's
+# example, the loader's private folder is checked, and the README's run
+# command runs as written.
+test-jar: test-deps jar
+	@$(STEPS_BEGIN)
+	$(STEP) sh bindings/java/tests/check-jar.sh $(JAR_FILE) $(VERSION) $(GLIBC_FLOOR) $(JAR_TEST_DIR)/contents
+	$(STEP) $(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
+	    RUN_$(c)='$(cross_run_$(c))') sh bindings/java/tests/run-natives.sh $(JAR_TEST_DIR)/contents $(BUILD) $(JAR_CPUS)
+	$(STEP) sh bindings/java/tests/run-jar.sh $(JAR_FILE) $(JAR_TEST_DIR)/run
+	$(STEP) sh bindings/java/tests/run-readme-command.sh bindings/java/README.md
+	@$(STEPS_END)
+
+TEST_SUITES += test-jar

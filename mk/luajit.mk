@@ -21,18 +21,21 @@ LOVE_DEMO    := bindings/luajit/examples/love
 
 $(LUA_MODULE) $(LUA_CHECK_C) &: bindings/luajit/gen_cdef.lua bindings/luajit/idlelock.in.lua $(HEADER)
 	@mkdir -p $(LUA_DIR)
-	$(LUAJIT) bindings/luajit/gen_cdef.lua $(HEADER) bindings/luajit/idlelock.in.lua $(LUA_MODULE) $(LUA_CHECK_C)
+	@echo "  GEN      $(LUA_MODULE)"
+	$(Q)$(LUAJIT) bindings/luajit/gen_cdef.lua $(HEADER) bindings/luajit/idlelock.in.lua $(LUA_MODULE) $(LUA_CHECK_C)
 
 $(LUA_CHECK): $(LUA_CHECK_C) $(HEADER)
 	$(CC) $(CWARN) -Iinclude $< -o $@
 
 luajit: lib $(LUA_MODULE)
 
-# Two steps (their counts add up in make test's table): the tests, then the demo.
-test-luajit: test-deps luajit $(LUA_CHECK)
-	$(LUA_CHECK) > $(LUA_DIR)/constants.txt
+# Three steps (their counts add up in make test's table): the tests, every
+# shipped trace through the module against the C replay tool, the demo.
+test-luajit: test-deps luajit $(LUA_CHECK) $(BUILD)/idlelock-replay
+	@$(LUA_CHECK) > $(LUA_DIR)/constants.txt
 	@$(STEPS_BEGIN)
 	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(LUA_DIR))/constants.txt $(abspath $(HEADER))'
+	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_traces.lua $(abspath $(BUILD)/idlelock-replay) ../../c/traces'
 	$(STEP) $(MAKE) --no-print-directory test-love
 	@$(STEPS_END)
 
@@ -53,3 +56,88 @@ bench-luajit: luajit $(BB_NOOP)
 
 bench-luajit-smoke: luajit $(BB_NOOP)
 	$(LUA_BENCH_RUN) --rounds 3 --iters 2000 > /dev/null
+
+# -- the rocks (PACKAGING: make rock, test-rock) -----------------------------
+#
+#   make rock        build/dist/idlelock-<version>-1.rockspec and one binary
+#                    rock per CPU, build/dist/idlelock-<version>-1.linux-
+#                    {x86_64,aarch64,arm}.rock: the generated idlelock.lua,
+#                    the CPU's self-contained libidlelock.so of `make cross`
+#                    (stripped) and doc/ with LICENSE, THIRD_PARTY_NOTICES.md
+#                    and the README; `luarocks make` then `luarocks pack` in a
+#                    staging folder, offline (no rock server configured)
+#   make test-rock   what each rock carries, then this CPU's rock installed
+#                    with `luarocks install --tree` into a fresh folder and
+#                    the README example run from LuaJIT on that tree, with no
+#                    IDLELOCK_LIBRARY and no LD_LIBRARY_PATH
+#                    (scripts/test-rock.sh)
+#
+# One line per step; each tool's output goes to a log under build/rock/ that
+# is shown when the step fails. luarocks names a binary rock after its
+# `arch`, which the staging config sets per CPU (32-bit ARM is "linux-arm",
+# as luarocks calls it there).
+
+LUAROCKS  ?= luarocks
+ROCK_CPUS := x86_64 aarch64 armv7
+rock_arch_x86_64  := linux-x86_64
+rock_arch_aarch64 := linux-aarch64
+rock_arch_armv7   := linux-arm
+ROCK_DIR  := $(BUILD)/rock
+ROCK_DIST  := $(BUILD)/dist
+ROCK_NAME := idlelock-$(VERSION)-1
+ROCKSPEC  := $(ROCK_DIST)/$(ROCK_NAME).rockspec
+ROCKS     := $(foreach c,$(ROCK_CPUS),$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(c)).rock)
+# rock_logged LOG COMMAND: run COMMAND with its output in LOG, shown on failure.
+rock_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; exit 1; }
+
+.PHONY: rock rock-libs test-rock
+
+$(ROCKSPEC): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
+	@mkdir -p $(@D)
+	@echo "  ROCKSPEC $@"
+	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< > $@.tmp && mv $@.tmp $@
+
+# rock_rules CPU: stage, `luarocks make` into the CPU's tree, `luarocks pack`.
+define rock_rules
+$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
+        LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md
+	@echo "  STAGE    $(ROCK_DIR)/$(1)/stage"
+	$(Q)rm -rf $(ROCK_DIR)/$(1) && mkdir -p $(ROCK_DIR)/$(1)/stage/doc
+	$(Q)cp $(LUA_MODULE) $(ROCK_DIR)/$(1)/stage/idlelock.lua
+	$(Q)cp $(ROCKSPEC) $(ROCK_DIR)/$(1)/stage/
+	$(Q)cp LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md $(ROCK_DIR)/$(1)/stage/doc/
+	$(Q)printf 'rocks_servers = {}\narch = "%s"\n' $(rock_arch_$(1)) > $(ROCK_DIR)/$(1)/luarocks-config.lua
+	@echo "  STRIP    $(ROCK_DIR)/$(1)/stage/libidlelock.so"
+	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/strip.log,$(call cross_strip,$(1)) -o $(ROCK_DIR)/$(1)/stage/libidlelock.so \
+	    $(BUILD)/$(1)/self-contained/libidlelock.so)
+	@echo "  LUAROCKS make $(ROCK_DIR)/$(1)/tree"
+	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/make.log,cd $(ROCK_DIR)/$(1)/stage && \
+	    LUAROCKS_CONFIG=../luarocks-config.lua $(LUAROCKS) make --tree ../tree $(ROCK_NAME).rockspec)
+	@echo "  PACK     $$@"
+	$(Q)rm -f $$@
+	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/pack.log,cd $(ROCK_DIST) && \
+	    LUAROCKS_CONFIG=$(abspath $(ROCK_DIR)/$(1)/luarocks-config.lua) $(LUAROCKS) pack idlelock $(VERSION)-1 \
+	    --tree $(abspath $(ROCK_DIR)/$(1)/tree))
+	$(Q)test -f $$@ || { echo "luarocks pack made no $$@ (see $(ROCK_DIR)/$(1)/pack.log)" >&2; exit 1; }
+endef
+$(foreach c,$(ROCK_CPUS),$(eval $(call rock_rules,$(c))))
+
+ROCK_LIBS := $(foreach c,$(ROCK_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
+
+# The libraries first, with a line saying so and their build output in a
+# log: a cross build says nothing for minutes otherwise.
+rock-libs: cross-deps
+	@if ! $(MAKE) -q --no-print-directory $(ROCK_LIBS) 2>/dev/null; then \
+	    echo "  CROSS    $(ROCK_LIBS) (Embedded Swift per CPU: minutes)"; \
+	    mkdir -p $(ROCK_DIR); \
+	    $(MAKE) --no-print-directory $(ROCK_LIBS) > $(ROCK_DIR)/cross.log 2>&1 \
+	        || { cat $(ROCK_DIR)/cross.log; echo "failed: see $(ROCK_DIR)/cross.log" >&2; exit 1; }; \
+	fi
+
+rock: test-deps rock-libs
+	@$(MAKE) -s --no-print-directory $(ROCKS)
+
+test-rock: rock
+	@sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))"
+
+TEST_SUITES += test-rock

@@ -136,7 +136,7 @@ $(ASAN_DIR)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(
 $(ASAN_DIR)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
 	$(SAN_LINK) -lsodium
 
-test-c-sanitized: lib $(SANITIZED_C) $(BUILD)/idlelock-replay
+test-c-sanitized: c-test-deps lib $(SANITIZED_C) $(BUILD)/idlelock-replay
 	@cat $(ASAN_DIR)/MODE.txt | sed 's/^/test-c-sanitized: library /'
 	@$(STEPS_BEGIN)
 	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_abi

@@ -3,16 +3,28 @@
 # has only the Swift toolchain. Does nothing for what is already there, and
 # asks apt nothing then (a few dpkg-query calls).
 #
-#   install-deps.sh           the library: libsodium's headers, the C tools
-#   install-deps.sh --cross   and the other CPUs (mk/cross.mk): the arm64 and
-#                             armhf architectures, their cross gcc and glibc,
+# Levels, each a make target (the Makefile, mk/cross.mk):
+#
+#   install-deps.sh           `make deps`, what building the library needs
+#                             (`make lib`, `make demo`, `make install`):
+#                             libsodium's headers and a C compiler
+#   install-deps.sh --c-tests `make c-test-deps`, and what the C suites need
+#                             (test-c, test-traces, test-c-sanitized,
+#                             test-dist) and bench-instructions: a C++
+#                             compiler (the header as C++11), valgrind,
+#                             pkg-config
+#   install-deps.sh --cross   `make cross-deps`, the library's level and the
+#                             other CPUs (mk/cross.mk): the arm64 and armhf
+#                             architectures, their cross gcc and glibc,
 #                             their libsodium (and so their libc6, whose
 #                             loader qemu-user runs the tests with), qemu-user
-#   install-deps.sh --musl    and musl's compiler and C library (musl-tools:
+#   install-deps.sh --musl    `make musl-deps`, the library's level and
+#                             musl's compiler and C library (musl-tools:
 #                             make musl, mk/musl.mk)
-#   install-deps.sh --test    everything `make test` needs: all of the above,
-#                             the bindings' runtimes (a JDK, Mono, LuaJIT,
-#                             LÖVE, Xvfb) and the Python test packages (the
+#   install-deps.sh --test    `make test-deps`, everything `make test` needs:
+#                             all of the above, the bindings' runtimes (a
+#                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
+#                             Xvfb) and the Python test packages (the
 #                             wheel's tools come from PyPI into their own
 #                             virtual environment: mk/wheel.mk)
 set -eu
@@ -25,22 +37,28 @@ installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
+c_tests=0
 cross=0
 musl=0
 test=0
 for arg in "$@"; do
     case "$arg" in
+        --c-tests) c_tests=1 ;;
         --cross) cross=1 ;;
         --musl) musl=1 ;;
-        --test) cross=1; musl=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
+        --test) c_tests=1; cross=1; musl=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --test)" >&2; exit 2 ;;
     esac
 done
 
 missing=""
 [ -f /usr/include/sodium.h ] || missing="$missing libsodium-dev"
-command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
-command -v g++ >/dev/null 2>&1 || missing="$missing g++"
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+if [ "$c_tests" = 1 ]; then
+    command -v g++ >/dev/null 2>&1 || missing="$missing g++"
+    command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+    command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+fi
 
 new_arch=0
 if [ "$cross" = 1 ]; then
@@ -78,10 +96,15 @@ if [ "$test" = 1 ]; then
         || runtimes="$runtimes openjdk-17-jdk-headless"
     command -v mcs >/dev/null 2>&1 || runtimes="$runtimes mono-mcs"
     command -v mono >/dev/null 2>&1 || runtimes="$runtimes mono-runtime"
+    command -v nuget >/dev/null 2>&1 || runtimes="$runtimes nuget"  # make nuget, test-nuget
     command -v luajit >/dev/null 2>&1 || runtimes="$runtimes luajit"
+    # luarocks: make rock packs the LuaJIT binding, test-rock installs it.
+    command -v luarocks >/dev/null 2>&1 || runtimes="$runtimes luarocks"
     command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
     command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"
     command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
+    # test-jar unpacks the jar to check what it carries.
+    command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         as_root apt-get update -qq

@@ -1,12 +1,16 @@
 #!/bin/sh
 # Tests the platform wheels of `make wheel` (mk/wheel.mk):
 #
-#   test-wheel.sh PYTHON WHEEL_DIR "CPUS"
+#   test-wheel.sh PYTHON WHEEL_DIR "CPUS" VERSION
 #
 # 1. What each CPU's wheel carries: the tag py3-none-manylinux_2_17_<cpu>
 #    (auditwheel's verdict on the glibc floor), idlelock/libidlelock.so
 #    byte for byte the self-contained library test-cross tested on that
-#    CPU, and no other compiled file.
+#    CPU, stripped (no symbol table), no other compiled file, LICENSE and
+#    THIRD_PARTY_NOTICES.md in .dist-info/licenses/ as at the root, and
+#    metadata with the header's version, License-Expression: MIT and both
+#    License-File entries (the checkout's pyproject.toml and __version__
+#    have the header's version too).
 # 2. The wheel of this machine's CPU installed into a fresh virtual
 #    environment in a temporary folder outside the checkout, with pytest and
 #    hypothesis from PyPI, and bindings/python/tests run with that
@@ -16,12 +20,12 @@
 #    loaded). Ends with "N passed, N failed": these checks and the
 #    suite's tests added up.
 set -u
-python="$1"; wheels=$(cd "$2/dist" && pwd); cpus="$3"
+python="$1"; wheels=$(cd "$2/dist" && pwd); cpus="$3"; version="$4"
 root=$(pwd)
 passed=0
 failed=0
 check() {
-    if [ "$2" = ok ]; then passed=$((passed + 1)); echo "ok   $1"; else failed=$((failed + 1)); echo "FAIL $1"; fi
+    if [ "$2" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1"; fi
 }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-wheel.XXXXXX")
@@ -38,19 +42,46 @@ for cpu in $cpus; do
     esac
     mkdir -p "$tmp/$cpu"
     (cd "$tmp/$cpu" && "$python" -m zipfile -e "$wheel" .)
-    if cmp -s "$tmp/$cpu/idlelock/libidlelock.so" "$root/build/$cpu/self-contained/libidlelock.so"; then
-        check "$cpu: idlelock/libidlelock.so is build/$cpu/self-contained/libidlelock.so, as test-cross tested it" ok
+    case "$cpu" in x86_64) strip=strip ;; *) strip="$cpu-linux-gnu-strip" ;; esac
+    "$strip" -o "$tmp/$cpu.stripped.so" "$root/build/$cpu/self-contained/libidlelock.so"
+    if cmp -s "$tmp/$cpu/idlelock/libidlelock.so" "$tmp/$cpu.stripped.so"; then
+        check "$cpu: idlelock/libidlelock.so is build/$cpu/self-contained/libidlelock.so (as test-cross tested it), stripped" ok
     else
-        check "$cpu: idlelock/libidlelock.so differs from build/$cpu/self-contained/libidlelock.so" fail
+        check "$cpu: idlelock/libidlelock.so differs from build/$cpu/self-contained/libidlelock.so stripped" fail
+    fi
+    if readelf -S "$tmp/$cpu/idlelock/libidlelock.so" | grep -q '\.symtab'; then
+        check "$cpu: the bundled library still has its symbol table" fail
+    else
+        check "$cpu: the bundled library is stripped" ok
+    fi
+    info="$tmp/$cpu/idlelock-$version.dist-info"
+    for f in LICENSE THIRD_PARTY_NOTICES.md; do
+        if cmp -s "$info/licenses/$f" "$root/$f"; then
+            check "$cpu: .dist-info/licenses/$f" ok
+        else
+            check "$cpu: .dist-info/licenses/$f is the root's $f (found: $(ls "$info/licenses" 2>&1 | tr '\n' ' '))" fail
+        fi
+    done
+    for line in "Version: $version" "License-Expression: MIT" "License-File: LICENSE" "License-File: THIRD_PARTY_NOTICES.md"; do
+        if grep -qx "$line" "$info/METADATA" 2>/dev/null; then check "$cpu: METADATA $line" ok; else check "$cpu: METADATA lacks '$line'" fail; fi
+    done
+    if grep -q "See the libidlelock repository" "$info/METADATA" 2>/dev/null; then
+        check "$cpu: METADATA still says 'See the libidlelock repository'" fail
     fi
     others=$(cd "$tmp/$cpu" && find . -type f ! -name '*.py' ! -name py.typed ! -path './idlelock-*.dist-info/*' \
         ! -path ./idlelock/libidlelock.so | tr '\n' ' ')
     if [ -z "$others" ]; then check "$cpu: no other compiled or stray file" ok; else check "$cpu: unexpected files: $others" fail; fi
 done
 
+if grep -qx "version = \"$version\"" "$root/bindings/python/pyproject.toml" \
+        && grep -qx "__version__ = \"$version\"" "$root/bindings/python/idlelock/__init__.py"; then
+    check "bindings/python: pyproject.toml and __version__ say $version, as the header" ok
+else
+    check "bindings/python: pyproject.toml's version and __version__ must be the header's $version" fail
+fi
+
 host=$(uname -m)
 set -- "$wheels"/idlelock-*_"$host".whl
-echo "# $host wheel installed in a fresh virtual environment ($tmp/venv)"
 "$python" -m venv "$tmp/venv" || { check "python -m venv" fail; echo "$passed passed, $failed failed"; exit 1; }
 if "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$1" pytest hypothesis; then
     check "pip install $(basename "$1") pytest hypothesis" ok
@@ -65,12 +96,11 @@ if (cd "$tmp" && env -u PYTHONPATH -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH IDLELO
     check "bindings/python/tests against the installed wheel" ok
 else
     check "bindings/python/tests against the installed wheel" fail
+    grep -vE '^\.+ *\[ *[0-9]+%\]$' "$tmp/pytest.log"
 fi
-grep -vE '^\.+ *\[ *[0-9]+%\]$' "$tmp/pytest.log"
 # The suite's own counts join the checks above in the last line.
 summary=$(tail -n 1 "$tmp/pytest.log")
 p=$(echo "$summary" | sed -n 's/.*[^0-9]\([0-9][0-9]*\) passed.*/\1/p; s/^\([0-9][0-9]*\) passed.*/\1/p' | head -n 1)
 f=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p; s/^\([0-9][0-9]*\) failed.*/\1/p' | head -n 1)
-echo "$passed passed, $failed failed (these checks) + ${p:-0} passed, ${f:-0} failed (the suite):"
 echo "$((passed + ${p:-0})) passed, $((failed + ${f:-0})) failed"
 [ "$failed" -eq 0 ]

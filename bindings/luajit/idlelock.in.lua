@@ -17,16 +17,23 @@ constants are generated from the header (bindings/luajit/gen_cdef.lua).
 Rules (bindings/luajit/README.md has them in full):
   * Times are milliseconds (Lua numbers); idlelock.NEVER (math.huge) is "no
     deadline", in options and in snapshots.
-  * Threads: C never calls Lua from another thread. A lock with a Lua listener
-    or a Lua clock refuses watch_start (and a running watcher refuses them);
-    listeners run inside the call that caused the change, on your thread.
+  * The library: IDLELOCK_LIBRARY, else the copy installed with this module
+    (a rock's tree, beside the module, a LÖVE game's folder), else the
+    system's libidlelock.so.1 (README, "Finding the library").
+  * Threads: C never calls Lua from another thread. A lock with a Lua
+    listener, a Lua clock or an authenticator refuses watch_start (and a
+    running watcher refuses listeners); they run inside the call that
+    caused them, on your thread.
     Prefer poll() from the game loop: it calls check() only when
     ms_until_next_deadline says something can change.
   * Calls that may run a Lua callback go through a function that is never
     JIT-compiled (LuaJIT forbids a compiled FFI call that calls back).
-  * Errors are raised as error objects: e.status (IDLELOCK_ERR_*), e.name,
-    e.message, e.snapshot, e.attempts_remaining, e.ms_until_retry; tostring(e)
-    reads well. A call on a closed lock raises "idlelock: the lock is closed".
+  * Errors are raised as error objects: e.status (idlelock.ERR_*), e.name,
+    e.message (in this module's words), e.snapshot, e.attempts_remaining,
+    e.ms_until_retry; tostring(e) reads "idlelock.ERR_...: message". A call
+    on a closed lock raises "idlelock: the lock is closed".
+  * A buffer with a length: an ffi array (the length may not exceed
+    ffi.sizeof of it) or a pointer (its length is the caller's word).
   * Passcodes cross as bytes, never re-encoded: a Lua string, an ffi buffer
     with a length, or an idlelock.passcode_buffer() (typed in place, wiped
     with ffi.fill). Lua strings cannot be wiped: prefer the buffer.
@@ -60,17 +67,71 @@ if not pcall(ffi.typeof, "idlelock_lua_timespec") then
   ]]
 end
 
+-- Where the library is (bindings/luajit/README.md, "Finding the library"):
+--  1. IDLELOCK_LIBRARY, when set: the only place tried.
+--  2. The copy this module ships with, found from the module's own file:
+--     a rock's tree (<tree>/share/lua/5.1/idlelock.lua has its library at
+--     <tree>/lib/lua/5.1/idlelock/libidlelock.so), beside the module
+--     (<folder>/libidlelock.so, a game's plugin folder); in LÖVE, where a
+--     module has no file path, libidlelock.so in the game's folder
+--     (love.filesystem.getSource(), unfused) or beside the .love file or
+--     the fused executable (getSourceBaseDirectory()); or
+--     idlelock/libidlelock.so under an absolute package.cpath folder (a
+--     tree on LUA_CPATH; relative entries such as "./?.so" are skipped: a
+--     library is never taken from whatever the current folder holds). The
+--     first one that exists is the only one tried: a bundled copy that
+--     cannot load is an error, never a silent switch to another copy.
+--  3. The system loader: libidlelock.so.1, then libidlelock.so.
+local function bundled_library()
+  local source = debug.getinfo(1, "S").source
+  local file = source:sub(1, 1) == "@" and source:sub(2) or nil
+  local candidates = {}
+  if file and file:find("/", 1, true) then
+    local folder = file:match("^(.*)/[^/]*$")
+    local tree = folder:match("^(.*)/share/lua/5%.1$")
+    if tree then candidates[#candidates + 1] = tree .. "/lib/lua/5.1/idlelock/libidlelock.so" end
+    candidates[#candidates + 1] = folder .. "/libidlelock.so"
+  end
+  local fs = type(love) == "table" and type(love.filesystem) == "table" and love.filesystem or nil
+  if fs then
+    for _, getter in ipairs{ "getSource", "getSourceBaseDirectory" } do
+      local ok, folder = pcall(fs[getter])
+      if ok and type(folder) == "string" and folder:sub(1, 1) == "/" then
+        candidates[#candidates + 1] = folder .. "/libidlelock.so"
+      end
+    end
+  end
+  for entry in (package.cpath or ""):gmatch("[^;]+") do
+    if entry:sub(1, 1) == "/" then candidates[#candidates + 1] = (entry:gsub("%?", "idlelock/libidlelock")) end
+  end
+  for _, path in ipairs(candidates) do
+    local f = io.open(path, "rb")
+    if f then f:close(); return path end
+  end
+  return nil
+end
+
 local function load_library()
-  local tried = {}
   local override = os.getenv("IDLELOCK_LIBRARY")
-  local names = override and override ~= "" and { override } or { "libidlelock.so.1", "idlelock" }
+  local names, why
+  if override and override ~= "" then
+    names, why = { override }, "set by IDLELOCK_LIBRARY, the only place tried"
+  else
+    local bundled = bundled_library()
+    if bundled then
+      names, why = { bundled }, "the copy installed with this module, the only place tried once it exists"
+    else
+      names, why = { "libidlelock.so.1", "libidlelock.so" }, "the system loader; no copy beside the module"
+    end
+  end
+  local tried = {}
   for _, name in ipairs(names) do
     local ok, lib = pcall(ffi.load, name)
     if ok then return lib, name end
     tried[#tried + 1] = name .. ": " .. tostring(lib)
   end
-  error("idlelock: libidlelock could not be loaded (" .. table.concat(tried, "; ") ..
-        "); set IDLELOCK_LIBRARY to its path, or put libidlelock.so.1 where the loader finds it", 0)
+  error("idlelock: libidlelock could not be loaded (" .. why .. "; " .. table.concat(tried, "; ") ..
+        "); install the rock, put libidlelock.so beside idlelock.lua, or set IDLELOCK_LIBRARY to its path", 0)
 end
 
 local C, library_path = load_library()
@@ -128,7 +189,8 @@ end
 local Error = {}
 Error.__index = Error
 Error.__tostring = function(e)
-  return "idlelock: " .. (e.name or "?") .. ": " .. (e.message or "")
+  local short = e.name and e.name:match("^IDLELOCK_(.*)$")
+  return "idlelock." .. (short or e.name or "?") .. ": " .. (e.message or "")
 end
 M.Error = Error
 
@@ -160,11 +222,66 @@ local function bad(message)
   raise(M.ERR_INVALID_ARGUMENT, message, nil, 4)
 end
 
+-- The library's messages in this module's words: idlelock_last_error()
+-- starts with the C function's name (dropped: the traceback has the call)
+-- and names config fields, constants and functions as C does; a Lua caller
+-- knows the option idle_after_ms, idlelock.NEVER and lock:set_passcode().
+local phrases = {
+  { "(config.authenticator is NULL)", "(the lock has no authenticator option)" },
+  { "idlelock_biometric_begin / _finish", "lock:begin_biometric_unlock() / req:finish()" },
+  { "secret_len", "the secret's length" },
+  { "lock_on_start is 0", "lock_on_start is false" },
+  { "set lock_on_start to 1", "set lock_on_start = true" },
+}
+local functions = {
+  idlelock_set_passcode = "lock:set_passcode()", idlelock_disable_biometrics = "lock:disable_biometrics()",
+  idlelock_enable_biometrics = "lock:enable_biometrics()", idlelock_disable = "lock:disable()",
+  idlelock_start = "lock:start()", idlelock_check = "lock:check()", idlelock_unlock = "lock:unlock()",
+  idlelock_lock = "lock:lock()", idlelock_biometric_begin = "lock:begin_biometric_unlock()",
+  idlelock_biometric_finish = "req:finish()", idlelock_prompt_begin = "lock:prompt_begin()",
+  idlelock_prompt_end = "lock:prompt_end()", idlelock_unlock_with_biometrics = "lock:unlock_with_biometrics()",
+}
+
+local function plain_find_replace(text, from, to)
+  local i, j = text:find(from, 1, true)
+  while i do
+    text = text:sub(1, i - 1) .. to .. text:sub(j + 1)
+    i, j = text:find(from, i + #to, true)
+  end
+  return text
+end
+
+local function lua_words(message)
+  local text = message:gsub("^idlelock_[%l_]+: ", "")
+  for _, p in ipairs(phrases) do text = plain_find_replace(text, p[1], p[2]) end
+  text = text:gsub("config%.([%l_]+)%->([%l_]+)", "authenticator.%2")
+  text = text:gsub("config%.([%l_]+)", "%1")
+  text = text:gsub("idlelock_[%l_]+", function(name) return functions[name] end)
+  text = text:gsub("IDLELOCK_([%u%d_*]+)", "idlelock.%1")
+  return text
+end
+M._lua_words = lua_words -- for the tests
+
 local function last_error()
-  return ffi.string(C.idlelock_last_error())
+  return lua_words(ffi.string(C.idlelock_last_error()))
 end
 
 -- ----------------------------------------------------------------- helpers
+
+--- The type of `v` for an error message, as Lua's own say it: "string",
+--- "nil", or the C type of a cdata ("cdata<int64_t>").
+local function typename(v)
+  if type(v) == "cdata" then return "cdata<" .. tostring(ffi.typeof(v)):match("^ctype<(.*)>$") .. ">" end
+  return type(v)
+end
+
+--- "got ..." for a value that is wrong: a number by its value (its type is
+--- right, the value is not), anything else by its type (never a string's
+--- bytes: it might be a passcode).
+local function got(v)
+  if type(v) == "number" then return tostring(v) end
+  return typename(v)
+end
 
 local function ms(v)
   if v == math.huge then return math.huge end
@@ -211,7 +328,7 @@ local function int64(v, what)
   if v == math.huge or v == NEVER_C then return NEVER_C end
   if type(v) == "cdata" then return ffi.cast("int64_t", v) end
   if type(v) ~= "number" or v ~= v or v % 1 ~= 0 or v >= 2 ^ 63 or v < -2 ^ 63 then
-    bad(what .. " must be an integer number of milliseconds (or idlelock.NEVER), got " .. tostring(v))
+    bad(what .. " must be an integer number of milliseconds (or idlelock.NEVER), got " .. got(v))
   end
   return v
 end
@@ -219,49 +336,79 @@ end
 local function uint64(v, what)
   if type(v) == "cdata" then v = tonumber(v) end
   if type(v) ~= "number" or v ~= v or v % 1 ~= 0 or v < 0 or v >= 2 ^ 64 then
-    bad(what .. " must be a non-negative integer, got " .. tostring(v))
+    bad(what .. " must be a non-negative integer, got " .. got(v))
   end
   return v
 end
 
 local function int32(v, what)
   if type(v) ~= "number" or v % 1 ~= 0 or v < -2 ^ 31 or v >= 2 ^ 31 then
-    bad(what .. " must be an integer, got " .. tostring(v))
+    bad(what .. " must be an integer, got " .. got(v))
   end
   return v
 end
 
 --- A boolean option as the C int32_t 0 or 1.
 local function flag(v, what)
-  if type(v) ~= "boolean" then bad(what .. " must be a boolean") end
+  if type(v) ~= "boolean" then bad(what .. " must be a boolean, got " .. typename(v)) end
   return v and 1 or 0
 end
 
 --- A C string argument: a Lua string with no NUL (the library checks UTF-8).
 local function cstr(v, what)
-  if type(v) ~= "string" then bad(what .. " must be a string, got " .. type(v)) end
+  if type(v) ~= "string" then bad(what .. " must be a string, got " .. typename(v)) end
   if v:find("\0", 1, true) then bad(what .. " contains a NUL byte, which a C string cannot hold") end
   return v
 end
 
+--- What a cdata buffer argument is: "array" (an array, a VLA or a
+--- reference to one: its size is known, ffi.sizeof), "pointer" (its size
+--- is not), or nil (a number, a struct...: not a buffer). An array decays to
+--- a pointer of another type in arithmetic; a pointer stays itself.
+local function buffer_kind(v)
+  local t = tostring(ffi.typeof(v))
+  local ok, decayed = pcall(function() return v + 0 end)
+  if ok and type(decayed) == "cdata" and tostring(ffi.typeof(decayed)) ~= t then return "array" end
+  if t:match("%*>$") then return "pointer" end
+  return nil
+end
+
+--- Whether the binding may wipe `v` (ffi.fill): never through a const
+--- type (a const pointer may point into a Lua string).
+local function writable(v)
+  return not tostring(ffi.typeof(v)):find("const", 1, true)
+end
+
 --- Bytes for a passcode or a value: a Lua string, a passcode_buffer, or an
---- ffi pointer/array with an explicit length. Returns pointer, length.
+--- ffi array or pointer with an explicit length in bytes. An array's length
+--- may not exceed its size (ffi.sizeof); a pointer's cannot be checked: the
+--- caller vouches for it, as in C. Returns pointer, length.
 local PasscodeBuffer = {}
 PasscodeBuffer.__index = PasscodeBuffer
 
 local function bytes(v, len, what)
   if type(v) == "string" then
-    if len ~= nil then bad(what .. ": a length is only for an ffi buffer") end
+    if len ~= nil then bad(what .. ": a length is only for an ffi buffer (a Lua string has its own), got " .. typename(len)) end
     return v, #v
   end
-  if getmetatable(v) == PasscodeBuffer then return v.buf, v.n end
+  if getmetatable(v) == PasscodeBuffer then
+    if len ~= nil then bad(what .. ": a passcode_buffer has its own length, got " .. typename(len)) end
+    return v.buf, v.n
+  end
   if type(v) == "cdata" then
+    local kind = buffer_kind(v)
+    if kind == nil then
+      bad(what .. " must be a string, an idlelock.passcode_buffer(), or an ffi array or pointer with a length, got " .. typename(v))
+    end
     if type(len) ~= "number" or len < 0 or len % 1 ~= 0 then
-      bad(what .. ": an ffi buffer needs its length in bytes")
+      bad(what .. ": an ffi buffer needs its length in bytes (a non-negative integer), got " .. typename(len))
+    end
+    if kind == "array" and len > ffi.sizeof(v) then
+      bad(what .. ": length " .. len .. " is larger than the " .. ffi.sizeof(v) .. "-byte array it was given with")
     end
     return ffi.cast("const uint8_t *", v), len
   end
-  bad(what .. " must be a string, an idlelock.passcode_buffer() or an ffi buffer with a length, got " .. type(v))
+  bad(what .. " must be a string, an idlelock.passcode_buffer(), or an ffi array or pointer with a length, got " .. typename(v))
 end
 
 -- ---------------------------------------------------- callbacks (one thread)
@@ -301,12 +448,75 @@ local clock_cb = ffi.cast("idlelock_clock_fn", function(ctx)
   if ok and type(v) == "number" and v == v and v % 1 == 0 and v > -2 ^ 63 and v < 2 ^ 63 then
     return v
   end
-  pending[#pending + 1] = ok and ("idlelock: the clock returned " .. tostring(v) ..
-                                  ", not an integer number of milliseconds") or v
+  pending[#pending + 1] = ok and ("idlelock: the clock must return an integer number of milliseconds, got " ..
+                                  (type(v) == "number" and tostring(v) or typename(v))) or v
   -- The earliest reading: an engaged unlocked session locks (REASON_CLOCK)
   -- instead of being extended.
   return INT64_MIN
 end)
+
+-- The authenticator's four callbacks, made at the first lock that has one
+-- (most hosts use the two-phase pair instead and never need them). Each
+-- catches what the host's function raises (nothing unwinds through C),
+-- reports a failure to the library, and keeps the error for the call.
+local authenticators = setmetatable({}, { __mode = "v" }) -- id -> lock
+local auth_callbacks
+
+local function auth_call(ctx, name, ...)
+  local lock = authenticators[ctx_id(ctx)]
+  if lock == nil then return false, nil end
+  local ok, a, b = pcall(lock._auth[name], ...)
+  if not ok then pending[#pending + 1] = a; return false, nil end
+  return true, a, b
+end
+
+local function make_auth_callbacks()
+  local cbs = {}
+  cbs.is_available = ffi.cast("int32_t (*)(void *)", function(ctx)
+    local ok, v = auth_call(ctx, "is_available")
+    if ok and type(v) ~= "boolean" then
+      pending[#pending + 1] = "idlelock: authenticator.is_available must return a boolean, got " .. typename(v)
+      return 0
+    end
+    return (ok and v) and 1 or 0
+  end)
+  cbs.store_secret = ffi.cast("int32_t (*)(void *, const uint8_t *, size_t)", function(ctx, secret, len)
+    if secret == nil then return 1 end
+    local ok, v = auth_call(ctx, "store_secret", secret, tonumber(len))
+    return (ok and v == true) and 0 or 1
+  end)
+  cbs.load_secret = ffi.cast("int32_t (*)(void *, const char *, uint8_t *, size_t, size_t *)",
+    function(ctx, reason, out, cap, out_len)
+      if out == nil or out_len == nil then return M.AUTH_FAILED end
+      out_len[0] = 0
+      local ok, secret, result = auth_call(ctx, "load_secret", reason ~= nil and ffi.string(reason) or nil)
+      if not ok then return M.AUTH_FAILED end
+      if secret == nil then
+        if result == M.AUTH_FAILED or result == M.AUTH_CANCELLED or result == M.AUTH_UNAVAILABLE then return result end
+        pending[#pending + 1] = "idlelock: authenticator.load_secret returned no secret and " ..
+          "no outcome (idlelock.AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE), got " .. typename(result)
+        return M.AUTH_FAILED
+      end
+      local n
+      if type(secret) == "string" then
+        n = #secret
+      elseif type(secret) == "cdata" and buffer_kind(secret) == "array" then
+        n = ffi.sizeof(secret)
+      else
+        pending[#pending + 1] = "idlelock: authenticator.load_secret must return the secret as a string or " ..
+          "an ffi array (or nil and an outcome), got " .. typename(secret)
+        return M.AUTH_FAILED
+      end
+      ffi.copy(out, secret, math.min(n, tonumber(cap)))
+      out_len[0] = n -- anything but 32 bytes is a failed check (the library's rule)
+      return M.AUTH_OK
+    end)
+  cbs.delete_secret = ffi.cast("int32_t (*)(void *)", function(ctx)
+    local ok = auth_call(ctx, "delete_secret")
+    return ok and 0 or 1
+  end)
+  return cbs
+end
 
 -- FFI calls: `call` may be JIT-compiled; `call_nojit` never is, so a C
 -- function that runs a Lua callback is always called from the interpreter.
@@ -341,6 +551,30 @@ local function destroy(h)
   C.idlelock_destroy(h)
 end
 
+--- Destroys the handle of a lock close() emptied, and lets go of what
+--- belonged to it.
+local function release(self, h)
+  ffi.gc(h, nil)
+  destroy(h)
+  self._listeners = {}
+  if self._id then clocks[self._id], authenticators[self._id] = nil, nil end
+  -- The open biometric requests can never be finished now: their secrets
+  -- are wiped and their outcome says why.
+  for core in pairs(self._requests) do core:ended(nil, "idlelock: the lock is closed") end
+  self._requests, self._dropped = {}, {}
+end
+
+--- After a call's C function returned: the destroy a close() from inside
+--- it left to the outermost call.
+local function leave(self)
+  self._depth = self._depth - 1
+  if self._depth == 0 and self._closing then
+    local h = self._doomed
+    self._doomed, self._closing = nil, nil
+    release(self, h)
+  end
+end
+
 local function handle(self)
   local h = self._h
   if h == nil then error("idlelock: the lock is closed", 3) end
@@ -351,8 +585,7 @@ end
 --- After a call: raise its failure (or a callback's error); destroy a
 --- lock closed from inside the call once the outermost call is done.
 local function finish(self, rc, snapshot)
-  self._depth = self._depth - 1
-  if self._depth == 0 and self._closing then self:close() end
+  leave(self)
   if pending[1] ~= nil then raise_pending(rc, snapshot) end
   if rc ~= 0 then raise(rc, last_error(), snapshot) end
 end
@@ -389,14 +622,19 @@ end
 --- (boolean), biometric_max_uses (0 or 1..1000): the 1.2 passcode policies.
 function M.new(options)
   options = options or {}
-  if type(options) ~= "table" then bad("options must be a table") end
+  if type(options) ~= "table" then bad("options must be a table, got " .. typename(options)) end
   local known = { idle_after_ms = 1, background_after_ms = 1, inactive_after_ms = 1, grace_ms = 1,
                   max_attempts = 1, lock_on_start = 1, kdf_opslimit = 1, kdf_memlimit = 1,
                   store_path = 1, clock = 1, unlock_reason = 1, device_key = 1, prompt_cap_ms = 1,
                   warn_before_ms = 1, delay_schedule = 1, passcode_max_age_ms = 1, passcode_after_reboot = 1,
-                  biometric_max_uses = 1 }
+                  biometric_max_uses = 1, authenticator = 1 }
   for k in pairs(options) do
-    if not known[k] then bad("unknown option " .. tostring(k)) end
+    if not known[k] then
+      local names = {}
+      for name in pairs(known) do names[#names + 1] = name end
+      table.sort(names)
+      bad("unknown option " .. (type(k) == "string" and k or got(k)) .. "; the options are " .. table.concat(names, ", "))
+    end
   end
   local cfg = ffi.new("idlelock_config")
   if C.idlelock_config_init(cfg, ffi.sizeof(cfg)) ~= 0 then raise(M.ERR_INTERNAL, last_error()) end
@@ -420,7 +658,12 @@ function M.new(options)
   if o.unlock_reason ~= nil then keep.reason = cstr(o.unlock_reason, "unlock_reason"); cfg.unlock_reason = keep.reason end
   local key, key_len
   if o.device_key ~= nil then
-    local p, n = bytes(o.device_key, type(o.device_key) == "cdata" and ffi.sizeof(o.device_key) or nil, "device_key")
+    local dk = o.device_key
+    if type(dk) == "cdata" and buffer_kind(dk) == "pointer" then
+      bad("device_key: an ffi pointer has no length; pass the " .. M.DEVICE_KEY_BYTES ..
+          " bytes as a uint8_t[" .. M.DEVICE_KEY_BYTES .. "] array or a string, got " .. typename(dk))
+    end
+    local p, n = bytes(dk, type(dk) == "cdata" and buffer_kind(dk) == "array" and ffi.sizeof(dk) or nil, "device_key")
     key_len = n
     key = u8_vla(math.max(1, n))
     ffi.copy(key, p, n)
@@ -429,10 +672,13 @@ function M.new(options)
   local schedule = o.delay_schedule
   if schedule == "ios" then schedule = M.ios_delay_schedule() end
   if schedule ~= nil then
-    if type(schedule) ~= "table" then bad("delay_schedule must be a list of {failed_attempts, delay_ms} or \"ios\"") end
+    if type(schedule) ~= "table" then
+      bad("delay_schedule must be a list of {failed_attempts, delay_ms} or \"ios\", got " ..
+          (type(schedule) == "string" and ("the string \"" .. schedule .. "\"") or typename(schedule)))
+    end
     local steps = ffi.new("idlelock_delay_step[?]", math.max(1, #schedule))
     for i, step in ipairs(schedule) do
-      if type(step) ~= "table" then bad("delay_schedule[" .. i .. "] must be {failed_attempts, delay_ms}") end
+      if type(step) ~= "table" then bad("delay_schedule[" .. i .. "] must be {failed_attempts, delay_ms}, got " .. got(step)) end
       steps[i - 1].failed_attempts = int32(step[1] or step.failed_attempts, "delay_schedule[" .. i .. "].failed_attempts")
       steps[i - 1].delay_ms = int64(step[2] or step.delay_ms, "delay_schedule[" .. i .. "].delay_ms")
     end
@@ -443,12 +689,34 @@ function M.new(options)
                               _watching = false, _requests = {}, _dropped = {} }, Lock)
   self._out.size = snapshot_size
   if o.clock ~= nil then
-    if type(o.clock) ~= "function" then bad("clock must be a function returning milliseconds") end
+    if type(o.clock) ~= "function" then bad("clock must be a function returning milliseconds, got " .. typename(o.clock)) end
     self._clock = o.clock
     self._cb = true
-    self._id = new_id()
+    self._id = self._id or new_id()
     clocks[self._id] = self
     cfg.clock, cfg.clock_ctx = clock_cb, ffi.cast("void *", self._id)
+  end
+  if o.authenticator ~= nil then
+    local a = o.authenticator
+    if type(a) ~= "table" then
+      bad("authenticator must be a table of four functions (is_available, store_secret, load_secret, " ..
+          "delete_secret), got " .. typename(a))
+    end
+    for _, name in ipairs{ "is_available", "store_secret", "load_secret", "delete_secret" } do
+      if type(a[name]) ~= "function" then bad("authenticator." .. name .. " must be a function, got " .. typename(a[name])) end
+    end
+    auth_callbacks = auth_callbacks or make_auth_callbacks()
+    self._auth = a
+    self._cb = true
+    self._id = self._id or new_id()
+    authenticators[self._id] = self
+    local st = ffi.new("idlelock_authenticator")
+    st.size = ffi.sizeof(st)
+    st.ctx = ffi.cast("void *", self._id)
+    st.is_available, st.store_secret = auth_callbacks.is_available, auth_callbacks.store_secret
+    st.load_secret, st.delete_secret = auth_callbacks.load_secret, auth_callbacks.delete_secret
+    keep.auth = st
+    cfg.authenticator = st
   end
   local out = ffi.new("idlelock *[1]")
   self._depth = 1
@@ -472,20 +740,20 @@ end
 function Lock:close()
   local h = self._h
   if h == nil then return end
+  -- From now on the lock is closed for every caller (its handle is gone
+  -- from self), and none of the host's listeners runs, not even the rest
+  -- of a delivery in progress (a listener that closed the lock): the
+  -- module's callback finds the record inactive and returns.
+  self._h = nil
+  for _, rec in pairs(self._listeners) do rec.active = false end
   if self._depth > 0 then
+    -- Inside a call of this lock (a listener, the clock): the call still
+    -- holds the handle; it is destroyed when the outermost call returns.
+    self._doomed = h
     self._closing = true
     return
   end
-  self._h = nil
-  ffi.gc(h, nil)
-  destroy(h)
-  for _, rec in pairs(self._listeners) do rec.active = false end
-  self._listeners = {}
-  if self._id then clocks[self._id] = nil end
-  -- The open biometric requests can never be finished now: their secrets
-  -- are wiped and their outcome says why.
-  for core in pairs(self._requests) do core:ended(nil, "idlelock: the lock is closed") end
-  self._requests, self._dropped = {}, {}
+  release(self, h)
 end
 
 function Lock:is_closed() return self._h == nil end
@@ -511,8 +779,43 @@ function Lock:touch()
   end
 end
 
+-- The states each platform's lifecycle adapter knows, as the library's
+-- table has them (docs/LIFECYCLE.md): only to list the valid names when the
+-- library refuses one (the library decides; the tests check each name here
+-- is one it takes).
+local platform_states = {
+  [M.PLATFORM_IOS_SCENE_PHASE] = { "active", "inactive", "background" },
+  [M.PLATFORM_IOS_APPLICATION_STATE] = { "active", "inactive", "background" },
+  [M.PLATFORM_ANDROID_LIFECYCLE_EVENT] = { "ON_CREATE", "ON_START", "ON_RESUME", "ON_PAUSE", "ON_STOP", "ON_DESTROY" },
+  [M.PLATFORM_FLUTTER_APP_LIFECYCLE_STATE] = { "resumed", "inactive", "hidden", "paused", "detached" },
+  [M.PLATFORM_REACT_NATIVE_APP_STATE] = { "active", "inactive", "background", "unknown", "extension" },
+}
+M._platform_states = platform_states -- for the tests
+
+local function platform_name(value)
+  for name, v in pairs(M) do
+    if v == value and type(name) == "string" and name:match("^PLATFORM_") then return "idlelock." .. name end
+  end
+end
+
+--- What lifecycle() says when the library refuses the platform or the name.
+local function lifecycle_message(platform, state_name)
+  local states = platform_states[platform]
+  if states == nil then
+    local known = {}
+    for value = 1, 64 do
+      local name = platform_name(value)
+      if name and platform_states[value] then known[#known + 1] = name .. " (" .. value .. ")" end
+    end
+    return "platform: " .. platform .. " is not a platform this library knows; use one of " .. table.concat(known, ", ")
+  end
+  return ("state_name: %q is not a state of %s; its states are %s (the platform's own spelling, case-sensitive)")
+    :format(state_name, platform_name(platform), table.concat(states, ", "))
+end
+
 --- A platform's own state name ("ON_STOP", "inactive"): platform is one of
---- idlelock.PLATFORM_*.
+--- idlelock.PLATFORM_*. An unknown platform or name raises
+--- ERR_INVALID_ARGUMENT whose message lists the valid ones; nothing changes.
 function Lock:lifecycle(platform, state_name)
   int32(platform, "platform")
   cstr(state_name, "state_name")
@@ -522,7 +825,12 @@ function Lock:lifecycle(platform, state_name)
   local rc = (self._cb and call_nojit or call)(C.idlelock_lifecycle, h, platform, state_name, out)
   local s = snapshot_table(out)
   self._due = nil
-  finish(self, rc, rc ~= M.ERR_INVALID_ARGUMENT and s or nil)
+  if rc == M.ERR_INVALID_ARGUMENT then
+    leave(self)
+    if pending[1] ~= nil then raise_pending(rc, nil) end
+    raise(rc, lifecycle_message(platform, state_name), nil)
+  end
+  finish(self, rc, s)
   return s
 end
 
@@ -534,7 +842,9 @@ function Lock:prompt_begin()
 end
 
 function Lock:prompt_end(token)
-  if type(token) ~= "cdata" and type(token) ~= "number" then bad("token must be a prompt token") end
+  if type(token) ~= "cdata" and type(token) ~= "number" then
+    bad("token must be a prompt token (what lock:prompt_begin() returned), got " .. typename(token))
+  end
   plain(self, C.idlelock_prompt_end, token)
 end
 
@@ -620,8 +930,7 @@ local function finish_core(core, result, p, n)
   -- listener inside this one is what finished it.
   local err = rc ~= 0 and new_error(rc, message, rc ~= M.ERR_INVALID_ARGUMENT and s or nil) or nil
   if rc ~= M.ERR_INVALID_ARGUMENT or core.finishing == 0 then core:ended(rc == 0 and s or nil, err) end
-  self._depth = self._depth - 1
-  if self._depth == 0 and self._closing then self:close() end
+  leave(self)
   if pending[1] ~= nil then raise_pending(rc, s) end
   if err then error(err, 3) end
   return s
@@ -698,10 +1007,6 @@ function Lock:begin_biometric_unlock() return begin_biometric(self, M.BIOMETRIC_
 --- ERR_LOCK_UNAVAILABLE (prompt_cap_ms is 0), ERR_INVALID_ARGUMENT (too many open).
 function Lock:begin_biometric_enable() return begin_biometric(self, M.BIOMETRIC_ENABLE) end
 
-local function is_array(v)
-  return tostring(ffi.typeof(v)):find("%[") ~= nil
-end
-
 --- req:finish(result [, secret [, len]]) -> snapshot: ends the request with
 --- the host's outcome (idlelock_biometric_finish). result is one of
 --- idlelock.AUTH_OK, AUTH_FAILED, AUTH_CANCELLED, AUTH_UNAVAILABLE. For an
@@ -722,12 +1027,19 @@ function Request:finish(result, secret, len)
   local core = self._core
   local p, n = nil, 0
   if secret ~= nil then
-    if type(secret) == "cdata" and len == nil and is_array(secret) then len = ffi.sizeof(secret) end
-    p, n = bytes(secret, len, "secret")
+    local array = type(secret) == "cdata" and buffer_kind(secret) == "array"
+    if array and len == nil then len = ffi.sizeof(secret) end
+    local ok, err = pcall(function() p, n = bytes(secret, len, "secret") end)
+    if not ok then
+      -- Refused before the library saw it: an array still goes back
+      -- wiped, within its own bounds (a pointer's extent is unknown).
+      if array and writable(secret) then ffi.fill(secret, ffi.sizeof(secret)) end
+      error(err, 2)
+    end
   end
   local ok, s = pcall(function()
     if auth_names[result] == nil then
-      bad("result must be idlelock.AUTH_OK, AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE, got " .. tostring(result))
+      bad("result must be idlelock.AUTH_OK, AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE, got " .. got(result))
     end
     local releases = core.purpose == M.BIOMETRIC_UNLOCK and result == M.AUTH_OK
     if releases and n ~= M.AUTH_SECRET_BYTES then
@@ -740,7 +1052,7 @@ function Request:finish(result, secret, len)
     end
     return finish_core(core, result, p, n)
   end)
-  if type(secret) == "cdata" and n > 0 then ffi.fill(secret, n) end
+  if type(secret) == "cdata" and n > 0 and writable(secret) then ffi.fill(secret, n) end
   if not ok then error(s, 0) end
   return s
 end
@@ -752,7 +1064,7 @@ end
 --- is closed. Returns the snapshot after it, or nil.
 function Request:dismiss(result)
   if result == M.AUTH_OK or auth_names[result] == nil then
-    bad("dismiss takes AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE, got " .. tostring(result) ..
+    bad("dismiss takes idlelock.AUTH_FAILED, AUTH_CANCELLED or AUTH_UNAVAILABLE, got " .. got(result) ..
         "; a check that passed goes through finish(idlelock.AUTH_OK, secret)")
   end
   local core = self._core
@@ -803,7 +1115,7 @@ function Lock:disable() plain(self, C.idlelock_disable) end
 --- token. It runs inside the call that caused the change, on this thread.
 --- Refused while the watcher runs (it would run on the watcher's thread).
 function Lock:subscribe(fn)
-  if type(fn) ~= "function" then bad("the listener must be a function") end
+  if type(fn) ~= "function" then bad("the listener must be a function, got " .. typename(fn)) end
   handle(self)
   if self._watching then
     bad("a Lua listener cannot be added while the watcher thread runs (C must never call Lua from " ..
@@ -817,7 +1129,7 @@ function Lock:subscribe(fn)
   local ok, err = pcall(plain, self, C.idlelock_subscribe, listener_cb, ffi.cast("void *", id), token)
   if not ok then
     listeners[id] = nil
-    self._cb = self._clock ~= nil or next(self._listeners) ~= nil or nil
+    self._cb = self._clock ~= nil or self._auth ~= nil or next(self._listeners) ~= nil or nil
     error(err, 2)
   end
   local key = tostring(token[0])
@@ -826,13 +1138,15 @@ function Lock:subscribe(fn)
 end
 
 function Lock:unsubscribe(token)
-  if type(token) ~= "cdata" and type(token) ~= "number" then bad("token must be a subscription token") end
+  if type(token) ~= "cdata" and type(token) ~= "number" then
+    bad("token must be a subscription token (what lock:subscribe() returned), got " .. typename(token))
+  end
   plain(self, C.idlelock_unsubscribe, token)
   local key = tostring(ffi.cast("uint64_t", token))
   local rec = self._listeners[key]
   if rec then rec.active = false end
   self._listeners[key] = nil
-  self._cb = self._clock ~= nil or next(self._listeners) ~= nil or nil
+  self._cb = self._clock ~= nil or self._auth ~= nil or next(self._listeners) ~= nil or nil
 end
 
 --- put_secret(name, value [, len]): value is a string or an ffi buffer and its length.
@@ -884,7 +1198,7 @@ function Lock:require_unlocked() plain(self, C.idlelock_require_unlocked) end
 function Lock:watch_start()
   handle(self)
   if self._cb then
-    bad("watch_start: this lock has a Lua listener or a Lua clock, and C must never call Lua from " ..
+    bad("watch_start: this lock has a Lua listener, clock or authenticator, and C must never call Lua from " ..
         "another thread; unsubscribe first, or drive the lock with poll() from the game loop")
   end
   plain(self, C.idlelock_watch_start)
@@ -930,7 +1244,7 @@ function Lock:poll()
   return s, changed
 end
 
-Lock.__tostring = function(self) return "idlelock.Lock(" .. (self._h and "open" or "closed") .. ")" end
+Lock.__tostring = function(self) return "idlelock.Lock(" .. (self:is_closed() and "closed" or "open") .. ")" end
 
 -- ------------------------------------------------------------ module calls
 
@@ -965,7 +1279,7 @@ function M.passcode_buffer(capacity)
 end
 
 function PasscodeBuffer:append(text)
-  if type(text) ~= "string" then bad("append takes a string") end
+  if type(text) ~= "string" then bad("append takes a string, got " .. typename(text)) end
   if self.n + #text > self.cap then return false end
   ffi.copy(self.buf + self.n, text, #text)
   self.n = self.n + #text

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two-phase biometric pair of libidlelock 1.2 (idlelock_biometric_begin /
 // idlelock_biometric_finish) as a request object whose Task completes when the
 // host finishes it: no thread blocks while a person looks at the sensor.
@@ -96,13 +97,14 @@ namespace LibIdleLock
         /// deadlines are judged first, then the outcome applies, then the end is activity
         /// while unlocked). Never counts a passcode attempt.
         ///
-        /// Throws LockUnavailableException (the check failed, was cancelled or is
+        /// Throws ArgumentNullException (an Unlock finished with Ok and no secret),
+        /// LockUnavailableException (the check failed, was cancelled or is
         /// unavailable, the request expired, a passcode policy requires the passcode, or the
         /// secret does not open the shortcut, which then turns off: delete your item),
         /// SessionLockedException (a lock, lockout or sign-out after the begin wins over a
         /// success; for Enable: delete what you stored), StorageException,
-        /// InvalidArgumentException (a secret that does not fit the purpose and result: the
-        /// request stays open; or a request no longer open), ObjectDisposedException (the
+        /// InvalidArgumentException (a result that is no AuthResult, a secret that does not fit
+        /// the purpose and result: the request stays open; or a request no longer open), ObjectDisposedException (the
         /// lock was disposed), CallbackException (a listener threw; the request did end).
         /// Thread: any.
         /// </summary>
@@ -112,13 +114,16 @@ namespace LibIdleLock
             {
                 bool releases = core.Purpose == BiometricPurpose.Unlock && result == AuthResult.Ok;
                 if (result < AuthResult.Ok || result > AuthResult.Unavailable)
-                    throw new InvalidArgumentException("result: " + (int)result + " is not an AuthResult (IDLELOCK_AUTH_*)");
-                if (releases && (secret == null || secret.Length != IdleLock.AuthSecretBytes))
-                    throw new InvalidArgumentException("secret: " + (secret == null ? "null" : secret.Length + " bytes") +
-                        "; an Unlock that passed hands over the " + IdleLock.AuthSecretBytes + "-byte secret the check released");
+                    throw new InvalidArgumentException("result: " + (int)result + " is not an AuthResult (Ok, Failed, Cancelled, Unavailable)", "result");
+                if (releases && secret == null)
+                    throw new ArgumentNullException("secret", "secret is null; an Unlock that passed (AuthResult.Ok) hands over the " +
+                        IdleLock.AuthSecretBytes + "-byte secret the check released");
+                if (releases && secret.Length != IdleLock.AuthSecretBytes)
+                    throw new InvalidArgumentException("secret: " + secret.Length + " bytes; an Unlock that passed hands over the " +
+                        IdleLock.AuthSecretBytes + "-byte secret the check released", "secret");
                 if (!releases && secret != null)
                     throw new InvalidArgumentException("secret: only an Unlock finished with AuthResult.Ok hands over a secret; pass null with " +
-                        result + (core.Purpose == BiometricPurpose.Enable ? " (an Enable confirms with no secret)" : ""));
+                        result + (core.Purpose == BiometricPurpose.Enable ? " (an Enable confirms with no secret)" : ""), "secret");
                 return core.Lock.FinishBiometric(core, result, secret);
             }
             finally
@@ -144,7 +149,7 @@ namespace LibIdleLock
         {
             if (outcome == AuthResult.Ok || outcome < AuthResult.Ok || outcome > AuthResult.Unavailable)
                 throw new InvalidArgumentException("outcome: Dismiss takes Failed, Cancelled or Unavailable, not " + outcome +
-                    "; a check that passed goes through Finish(AuthResult.Ok, secret)");
+                    "; a check that passed goes through Finish(AuthResult.Ok, secret)", "outcome");
             if (core.IsEnded || core.Lock.IsDisposed) return null;
             try
             {
@@ -208,7 +213,7 @@ namespace LibIdleLock
             /// INVALID_ARGUMENT (the binding checked the arguments) means the token is not
             /// open: it ended before (then Task already has the outcome) or was voided, which
             /// Task learns unless another finish is still in flight (that one tells).</summary>
-            internal void ExitFinish(bool reached, int rc, Snapshot s, IdleLockException failure)
+            internal void ExitFinish(bool reached, int rc, Snapshot s, Exception failure)
             {
                 bool end;
                 lock (mu)

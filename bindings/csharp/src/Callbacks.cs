@@ -1,30 +1,76 @@
+// SPDX-License-Identifier: MIT
 // What the library calls back into: static methods (IL2CPP can only hand C a
 // static method marked [MonoPInvokeCallback]) whose delegates live in static
-// fields for the life of the process, reaching the right IdleLock through a
-// GCHandle passed as ctx. The GCHandles are Weak: the IdleLock holds its
-// listeners, clock and authenticator strongly, so a listener that captures
-// its lock does not pin it from native memory, and a forgotten lock is still
-// finalized. No exception ever unwinds into C.
+// fields for the life of the process, reaching the right IdleLock through the
+// ctx pointer the library passes back.
+//
+// That ctx is not a GCHandle but a number looked up in CallbackTable: a number
+// the library passes after its owner is gone (a stale ctx) finds nothing and
+// the callback returns at once, so nothing the library does with a ctx, late
+// or early, can make the runtime dereference a freed handle. The table holds
+// its entries weakly: the IdleLock holds its listeners, clock and
+// authenticator strongly, so a listener that captures its lock does not pin it
+// from native memory, and a forgotten lock is still finalized. An entry is
+// removed once the library can no longer call it (after idlelock_unsubscribe
+// or idlelock_destroy returned). No exception ever unwinds into C.
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace LibIdleLock
 {
+    /// <summary>The numbers handed to the library as callback contexts, and what
+    /// each stands for (weakly). Numbers are never reused while the process runs
+    /// (on a 32-bit process, not before 2^31 registrations).</summary>
+    internal static class CallbackTable
+    {
+        static readonly ConcurrentDictionary<long, WeakReference> live = new ConcurrentDictionary<long, WeakReference>();
+        static long next;
+
+        internal static IntPtr Add(object target)
+        {
+            while (true)
+            {
+                long id = Interlocked.Increment(ref next);
+                if (IntPtr.Size == 4) id &= 0x7fffffff;
+                if (id != 0 && live.TryAdd(id, new WeakReference(target))) return new IntPtr(id);
+            }
+        }
+
+        /// <summary>What ctx stands for, or null: never registered, removed, or collected.</summary>
+        internal static T Get<T>(IntPtr ctx) where T : class
+        {
+            WeakReference w;
+            return live.TryGetValue(ctx.ToInt64(), out w) ? w.Target as T : null;
+        }
+
+        internal static void Remove(IntPtr ctx)
+        {
+            WeakReference unused;
+            if (ctx != IntPtr.Zero) live.TryRemove(ctx.ToInt64(), out unused);
+        }
+
+        /// <summary>Entries not yet removed (read by the tests).</summary>
+        internal static int Count { get { return live.Count; } }
+    }
+
     internal sealed class ListenerRecord
     {
         internal readonly Action<Snapshot> Listener;
         internal readonly SynchronizationContext Context;
+        internal readonly IdleLockHandle Handle;
         internal volatile bool Active = true;
         internal ulong Token;
-        internal IntPtr Self; // a Weak GCHandle to this record: the ctx the library passes back
+        internal IntPtr Self; // this record's number in CallbackTable: the ctx the library passes back
 
-        internal ListenerRecord(Action<Snapshot> listener, SynchronizationContext context)
+        internal ListenerRecord(Action<Snapshot> listener, SynchronizationContext context, IdleLockHandle handle)
         {
             Listener = listener;
             Context = context;
-            Self = GCHandle.ToIntPtr(GCHandle.Alloc(this, GCHandleType.Weak));
+            Handle = handle;
+            Self = CallbackTable.Add(this);
         }
     }
 
@@ -34,23 +80,29 @@ namespace LibIdleLock
         internal readonly Func<long> Clock;
         internal readonly IAuthenticator Authenticator;
         internal readonly List<ListenerRecord> Listeners = new List<ListenerRecord>();
-        internal IntPtr Self; // a Weak GCHandle to this set: the clock's and authenticator's ctx
+        internal IntPtr Self; // this set's number: the clock's and the authenticator's ctx
 
         internal CallbackSet(Func<long> clock, IAuthenticator authenticator)
         {
             Clock = clock;
             Authenticator = authenticator;
-            Self = GCHandle.ToIntPtr(GCHandle.Alloc(this, GCHandleType.Weak));
+            Self = CallbackTable.Add(this);
         }
 
-        /// <summary>Frees a record's GCHandle once; call with the set locked.</summary>
+        /// <summary>Retires a record: it runs no more, and its number goes once the
+        /// library can no longer call it. Call with the set locked.</summary>
         internal static void Free(ListenerRecord r)
         {
             r.Active = false;
-            if (r.Self != IntPtr.Zero)
+            CallbackTable.Remove(r.Self);
+        }
+
+        /// <summary>Dispose: no listener of this lock starts from now on.</summary>
+        internal void Deactivate()
+        {
+            lock (this)
             {
-                GCHandle.FromIntPtr(r.Self).Free();
-                r.Self = IntPtr.Zero;
+                foreach (var r in Listeners) r.Active = false;
             }
         }
 
@@ -61,22 +113,21 @@ namespace LibIdleLock
             {
                 foreach (var r in Listeners) Free(r);
                 Listeners.Clear();
-                if (Self != IntPtr.Zero)
-                {
-                    GCHandle.FromIntPtr(Self).Free();
-                    Self = IntPtr.Zero;
-                }
+                CallbackTable.Remove(Self);
             }
         }
     }
 
     internal static class Callbacks
     {
-        // Per thread: binding calls in progress, whether the clock is running,
-        // exceptions to throw from the current call.
-        [ThreadStatic] internal static int Depth;
+        // Per thread (the binding calls in progress: ThreadSlot.CurrentDepth): whether
+        // the clock is running, exceptions to throw from the current call, whether
+        // this thread was made a background thread, the cancellation of an async
+        // unlock.
         [ThreadStatic] internal static bool InClock;
         [ThreadStatic] static List<Exception> errors;
+        [ThreadStatic] static bool background;
+        [ThreadStatic] internal static CancellationToken LoadCancellation;
         static int pending; // recorded on any thread, not yet taken: lets the hot path skip the list
 
         static readonly ListenerFn listenerFn = OnListener;
@@ -105,7 +156,7 @@ namespace LibIdleLock
 
         static void Record(Exception e)
         {
-            if (Depth == 0)
+            if (ThreadSlot.CurrentDepth == 0)
             {
                 // No binding call on this thread to throw it from: the watcher thread.
                 IdleLock.ReportUnobserved(e);
@@ -116,9 +167,29 @@ namespace LibIdleLock
             Interlocked.Increment(ref pending);
         }
 
-        static T Target<T>(IntPtr ctx) where T : class
+        /// <summary>
+        /// Called first by every callback. With no binding call in progress on this
+        /// thread, the library called from a thread of its own (the watcher), which
+        /// the runtime attached when it entered managed code. Mono attaches such a
+        /// thread as a foreground thread, and a runtime does not exit while a
+        /// foreground thread lives: a program (a Unity or Godot game that quits)
+        /// whose lock was never disposed would never exit. So the binding makes it a
+        /// background thread, once per thread, before any host code runs on it, as
+        /// .NET already does for threads it did not create. A host's own threads
+        /// (Depth &gt; 0) are left as they are.
+        /// </summary>
+        static void EnteredFromNative()
         {
-            return ctx == IntPtr.Zero ? null : GCHandle.FromIntPtr(ctx).Target as T;
+            if (background || ThreadSlot.CurrentDepth != 0) return;
+            background = true;
+            try
+            {
+                Thread.CurrentThread.IsBackground = true;
+            }
+            catch (Exception)
+            {
+                // a runtime that refuses (a thread already stopping): nothing more to do
+            }
         }
 
         [MonoPInvokeCallback(typeof(ListenerFn))]
@@ -126,17 +197,35 @@ namespace LibIdleLock
         {
             try
             {
-                var r = Target<ListenerRecord>(ctx);
+                EnteredFromNative();
+                var r = CallbackTable.Get<ListenerRecord>(ctx);
                 if (r == null || !r.Active || snapshot == IntPtr.Zero) return;
-                var native = (SnapshotNative)Marshal.PtrToStructure(snapshot, typeof(SnapshotNative));
-                var s = new Snapshot(ref native);
-                if (r.Context != null)
+                // The handle stays alive while its listener runs: a Dispose from this
+                // listener, or from another thread meanwhile, destroys it after the
+                // listener returned (on the watcher thread, when this Exit is the last,
+                // from inside the watcher's delivery, which the header allows).
+                var slot = ThreadSlot.Current;
+                int d = r.Handle.Enter(slot);
+                if (d < 0) return;
+                slot.ListenerHolds++;
+                try
                 {
-                    r.Context.Post(_ => { if (r.Active) r.Listener(s); }, null);
+                    if (!r.Active) return;
+                    var native = (SnapshotNative)Marshal.PtrToStructure(snapshot, typeof(SnapshotNative));
+                    var s = new Snapshot(ref native);
+                    if (r.Context != null)
+                    {
+                        r.Context.Post(_ => { if (r.Active) r.Listener(s); }, null);
+                    }
+                    else
+                    {
+                        r.Listener(s);
+                    }
                 }
-                else
+                finally
                 {
-                    r.Listener(s);
+                    slot.ListenerHolds--;
+                    r.Handle.Exit(slot, d);
                 }
             }
             catch (Exception e)
@@ -151,7 +240,8 @@ namespace LibIdleLock
             InClock = true;
             try
             {
-                var set = Target<CallbackSet>(ctx);
+                EnteredFromNative();
+                var set = CallbackTable.Get<CallbackSet>(ctx);
                 return set == null ? long.MinValue : set.Clock();
             }
             catch (Exception e)
@@ -172,7 +262,8 @@ namespace LibIdleLock
         {
             try
             {
-                var set = Target<CallbackSet>(ctx);
+                EnteredFromNative();
+                var set = CallbackTable.Get<CallbackSet>(ctx);
                 return set != null && set.Authenticator.IsAvailable() ? 1 : 0;
             }
             catch (Exception e)
@@ -188,9 +279,10 @@ namespace LibIdleLock
             byte[] copy = null;
             try
             {
-                var set = Target<CallbackSet>(ctx);
-                if (set == null || secret == IntPtr.Zero || len.ToUInt64() > 4096) return 1;
-                copy = new byte[(int)len.ToUInt64()];
+                EnteredFromNative();
+                var set = CallbackTable.Get<CallbackSet>(ctx);
+                if (set == null || secret == IntPtr.Zero || len.ToUInt64() != (ulong)IdleLock.AuthSecretBytes) return 1;
+                copy = new byte[IdleLock.AuthSecretBytes];
                 Marshal.Copy(secret, copy, 0, copy.Length);
                 set.Authenticator.StoreSecret(copy);
                 return 0;
@@ -216,9 +308,14 @@ namespace LibIdleLock
             byte[] secret = null;
             try
             {
-                var set = Target<CallbackSet>(ctx);
+                EnteredFromNative();
+                var set = CallbackTable.Get<CallbackSet>(ctx);
                 if (set == null || output == IntPtr.Zero || outLen == IntPtr.Zero) return (int)AuthResult.Failed;
+                // UnlockWithBiometricsAsync(cancellationToken): a cancelled unlock shows no
+                // prompt, and an answer that comes after the cancellation is wiped unused.
+                if (LoadCancellation.IsCancellationRequested) return (int)AuthResult.Cancelled;
                 secret = set.Authenticator.LoadSecret(reason == IntPtr.Zero ? null : Native.Utf8At(reason));
+                if (LoadCancellation.IsCancellationRequested) return (int)AuthResult.Cancelled;
                 ulong want = cap.ToUInt64();
                 if (secret == null || (ulong)secret.Length != want)
                 {
@@ -251,7 +348,8 @@ namespace LibIdleLock
         {
             try
             {
-                var set = Target<CallbackSet>(ctx);
+                EnteredFromNative();
+                var set = CallbackTable.Get<CallbackSet>(ctx);
                 if (set == null) return 1;
                 set.Authenticator.DeleteSecret();
                 return 0;
@@ -268,32 +366,64 @@ namespace LibIdleLock
         }
     }
 
-    /// <summary>The native handle: freed exactly once, by Dispose when no call is in
-    /// flight, else by the last call to return (SafeHandle's reference count), or by its
-    /// critical finalizer for a lock that was never disposed.</summary>
-    internal sealed class IdleLockHandle : SafeHandle
+    /// <summary>
+    /// The watchers to stop when the runtime shuts down. Mono ends a program (Main
+    /// returned, a game quit) by waiting for every thread it knows, background ones too
+    /// once it has asked them to abort, and a watcher thread the runtime attached (it ran
+    /// a listener) sleeps in native code, where no abort reaches it: the program would
+    /// never exit. So at ProcessExit (and at the unload of the AppDomain, as Unity's editor
+    /// does on every script reload, after which a listener's code is gone) the binding
+    /// stops every watcher still running; the thread ends, and the runtime goes on. The
+    /// lock itself stays usable (another ProcessExit handler may still lock it); only its
+    /// watcher is gone. Held weakly: a lock forgotten with its watcher running is still
+    /// finalized.
+    /// </summary>
+    internal static class Watchers
     {
-        internal static int Live; // handles not yet destroyed (read by the tests)
-        internal CallbackSet Callbacks;
+        static readonly List<WeakReference> running = new List<WeakReference>();
+        static bool hooked;
 
-        IdleLockHandle() : base(IntPtr.Zero, true) { }
-
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-
-        internal void Created(CallbackSet callbacks)
+        internal static void Started(IdleLockHandle h)
         {
-            Callbacks = callbacks;
-            Interlocked.Increment(ref Live);
+            lock (running)
+            {
+                running.RemoveAll(w => !w.IsAlive);
+                running.Add(new WeakReference(h));
+                if (hooked) return;
+                hooked = true;
+            }
+            AppDomain.CurrentDomain.ProcessExit += (sender, e) => StopAll();
+            AppDomain.CurrentDomain.DomainUnload += (sender, e) => StopAll();
         }
 
-        protected override bool ReleaseHandle()
+        internal static void StopAll()
         {
-            // Stops the watcher and waits for it; no callback runs afterwards.
-            Native.idlelock_destroy(handle);
-            var set = Callbacks;
-            if (set != null) set.FreeAll();
-            Interlocked.Decrement(ref Live);
-            return true;
+            List<WeakReference> list;
+            lock (running)
+            {
+                list = new List<WeakReference>(running);
+                running.Clear();
+            }
+            foreach (var w in list)
+            {
+                var h = w.Target as IdleLockHandle;
+                if (h == null) continue;
+                var slot = ThreadSlot.Current;
+                int d = h.Enter(slot);
+                if (d < 0) continue;
+                try
+                {
+                    Native.idlelock_watch_stop(h.Raw);
+                }
+                catch (Exception)
+                {
+                    // shutting down: nothing to tell
+                }
+                finally
+                {
+                    h.Exit(slot, d);
+                }
+            }
         }
     }
 }

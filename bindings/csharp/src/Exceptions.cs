@@ -1,14 +1,45 @@
+// SPDX-License-Identifier: MIT
+//
+// The exceptions of the binding. The hierarchy follows .NET's own rules:
+//
+//   ArgumentNullException              a null argument (ParamName names it)
+//   ArgumentException
+//     ArgumentOutOfRangeException      a negative offset or count
+//     InvalidArgumentException         an invalid value: the library's status 1
+//                                      (IDLELOCK_ERR_INVALID_ARGUMENT) and the
+//                                      binding's own checks
+//   IdleLockException                  every other status of the library, one
+//     SessionLockedException, ...      subclass per status
+//
+// Every exception that carries a status (InvalidArgumentException and every
+// IdleLockException) implements IIdleLockError, so one clause catches all of
+// them: catch (Exception e) when (e is IIdleLockError).
 using System;
 using System.Collections.Generic;
 
 namespace LibIdleLock
 {
-    /// <summary>A libidlelock call failed. Each status has its subclass; a status this
-    /// binding does not know (a newer library's) is thrown as this class. Status is the
+    /// <summary>What every exception that reports a library status has: InvalidArgumentException
+    /// (an ArgumentException) and IdleLockException (every other status). Catch them all with
+    /// <c>catch (Exception e) when (e is IIdleLockError)</c>.</summary>
+    public interface IIdleLockError
+    {
+        /// <summary>The C status (IDLELOCK_ERR_*): 1 for InvalidArgumentException.</summary>
+        int Status { get; }
+        /// <summary>The status's fixed name ("IDLELOCK_ERR_SESSION_LOCKED").</summary>
+        string StatusName { get; }
+        /// <summary>The state after the call, for the calls that report one; else null
+        /// (always null for InvalidArgumentException: the call changed nothing).</summary>
+        Snapshot Snapshot { get; }
+    }
+
+    /// <summary>A libidlelock call failed with a status other than INVALID_ARGUMENT (which is
+    /// InvalidArgumentException, an ArgumentException). Each status has its subclass; a status
+    /// this binding does not know (a newer library's) is thrown as this class. Status is the
     /// C code, Message the library's (idlelock_last_error, read right after the call on
-    /// the same thread) or the binding's own, Snapshot the state after the call when the
-    /// call reports one (events, unlocks; never for InvalidArgument), else null.</summary>
-    public class IdleLockException : Exception
+    /// the same thread, in the binding's names) or the binding's own, Snapshot the state
+    /// after the call when the call reports one (events, unlocks), else null.</summary>
+    public class IdleLockException : Exception, IIdleLockError
     {
         public IdleLockException(int status, string message, Snapshot snapshot) : base(message)
         {
@@ -20,11 +51,14 @@ namespace LibIdleLock
         public string StatusName { get { return IdleLock.StatusName(Status); } }
         public Snapshot Snapshot { get; private set; }
 
-        internal static IdleLockException For(int status, string message, Snapshot snapshot)
+        /// <summary>The exception for a status (1: InvalidArgumentException); message
+        /// is the library's, translated here into the binding's names.</summary>
+        internal static Exception For(int status, string message, Snapshot snapshot)
         {
+            message = Messages.Translate(message);
+            if (status == 1) return new InvalidArgumentException(message, null);
             switch (status)
             {
-                case 1: return new InvalidArgumentException(message);
                 case 2: return new SessionLockedException(message, snapshot);
                 case 3: return new InvalidPasscodeException(message, snapshot);
                 case 4: return new LockedOutException(message, snapshot);
@@ -42,11 +76,21 @@ namespace LibIdleLock
         }
     }
 
-    /// <summary>IDLELOCK_ERR_INVALID_ARGUMENT: a null, malformed or out-of-range argument or
-    /// option (the message names it); the call changed nothing. Also the binding's own checks.</summary>
-    public class InvalidArgumentException : IdleLockException
+    /// <summary>IDLELOCK_ERR_INVALID_ARGUMENT: a malformed or out-of-range argument or option
+    /// (the message names it in the binding's words; ParamName too where the binding knows it);
+    /// the call changed nothing. Also the binding's own checks of values. An ArgumentException,
+    /// as .NET's own invalid arguments are; a null argument is ArgumentNullException instead.
+    /// Not an IdleLockException (a class has one base): IIdleLockError is what both share.</summary>
+    public class InvalidArgumentException : ArgumentException, IIdleLockError
     {
-        public InvalidArgumentException(string message) : base(1, message, null) { }
+        public InvalidArgumentException(string message) : base(message) { }
+        public InvalidArgumentException(string message, string paramName) : base(message, paramName) { }
+
+        /// <summary>1 (IDLELOCK_ERR_INVALID_ARGUMENT).</summary>
+        public int Status { get { return 1; } }
+        public string StatusName { get { return IdleLock.StatusName(1); } }
+        /// <summary>Always null: a call refused for its arguments changed nothing.</summary>
+        public Snapshot Snapshot { get { return null; } }
     }
 
     /// <summary>IDLELOCK_ERR_SESSION_LOCKED: the session is locked; also an unlock overtaken by a lock.</summary>
@@ -139,13 +183,15 @@ namespace LibIdleLock
     /// failure, when it also failed.</summary>
     public class CallbackException : AggregateException
     {
-        public CallbackException(IList<Exception> errors, IdleLockException callFailure)
+        public CallbackException(IList<Exception> errors, Exception callFailure)
             : base("a listener, the clock or the authenticator threw: " + errors[0].Message, errors)
         {
             CallFailure = callFailure;
         }
 
-        public IdleLockException CallFailure { get; private set; }
+        /// <summary>The call's own failure (an IdleLockException or InvalidArgumentException),
+        /// or null when the call itself succeeded.</summary>
+        public Exception CallFailure { get; private set; }
     }
 
     /// <summary>Thrown by an IAuthenticator for a check that did not release the secret:

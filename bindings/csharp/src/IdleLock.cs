@@ -1,76 +1,19 @@
+// SPDX-License-Identifier: MIT
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
-using System.Threading.Tasks;
 
 namespace LibIdleLock
 {
     /// <summary>
-    /// Options of idlelock_config. Unset (null) properties keep the library's defaults
-    /// (the idle and background timeouts unset: the constructor refuses a lock that never
-    /// times out until one of them is finite). Ranges are the library's; it checks them in
-    /// the constructor and names the field. Times are milliseconds.
-    /// </summary>
-    public sealed class IdleLockOptions
-    {
-        /// <summary>Lock after this long without Touch: &gt; 0 or IdleLock.Never (default).</summary>
-        public long? IdleAfterMs { get; set; }
-        /// <summary>Lock when away (backgrounded) this long: &gt;= 0, Never, or IdleLock.SameAsIdle (default).</summary>
-        public long? BackgroundAfterMs { get; set; }
-        /// <summary>An absence that stayed inactive locks after the longer of this and BackgroundAfterMs; default 30000.</summary>
-        public long? InactiveAfterMs { get; set; }
-        /// <summary>0..60000, default 1500: an absence this short is presence.</summary>
-        public long? GraceMs { get; set; }
-        /// <summary>1..100, default 5: wrong passcodes before LockedOut.</summary>
-        public int? MaxAttempts { get; set; }
-        /// <summary>Default true: the first Start locks an engaged session (Startup).</summary>
-        public bool? LockOnStart { get; set; }
-        /// <summary>Argon2id passes, 2..10, default 2.</summary>
-        public ulong? KdfOpslimit { get; set; }
-        /// <summary>Argon2id memory in bytes, 19 MiB..1 GiB, default 64 MiB.</summary>
-        public ulong? KdfMemlimit { get; set; }
-        /// <summary>(1.1) 0..600000, default 120000: how long prompts the app opened can defer the rules.</summary>
-        public long? PromptCapMs { get; set; }
-        /// <summary>(1.1) 0 (off, default) or 1..IdleAfterMs-1: IsWarning opens this long before the idle lock.</summary>
-        public long? WarnBeforeMs { get; set; }
-        /// <summary>A store file the library owns (plus "&lt;path&gt;.lock") in an existing folder;
-        /// null: memory only. See "The store" in include/idlelock.h.</summary>
-        public string StorePath { get; set; }
-        /// <summary>Null: Linux CLOCK_BOOTTIME. Called with the library's lock held on the calling
-        /// thread: quick, and never calling into the lock. The watcher needs the default clock.</summary>
-        public Func<long> Clock { get; set; }
-        /// <summary>Null: no biometric shortcut.</summary>
-        public IAuthenticator Authenticator { get; set; }
-        /// <summary>At most 512 UTF-8 bytes, no NUL: the text the authenticator's prompt shows.</summary>
-        public string UnlockReason { get; set; }
-        /// <summary>32 bytes from a hardware keystore. Referenced, not copied: clear it yourself
-        /// (Array.Clear) once the constructor returned; the library keeps its own copy.</summary>
-        public byte[] DeviceKey { get; set; }
-        /// <summary>(1.1) Escalating delays after wrong passcodes; null or empty: none.
-        /// IdleLock.IosDelaySchedule() is the iOS-like preset (use MaxAttempts 10).</summary>
-        public IList<DelayStep> DelaySchedule { get; set; }
-        /// <summary>(1.2) 0 (off, default) or 3600000..2592000000 ms (1 hour .. 30 days): the
-        /// biometric shortcut is refused once the last passcode entry is this old (iOS asks for
-        /// the passcode after 156 hours without it). Measured on the lock's clock; an entry from
-        /// another boot or behind a clock step counts as too old.</summary>
-        public long? PasscodeMaxAgeMs { get; set; }
-        /// <summary>(1.2) Default false: with a StorePath, the first unlock after the device
-        /// restarted must be by passcode, as iOS and Android require after a restart.</summary>
-        public bool? PasscodeAfterReboot { get; set; }
-        /// <summary>(1.2) 0 (off, default) or 1..1000: after this many biometric unlocks in a
-        /// row (re-authentications included) the next unlock needs the passcode (KeePassXC's
-        /// and Keepass2Android's quick unlock).</summary>
-        public int? BiometricMaxUses { get; set; }
-    }
-
-    /// <summary>
     /// An idle lock for a signed-in session (idlelock *). The host reports lifecycle
     /// events and input; the library decides when the session locks, seals its secrets
     /// while locked, and unlocks with the passcode or the biometric shortcut. Every rule is
-    /// in include/idlelock.h; this class is a thin, checked binding of it.
+    /// in include/idlelock.h; this class is a thin, checked binding of it. Times are
+    /// milliseconds on the lock's clock.
     ///
     /// Threads: every member may be called from any thread, also concurrently. Listeners run
     /// on the thread of some call on the lock, or on the watcher thread (WatchStart); pass a
@@ -80,18 +23,23 @@ namespace LibIdleLock
     ///
     /// Lifetime: Dispose destroys the handle (session key, passcode wrap and secrets wiped)
     /// exactly once, never blocking: calls in flight on other threads finish first (the last
-    /// one destroys it); a lock never disposed is destroyed by its SafeHandle's finalizer.
-    /// Every member after Dispose throws ObjectDisposedException.
+    /// one destroys it); from Dispose on, no listener of the lock starts. A lock never
+    /// disposed is destroyed by its SafeHandle's finalizer. Every member after Dispose throws
+    /// ObjectDisposedException.
     ///
-    /// Errors: one IdleLockException subclass per status, with the library's message, the
-    /// snapshot where the call has one, AttemptsRemaining / MsUntilRetry where they apply. A
-    /// listener, clock or authenticator that throws surfaces as a CallbackException.
+    /// Errors: ArgumentNullException for a null argument; InvalidArgumentException (an
+    /// ArgumentException, status 1) for an invalid value, from the binding's checks or the
+    /// library's; one IdleLockException subclass for each other status, with the library's
+    /// message in the binding's names, the snapshot where the call has one,
+    /// AttemptsRemaining / MsUntilRetry where they apply. Both kinds implement
+    /// IIdleLockError. A listener, clock or authenticator that throws surfaces as a
+    /// CallbackException.
     ///
     /// Passcodes are char[] (encoded to UTF-8 strictly) or UTF-8 byte[], never string
     /// (immutable, never wiped); the binding clears its own copies. Secrets come back as a
     /// new byte[] that the caller owns.
     /// </summary>
-    public sealed class IdleLock : IDisposable
+    public sealed partial class IdleLock : IDisposable
     {
         /// <summary>IDLELOCK_NEVER: "no deadline".</summary>
         public const long Never = long.MaxValue;
@@ -129,19 +77,26 @@ namespace LibIdleLock
 
         static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
+        /// <summary>Runs before the first member of IdleLock (the class has a precise static
+        /// constructor) and so before any method that calls into the library is compiled:
+        /// Mono resolves a P/Invoke when it compiles its caller, and keeps a failure.</summary>
+        static IdleLock()
+        {
+            NativeLoader.LoadPackaged();
+        }
+
         readonly IdleLockHandle handle;
         readonly CallbackSet callbacks;
         readonly bool hasClock;
-        // Set by Dispose. SafeHandle refuses new calls only once its last reference is
-        // released (Mono keeps IsClosed false while a call is in flight), so the binding
-        // keeps its own flag: no call starts after Dispose, whatever is in flight.
+        // Set by Dispose (IsDisposed); the handle's own counter is what refuses calls.
         volatile bool disposed;
         // Biometric requests not yet ended: their secrets are cleared and tasks faulted at Dispose.
         readonly ConcurrentDictionary<BiometricRequest.Core, bool> requests = new ConcurrentDictionary<BiometricRequest.Core, bool>();
 
         /// <summary>A listener that threw on a thread with no IdleLock call to throw from (the
         /// watcher thread). Unity: IdleLock.UnobservedCallbackException += Debug.LogException.
-        /// Without a handler the exception is written to Console.Error.</summary>
+        /// Without a handler the exception is written to Console.Error. The handler runs on
+        /// that thread; an exception it throws is dropped.</summary>
         public static event Action<Exception> UnobservedCallbackException;
 
         internal static void ReportUnobserved(Exception e)
@@ -160,41 +115,60 @@ namespace LibIdleLock
 
         // -- versions and names ----------------------------------------------------------
 
-        /// <summary>The library's version, "MAJOR.MINOR.PATCH".</summary>
-        public static string Version { get { Native.EnsureAbi(); return Native.Utf8At(Native.idlelock_version()); } }
+        /// <summary>The library's version, "MAJOR.MINOR.PATCH". DllNotFoundException or
+        /// InvalidOperationException when the library cannot serve this binding (see
+        /// README, "Install").</summary>
+        public static string Version { get { Native.EnsureAbi(); return Native.VersionString(); } }
         /// <summary>MAJOR * 10000 + MINOR * 100 + PATCH.</summary>
-        public static int VersionNumber { get { Native.EnsureAbi(); return Native.idlelock_version_number(); } }
+        public static int VersionNumber { get { Native.EnsureAbi(); return Native.VersionNumber(); } }
 
         /// <summary>The fixed name of a status ("IDLELOCK_ERR_SESSION_LOCKED"), "IDLELOCK_ERR_UNKNOWN" for others.</summary>
         public static string StatusName(int status)
         {
             Native.EnsureAbi();
-            return Native.Utf8At(Native.idlelock_status_name(status));
+            return Native.StatusName(status);
         }
 
-        /// <summary>The library's iOS-like preset: 5 wrong: 1 min; 6: 5 min; 7: 15 min; 9: 1 h.</summary>
+        /// <summary>The library's iOS-like preset: 5 wrong: 1 min; 6: 5 min; 7: 15 min; 9: 1 h
+        /// (use MaxAttempts 10). A new read-only list.</summary>
         public static IList<DelayStep> IosDelaySchedule()
         {
             Native.EnsureAbi();
-            IntPtr steps;
-            UIntPtr len;
-            if (Native.idlelock_delay_schedule_ios(out steps, out len) != 0) throw new InternalException(Native.LastError(), null);
+            var steps = Native.IosDelaySchedule();
+            if (steps == null) throw new InternalException("idlelock_delay_schedule_ios failed", null);
             var list = new List<DelayStep>();
-            for (int i = 0; i < (int)len.ToUInt64(); i++)
-            {
-                var s = (DelayStepNative)Marshal.PtrToStructure(new IntPtr(steps.ToInt64() + i * Native.DelayStepSize), typeof(DelayStepNative));
-                list.Add(new DelayStep(s.failed_attempts, s.delay_ms));
-            }
+            foreach (var s in steps) list.Add(new DelayStep(s.Key, s.Value));
             return list.AsReadOnly();
+        }
+
+        /// <summary>The state names Lifecycle accepts for a platform, in the platform's own
+        /// case-sensitive spelling (docs/LIFECYCLE.md), as a new array.
+        /// InvalidArgumentException for a value that is no Platform.</summary>
+        public static string[] LifecycleStateNames(Platform platform)
+        {
+            var names = Messages.StateNames(platform);
+            if (names == null) throw UnknownPlatform(platform);
+            return names;
+        }
+
+        static InvalidArgumentException UnknownPlatform(Platform platform)
+        {
+            return new InvalidArgumentException("platform " + (int)platform + " is not a Platform; the platforms are " +
+                Messages.Platforms(), "platform");
         }
 
         // -- creation --------------------------------------------------------------------
 
-        /// <summary>Creates the lock (idlelock_create). InvalidArgumentException names the field
-        /// of a value out of range; StorageException for a store that cannot be opened.</summary>
+        /// <summary>Creates the lock (idlelock_create). ArgumentNullException for a null
+        /// options; InvalidArgumentException for a value out of range (the message and
+        /// ParamName name the option: IdleAfterMs, not idle_after_ms); StorageException for a
+        /// store that cannot be opened; NoMemoryException; CallbackException when the
+        /// authenticator's IsAvailable threw (the lock is then disposed). DllNotFoundException
+        /// or InvalidOperationException when the native library is missing or does not match.
+        /// The options are read, not kept: change them afterwards freely. Thread: any.</summary>
         public IdleLock(IdleLockOptions options)
         {
-            if (options == null) throw new InvalidArgumentException("options is null");
+            Arguments.NotNull(options, "options");
             Native.EnsureAbi();
             var cfg = new ConfigNative();
             if (Native.idlelock_config_init(ref cfg, new UIntPtr((uint)Native.ConfigSize)) != 0)
@@ -217,7 +191,8 @@ namespace LibIdleLock
             IntPtr key = IntPtr.Zero;
             int keyLen = 0;
             var set = new CallbackSet(options.Clock, options.Authenticator);
-            IdleLockHandle h = null;
+            var h = new IdleLockHandle();
+            IntPtr raw = IntPtr.Zero;
             int rc;
             string message = null;
             List<Exception> errors;
@@ -267,15 +242,16 @@ namespace LibIdleLock
                     Marshal.StructureToPtr(auth, a, false); // copied by idlelock_create
                     cfg.authenticator = a;
                 }
-                Callbacks.Depth++;
+                var slot = ThreadSlot.Current;
+                int call = slot.EnterUnheld(); // the authenticator's IsAvailable may throw into it
                 try
                 {
-                    rc = Native.idlelock_create(ref cfg, out h);
+                    rc = Native.idlelock_create(ref cfg, out raw);
                     if (rc != 0) message = Native.LastError();
                 }
                 finally
                 {
-                    Callbacks.Depth--;
+                    slot.Release(call);
                 }
             }
             catch
@@ -293,12 +269,16 @@ namespace LibIdleLock
                 }
             }
             errors = Callbacks.TakePending();
-            if (rc != 0 || h == null || h.IsInvalid)
+            if (rc != 0 || raw == IntPtr.Zero)
             {
                 set.FreeAll();
-                throw Thrown(IdleLockException.For(rc, message, null), errors);
+                GC.SuppressFinalize(h);
+                var failure = IdleLockException.For(rc, message, null);
+                var invalid = failure as InvalidArgumentException;
+                if (invalid != null) failure = new InvalidArgumentException(invalid.Message, Messages.OptionNamed(message));
+                throw Thrown(failure, errors);
             }
-            h.Created(set);
+            h.Created(raw, set);
             handle = h;
             callbacks = set;
             hasClock = options.Clock != null;
@@ -314,7 +294,8 @@ namespace LibIdleLock
         static byte[] CString(string s, string what)
         {
             if (s == null) return null;
-            if (s.IndexOf('\0') >= 0) throw new InvalidArgumentException(what + " contains a NUL character, which a C string cannot hold");
+            if (s.IndexOf('\0') >= 0)
+                throw new InvalidArgumentException(what + " contains a NUL character, which a C string cannot hold", what);
             byte[] utf8;
             try
             {
@@ -322,7 +303,7 @@ namespace LibIdleLock
             }
             catch (EncoderFallbackException)
             {
-                throw new InvalidArgumentException(what + " is not valid UTF-16 (an unpaired surrogate): it has no UTF-8 form");
+                throw new InvalidArgumentException(what + " is not valid UTF-16 (an unpaired surrogate): it has no UTF-8 form", what);
             }
             var z = new byte[utf8.Length + 1];
             Buffer.BlockCopy(utf8, 0, z, 0, utf8.Length);
@@ -340,14 +321,24 @@ namespace LibIdleLock
 
         // -- the guard and the errors ----------------------------------------------------
 
-        void Enter()
+        /// <summary>What every member checks first (the async helpers too, before they start).</summary>
+        void CheckUsable()
         {
-            if (hasClock && Callbacks.InClock)
-                throw new InvalidOperationException("the clock must not call into the IdleLock: it runs with the library's internal lock held");
-            if (disposed) throw new ObjectDisposedException("IdleLock");
+            if (hasClock && Callbacks.InClock) throw ClockReentry();
+            if (disposed) throw Disposed();
         }
 
-        static Exception Thrown(IdleLockException failure, List<Exception> errors)
+        static Exception ClockReentry()
+        {
+            return new InvalidOperationException("the clock must not call into the IdleLock: it runs with the library's internal lock held");
+        }
+
+        static ObjectDisposedException Disposed()
+        {
+            return new ObjectDisposedException("IdleLock", "the IdleLock was disposed");
+        }
+
+        static Exception Thrown(Exception failure, List<Exception> errors)
         {
             if (errors == null || errors.Count == 0) return failure;
             return new CallbackException(errors, failure);
@@ -356,30 +347,33 @@ namespace LibIdleLock
         /// <summary>Throws for a failed call, or for exceptions its callbacks threw.</summary>
         static void Finish(int rc, string message, Snapshot snapshot)
         {
-            IdleLockException failure = rc == 0 ? null : IdleLockException.For(rc, message, rc == 1 ? null : snapshot);
+            Exception failure = rc == 0 ? null : IdleLockException.For(rc, message, rc == 1 ? null : snapshot);
             var errors = Callbacks.AnyPending ? Callbacks.TakePending() : null;
             var e = Thrown(failure, errors);
             if (e != null) throw e;
         }
 
-        delegate int SnapCall(IdleLockHandle h, ref SnapshotNative s);
-        delegate int PlainCall(IdleLockHandle h);
+        delegate int SnapCall(IntPtr h, ref SnapshotNative s);
+        delegate int PlainCall(IntPtr h);
 
         Snapshot WithSnapshot(SnapCall call)
         {
-            Enter();
+            if (hasClock && Callbacks.InClock) throw ClockReentry();
+            var h = handle;
+            var slot = ThreadSlot.Current;
+            int held = h.Enter(slot);
+            if (held < 0) throw Disposed();
             var s = new SnapshotNative { size = (uint)Native.SnapshotSize };
             int rc;
             string message = null;
-            Callbacks.Depth++;
             try
             {
-                rc = call(handle, ref s);
+                rc = call(h.Raw, ref s);
                 if (rc != 0) message = Native.LastError();
             }
             finally
             {
-                Callbacks.Depth--;
+                h.Exit(slot, held);
             }
             var snapshot = new Snapshot(ref s);
             if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, snapshot);
@@ -388,65 +382,125 @@ namespace LibIdleLock
 
         void Plain(PlainCall call)
         {
-            Enter();
+            if (hasClock && Callbacks.InClock) throw ClockReentry();
+            var h = handle;
+            var slot = ThreadSlot.Current;
+            int held = h.Enter(slot);
+            if (held < 0) throw Disposed();
             int rc;
             string message = null;
-            Callbacks.Depth++;
             try
             {
-                rc = call(handle);
+                rc = call(h.Raw);
                 if (rc != 0) message = Native.LastError();
             }
             finally
             {
-                Callbacks.Depth--;
+                h.Exit(slot, held);
             }
             if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, null);
         }
 
+        delegate int BytesCall(IntPtr data, UIntPtr length);
+
+        /// <summary>Calls with data[offset .. offset+count) pinned: the library reads the
+        /// caller's bytes in place, no copy is made. The range is checked by the caller.</summary>
+        static int Pinned(byte[] data, int offset, int count, BytesCall call)
+        {
+            // An empty range still passes a valid pointer (the library tells "empty" from NULL).
+            byte[] target = count == 0 ? EmptyRange : data;
+            var pin = GCHandle.Alloc(target, GCHandleType.Pinned);
+            try
+            {
+                return call(Marshal.UnsafeAddrOfPinnedArrayElement(target, count == 0 ? 0 : offset), new UIntPtr((uint)count));
+            }
+            finally
+            {
+                pin.Free();
+            }
+        }
+
+        static readonly byte[] EmptyRange = new byte[1];
+
         // -- life cycle ------------------------------------------------------------------
 
-        /// <summary>Destroys the lock: idempotent, never blocking (see the class remarks).</summary>
+        /// <summary>Destroys the lock (idlelock_destroy: session key, passcode wrap and secrets
+        /// wiped): idempotent, never blocking, callable from any thread, from a listener (also
+        /// on the watcher thread) and while other calls are in flight: those finish first and
+        /// the last one out destroys the handle. From the moment Dispose is called no listener
+        /// of this lock starts (one already running on another thread finishes). Open
+        /// biometric requests end: their tasks fault with ObjectDisposedException.</summary>
         public void Dispose()
         {
+            if (disposed) return;
             disposed = true;
+            callbacks.Deactivate();
             // No finish can reach the library any more: open requests end (secrets cleared,
             // tasks faulted) once no finish of theirs is in flight.
             foreach (var r in requests.Keys) r.LockDisposed();
-            handle.Dispose();
+            handle.Retire();
         }
 
         /// <summary>True once Dispose was called.</summary>
         public bool IsDisposed { get { return disposed; } }
 
-        /// <summary>Starts the watcher thread: the session locks on time with no call from you;
-        /// listeners then run on that thread (the runtime attaches it). Needs the default clock.</summary>
-        public void WatchStart() { Plain(Native.idlelock_watch_start); }
+        /// <summary>Starts the watcher thread (idlelock_watch_start): the session locks on time
+        /// with no call from you; listeners then run on that thread, which the binding makes
+        /// a background thread, and stops when the program exits (ProcessExit, or the unload
+        /// of the AppDomain), so a lock never disposed never keeps the program from exiting.
+        /// Needs the default clock (InvalidArgumentException with a Clock). Idempotent.
+        /// Thread: any.</summary>
+        public void WatchStart()
+        {
+            Plain(Native.idlelock_watch_start);
+            Watchers.Started(handle);
+        }
 
-        /// <summary>Stops the watcher and waits for it (not for itself, from one of its listeners).</summary>
+        /// <summary>Stops the watcher and waits for it (not for itself, from one of its
+        /// listeners). Idempotent. Thread: any.</summary>
         public void WatchStop() { Plain(Native.idlelock_watch_stop); }
 
         // -- events ----------------------------------------------------------------------
 
-        /// <summary>Applies LockOnStart (only the first Start does); later starts only judge.</summary>
+        /// <summary>Applies LockOnStart (only the first Start does); later starts only judge.
+        /// Returns the state after it. StorageException (locked anyway). Thread: any.</summary>
         public Snapshot Start() { return WithSnapshot(Native.idlelock_start); }
 
-        /// <summary>User activity: call it on every input event. No snapshot (call Snapshot()).</summary>
+        /// <summary>User activity: call it on every input event. No snapshot (call Snapshot()).
+        /// The hot call: no allocation. StorageException when a lock it decided could not be
+        /// saved. Thread: any.</summary>
         public void Touch()
         {
-            if (hasClock && Callbacks.InClock)
-                throw new InvalidOperationException("the clock must not call into the IdleLock");
-            if (disposed) throw new ObjectDisposedException("IdleLock");
+            if (hasClock && Callbacks.InClock) throw ClockReentry();
+            // IdleLockHandle.Enter and Exit, written out: the hot call (BENCHMARKS.md, "Bindings").
+            var h = handle;
+            var slot = ThreadSlot.current ?? ThreadSlot.Register();
+            int held = slot.Held;
+            var hazards = slot.Hazards;
+            if (held == hazards.Length) hazards = slot.Grow();
+            IntPtr raw = h.Raw;
+            Interlocked.Exchange(ref hazards[held].Raw, raw);
+            if (h.IsRetired)
+            {
+                Volatile.Write(ref hazards[held].Raw, IntPtr.Zero);
+                throw Disposed();
+            }
+            slot.Held = held + 1;
             int rc;
-            Callbacks.Depth++;
             try
             {
-                rc = Native.idlelock_touch(handle, IntPtr.Zero);
+                rc = Native.idlelock_touch(raw, IntPtr.Zero);
             }
-            finally
+            catch
             {
-                Callbacks.Depth--;
+                // Only an exception the runtime raises on the way back (a thread abort):
+                // a catch costs nothing on the way through, a finally a call.
+                h.Exit(slot, held);
+                throw;
             }
+            slot.Held = held;
+            Volatile.Write(ref slot.Hazards[held].Raw, IntPtr.Zero);
+            if (h.IsRetired) h.TryDestroy();
             if (rc != 0 || Callbacks.AnyPending) Finish(rc, rc != 0 ? Native.LastError() : null, null);
         }
 
@@ -464,16 +518,28 @@ namespace LibIdleLock
         public Snapshot Snapshot() { return WithSnapshot(Native.idlelock_snapshot_get); }
 
         /// <summary>Reports a platform's own state name ("ON_STOP", "inactive") as Foreground,
-        /// Inactive or Background would. An unknown name: InvalidArgumentException.</summary>
+        /// Inactive or Background would (LifecycleStateNames lists them).
+        /// ArgumentNullException for a null name; InvalidArgumentException for a value that
+        /// is no Platform (the message lists the platforms) or a name the platform does not
+        /// have (the message lists its names); nothing changed then. Thread: any.</summary>
         public Snapshot Lifecycle(Platform platform, string stateName)
         {
-            if (stateName == null) throw new InvalidArgumentException("stateName is null");
+            Arguments.NotNull(stateName, "stateName");
+            if (Messages.StateNames(platform) == null) throw UnknownPlatform(platform);
             byte[] name = CString(stateName, "stateName");
-            return WithSnapshot((IdleLockHandle h, ref SnapshotNative s) => Native.idlelock_lifecycle(h, (int)platform, name, ref s));
+            try
+            {
+                return WithSnapshot((IntPtr h, ref SnapshotNative s) => Native.idlelock_lifecycle(h, (int)platform, name, ref s));
+            }
+            catch (InvalidArgumentException)
+            {
+                throw new InvalidArgumentException(Messages.UnknownState(platform, stateName), "stateName");
+            }
         }
 
         /// <summary>Opens a prompt the app shows itself (a file picker, a share sheet): until it
-        /// ends, and never past PromptCapMs, the idle rule waits. Returns its token.</summary>
+        /// ends, and never past PromptCapMs, the idle rule waits. Returns its token (never 0).
+        /// Thread: any.</summary>
         public ulong PromptBegin()
         {
             ulong token = 0;
@@ -505,34 +571,48 @@ namespace LibIdleLock
 
         // -- passcode --------------------------------------------------------------------
 
-        static byte[] EncodePasscode(char[] passcode, out int length)
+        /// <summary>chars[offset .. offset+count) as UTF-8 in an array the binding owns and
+        /// clears; GetByteCount first so the encoder never grows a buffer of its own.</summary>
+        static byte[] EncodePasscode(char[] passcode, int offset, int count, out int length)
         {
-            // Straight into an array the binding owns and clears; GetByteCount first so
-            // the encoder never grows a buffer of its own.
             try
             {
-                length = StrictUtf8.GetByteCount(passcode);
+                length = StrictUtf8.GetByteCount(passcode, offset, count);
             }
             catch (EncoderFallbackException)
             {
-                throw new InvalidArgumentException("the passcode is not valid UTF-16 (an unpaired surrogate): it has no UTF-8 form");
+                throw new InvalidArgumentException("the passcode is not valid UTF-16 (an unpaired surrogate): it has no UTF-8 form", "passcode");
             }
             var utf8 = new byte[Math.Max(1, length)];
-            StrictUtf8.GetBytes(passcode, 0, passcode.Length, utf8, 0);
+            StrictUtf8.GetBytes(passcode, offset, count, utf8, 0);
             return utf8;
         }
 
-        /// <summary>Sets or replaces the passcode, engaging the lock: at least 4 characters, at
-        /// most 1024 UTF-8 bytes. Runs Argon2id: call it off the main thread. The binding clears
-        /// its UTF-8 copy; clear yours.</summary>
+        /// <summary>Sets or replaces the passcode, engaging the lock: at least 4 characters
+        /// (Unicode scalar values), at most 1024 UTF-8 bytes. Runs Argon2id: call it off the
+        /// main thread. The binding clears its UTF-8 copy; clear yours.
+        /// ArgumentNullException; InvalidArgumentException (too short, too long, an unpaired
+        /// surrogate); SessionLockedException while locked; NoMemoryException; StorageException.
+        /// Thread: any.</summary>
         public void SetPasscode(char[] passcode)
         {
-            if (passcode == null) throw new InvalidArgumentException("passcode is null");
+            Arguments.NotNull(passcode, "passcode");
+            SetPasscode(passcode, 0, passcode.Length);
+        }
+
+        /// <summary>As SetPasscode(char[]) with the passcode in passcode[offset .. offset+count):
+        /// for a fixed buffer the host fills from key events. Nothing outside the range is
+        /// read. ArgumentOutOfRangeException for a negative offset or count,
+        /// InvalidArgumentException for a range past the array's end.</summary>
+        public void SetPasscode(char[] passcode, int offset, int count)
+        {
+            Arguments.NotNull(passcode, "passcode");
+            Arguments.Range(passcode.Length, offset, count);
             int n;
-            byte[] utf8 = EncodePasscode(passcode, out n);
+            byte[] utf8 = EncodePasscode(passcode, offset, count, out n);
             try
             {
-                SetPasscodeUtf8(utf8, n);
+                SetPasscodeUtf8(utf8, 0, n);
             }
             finally
             {
@@ -540,30 +620,50 @@ namespace LibIdleLock
             }
         }
 
-        /// <summary>As SetPasscode(char[]) with the passcode as UTF-8 bytes (checked by the library).</summary>
+        /// <summary>As SetPasscode(char[]) with the passcode as UTF-8 bytes (checked by the
+        /// library: invalid UTF-8 is InvalidArgumentException). The array is read in place and
+        /// left as it is: clear it yourself.</summary>
         public void SetPasscodeUtf8(byte[] utf8)
         {
-            if (utf8 == null) throw new InvalidArgumentException("passcode is null");
-            SetPasscodeUtf8(utf8, utf8.Length);
+            Arguments.NotNull(utf8, "utf8");
+            SetPasscodeUtf8(utf8, 0, utf8.Length);
         }
 
-        void SetPasscodeUtf8(byte[] utf8, int length)
+        /// <summary>As SetPasscodeUtf8(byte[]) with the passcode in utf8[offset .. offset+count);
+        /// nothing outside the range is read. ArgumentOutOfRangeException,
+        /// InvalidArgumentException as SetPasscode(char[], int, int).</summary>
+        public void SetPasscodeUtf8(byte[] utf8, int offset, int count)
         {
-            Plain(h => Native.idlelock_set_passcode(h, utf8, new UIntPtr((uint)length)));
+            Arguments.NotNull(utf8, "utf8");
+            Arguments.Range(utf8.Length, offset, count);
+            Plain(h => Pinned(utf8, offset, count, (p, n) => Native.idlelock_set_passcode(h, p, n)));
         }
 
-        /// <summary>Unlocks with the passcode (on an unlocked session: re-authenticates and counts).
-        /// InvalidPasscodeException (counted; AttemptsRemaining), LockedOutException,
-        /// RetryLaterException (MsUntilRetry; not counted), NoPasscodeException,
-        /// SessionLockedException (a lock overtook it). Runs Argon2id: call it off the main thread.</summary>
+        /// <summary>Unlocks with the passcode (on an unlocked session: re-authenticates and
+        /// counts) and returns the state after it. InvalidPasscodeException (counted;
+        /// AttemptsRemaining), LockedOutException, RetryLaterException (MsUntilRetry; not
+        /// counted), NoPasscodeException, SessionLockedException (a lock overtook it),
+        /// ArgumentNullException, InvalidArgumentException (empty, over 1024 bytes, an unpaired
+        /// surrogate: not counted). Runs Argon2id: call it off the main thread. The binding
+        /// clears its UTF-8 copy; clear yours. Thread: any.</summary>
         public Snapshot Unlock(char[] passcode)
         {
-            if (passcode == null) throw new InvalidArgumentException("passcode is null");
+            Arguments.NotNull(passcode, "passcode");
+            return Unlock(passcode, 0, passcode.Length);
+        }
+
+        /// <summary>As Unlock(char[]) with the passcode in passcode[offset .. offset+count);
+        /// nothing outside the range is read. ArgumentOutOfRangeException for a negative offset
+        /// or count, InvalidArgumentException for a range past the array's end.</summary>
+        public Snapshot Unlock(char[] passcode, int offset, int count)
+        {
+            Arguments.NotNull(passcode, "passcode");
+            Arguments.Range(passcode.Length, offset, count);
             int n;
-            byte[] utf8 = EncodePasscode(passcode, out n);
+            byte[] utf8 = EncodePasscode(passcode, offset, count, out n);
             try
             {
-                return UnlockUtf8(utf8, n);
+                return UnlockUtf8(utf8, 0, n);
             }
             finally
             {
@@ -571,325 +671,77 @@ namespace LibIdleLock
             }
         }
 
-        /// <summary>As Unlock(char[]) with the passcode as UTF-8 bytes (checked by the library).</summary>
+        /// <summary>As Unlock(char[]) with the passcode as UTF-8 bytes (checked by the library).
+        /// The array is read in place and left as it is: clear it yourself.</summary>
         public Snapshot UnlockUtf8(byte[] utf8)
         {
-            if (utf8 == null) throw new InvalidArgumentException("passcode is null");
-            return UnlockUtf8(utf8, utf8.Length);
+            Arguments.NotNull(utf8, "utf8");
+            return UnlockUtf8(utf8, 0, utf8.Length);
         }
 
-        Snapshot UnlockUtf8(byte[] utf8, int length)
+        /// <summary>As UnlockUtf8(byte[]) with the passcode in utf8[offset .. offset+count);
+        /// nothing outside the range is read.</summary>
+        public Snapshot UnlockUtf8(byte[] utf8, int offset, int count)
         {
-            return WithSnapshot((IdleLockHandle h, ref SnapshotNative s) => Native.idlelock_unlock(h, utf8, new UIntPtr((uint)length), ref s));
-        }
-
-        // -- biometric shortcut ----------------------------------------------------------
-        //
-        // Two ways in: the callback IAuthenticator, whose LoadSecret blocks the calling
-        // thread until the prompt answers (a worker: UnlockWithBiometricsAsync()); and the
-        // two-phase pair of 1.2, a BiometricRequest the host finishes from its plugin's
-        // callback on any thread, with the Task-returning helpers built on it.
-
-        /// <summary>Turns the shortcut on (an unlocked session with a passcode and an available authenticator).</summary>
-        public void EnableBiometrics() { Plain(Native.idlelock_enable_biometrics); }
-
-        /// <summary>Turns the shortcut off (calls DeleteSecret).</summary>
-        public void DisableBiometrics() { Plain(Native.idlelock_disable_biometrics); }
-
-        /// <summary>Unlocks with the authenticator's check, blocking this thread in LoadSecret.
-        /// Never counts an attempt. LockUnavailableException when the shortcut is off,
-        /// unavailable, failed or cancelled (the message says which).</summary>
-        public Snapshot UnlockWithBiometrics() { return WithSnapshot(Native.idlelock_unlock_with_biometrics); }
-
-        /// <summary>UnlockWithBiometrics on a thread-pool thread: await it from Unity's main
-        /// thread while the authenticator shows its prompt there. The task faults with the
-        /// exception the call threw.</summary>
-        public Task<Snapshot> UnlockWithBiometricsAsync()
-        {
-            Enter();
-            return Task.Run(() => UnlockWithBiometrics());
-        }
-
-        // -- biometrics for asynchronous hosts (1.2) -------------------------------------
-
-        /// <summary>Begins a biometric unlock whose result comes later (idlelock_biometric_begin,
-        /// IDLELOCK_BIOMETRIC_UNLOCK): show the platform's check, then call
-        /// BiometricRequest.Finish(AuthResult.Ok, secret) with what it released, from any
-        /// thread. Checks what UnlockWithBiometrics checks first; needs no IAuthenticator (when
-        /// one is configured, its cached IsAvailable must be true). On an unlocked session it
-        /// re-authenticates. NoPasscodeException, LockedOutException, LockUnavailableException
-        /// (the shortcut is off or unavailable, a passcode policy requires the passcode:
-        /// Snapshot.IsPasscodeRequired, or PromptCapMs is 0), InvalidArgumentException (already
-        /// BiometricRequestsMax open), StorageException; when it throws, no request is left
-        /// open. Thread: any.</summary>
-        public BiometricRequest BeginBiometricUnlock() { return BeginBiometric(BiometricPurpose.Unlock); }
-
-        /// <summary>Begins turning the shortcut on (idlelock_biometric_begin,
-        /// IDLELOCK_BIOMETRIC_ENABLE): the request's Secret holds a new random 32-byte secret;
-        /// keep it behind the platform's biometric check, then Finish(AuthResult.Ok): the
-        /// shortcut is on only then. Needs an unlocked session with a passcode.
-        /// NoPasscodeException, SessionLockedException, LockUnavailableException (PromptCapMs is
-        /// 0), InvalidArgumentException (already BiometricRequestsMax open), NoMemoryException;
-        /// when it throws, no request is left open. Thread: any.</summary>
-        public BiometricRequest BeginBiometricEnable() { return BeginBiometric(BiometricPurpose.Enable); }
-
-        BiometricRequest BeginBiometric(BiometricPurpose purpose)
-        {
-            byte[] secret = purpose == BiometricPurpose.Enable ? new byte[AuthSecretBytes] : null;
-            ulong token = 0;
-            Snapshot begun;
-            try
+            Arguments.NotNull(utf8, "utf8");
+            Arguments.Range(utf8.Length, offset, count);
+            return WithSnapshot((IntPtr h, ref SnapshotNative s) =>
             {
-                // The array is pinned for the call: the library writes the secret straight into it.
-                begun = WithSnapshot((IdleLockHandle h, ref SnapshotNative s) => Native.idlelock_biometric_begin(
-                    h, (int)purpose, out token, secret, new UIntPtr((uint)(secret == null ? 0 : secret.Length)), ref s));
-            }
-            catch (Exception)
-            {
-                if (secret != null) Array.Clear(secret, 0, secret.Length);
-                if (token != 0)
-                {
-                    // Begun, but a listener threw during it: the caller never gets the request,
-                    // so it must not stay open (its prompt would defer the rules).
-                    try { new BiometricRequest(Register(token, purpose, secret), null).Dispose(); }
-                    catch (Exception) { /* the first error wins */ }
-                }
-                throw;
-            }
-            return new BiometricRequest(Register(token, purpose, secret), begun);
-        }
-
-        BiometricRequest.Core Register(ulong token, BiometricPurpose purpose, byte[] secret)
-        {
-            var core = new BiometricRequest.Core(this, token, purpose, secret);
-            requests[core] = true;
-            if (disposed) core.LockDisposed(); // disposed while the begin ran: it can never be finished
-            return core;
-        }
-
-        /// <summary>A request that ended is no longer this lock's to clear at Dispose.</summary>
-        internal void Forget(BiometricRequest.Core core)
-        {
-            bool unused;
-            requests.TryRemove(core, out unused);
-        }
-
-        /// <summary>idlelock_biometric_finish for BiometricRequest; the arguments are checked.</summary>
-        internal Snapshot FinishBiometric(BiometricRequest.Core core, AuthResult result, byte[] secret)
-        {
-            Enter();
-            var s = new SnapshotNative { size = (uint)Native.SnapshotSize };
-            int rc = -1;
-            string message = null;
-            bool reached = false;
-            Snapshot snapshot = null;
-            IdleLockException failure = null;
-            core.EnterFinish();
-            try
-            {
-                Callbacks.Depth++;
-                try
-                {
-                    rc = Native.idlelock_biometric_finish(handle, core.Token, (int)result, secret,
-                        new UIntPtr((uint)(secret == null ? 0 : secret.Length)), ref s);
-                    reached = true;
-                    if (rc != 0) message = Native.LastError();
-                }
-                finally
-                {
-                    Callbacks.Depth--;
-                }
-                snapshot = new Snapshot(ref s);
-                failure = rc == 0 ? null : IdleLockException.For(rc, message, rc == 1 ? null : snapshot);
-            }
-            finally
-            {
-                core.ExitFinish(reached, rc, snapshot, failure);
-            }
-            if (rc != 0 || Callbacks.AnyPending) Finish(rc, message, snapshot);
-            return snapshot;
-        }
-
-        /// <summary>
-        /// Unlocks with a biometric check the host awaits, blocking no thread: begins a request
-        /// (BeginBiometricUnlock), awaits check(request) (your plugin's check: it returns the
-        /// 32-byte secret it released, or throws AuthenticationException with
-        /// AuthResult.Failed, Cancelled or Unavailable), and finishes the request with the
-        /// outcome on the thread that completed check's task. The task returns the state after
-        /// the finish, or faults with what the begin or the finish threw (LockUnavailableException
-        /// for a check that did not pass, an expired request or a refused secret;
-        /// InvalidArgumentException for a request voided meanwhile), or with check's own
-        /// exception when it failed otherwise (the request is then finished as failed).
-        /// Cancelling cancellationToken finishes the request as cancelled at once and the task
-        /// ends with OperationCanceledException. No request is ever left open. The secret array
-        /// check returns is cleared by the binding. Thread: any; in Unity, await it from the
-        /// main thread while the plugin shows its prompt.
-        /// </summary>
-        public Task<Snapshot> UnlockWithBiometricsAsync(Func<BiometricRequest, Task<byte[]>> check,
-                                                        CancellationToken cancellationToken = default(CancellationToken))
-        {
-            if (check == null) throw new InvalidArgumentException("check is null");
-            Enter();
-            return UnlockWithCheck(check, cancellationToken);
-        }
-
-        async Task<Snapshot> UnlockWithCheck(Func<BiometricRequest, Task<byte[]>> check, CancellationToken cancellationToken)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            var request = BeginBiometricUnlock();
-            using (cancellationToken.Register(CancelQuietly, request))
-            {
-                byte[] secret = await HostPart(request, () => check(request), cancellationToken).ConfigureAwait(false);
-                if (secret == null)
-                {
-                    request.Dismiss(AuthResult.Failed);
-                    throw new InvalidOperationException("the check returned no secret; throw AuthenticationException instead");
-                }
-                if (cancellationToken.IsCancellationRequested)
-                {
-                    Array.Clear(secret, 0, secret.Length);
-                    throw new OperationCanceledException(cancellationToken);
-                }
-                return request.Finish(AuthResult.Ok, secret);
-            }
-        }
-
-        /// <summary>
-        /// Turns the shortcut on with a keystore the host awaits: begins a request
-        /// (BeginBiometricEnable), awaits store(request, secret) (keep the 32 bytes behind the
-        /// biometric check; the array is the request's, cleared when it ends), and finishes the
-        /// request: the shortcut is on only then. If the library refuses after the secret was
-        /// stored (a lock, a sign-out or a new passcode after the begin), delete() is awaited,
-        /// when given, before the task faults, so no item is left behind. Errors, cancellation
-        /// and threads as UnlockWithBiometricsAsync(check).
-        /// </summary>
-        public Task<Snapshot> EnableBiometricsAsync(Func<BiometricRequest, byte[], Task> store, Func<Task> delete = null,
-                                                    CancellationToken cancellationToken = default(CancellationToken))
-        {
-            if (store == null) throw new InvalidArgumentException("store is null");
-            Enter();
-            return EnableWithStore(store, delete, cancellationToken);
-        }
-
-        async Task<Snapshot> EnableWithStore(Func<BiometricRequest, byte[], Task> store, Func<Task> delete, CancellationToken cancellationToken)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            var request = BeginBiometricEnable();
-            using (cancellationToken.Register(CancelQuietly, request))
-            {
-                await HostPart(request, async () => { await store(request, request.Secret).ConfigureAwait(false); return true; },
-                               cancellationToken).ConfigureAwait(false);
-                Exception refused;
-                try
-                {
-                    cancellationToken.ThrowIfCancellationRequested();
-                    return request.Finish(AuthResult.Ok);
-                }
-                catch (Exception e)
-                {
-                    refused = e;
-                }
-                // Stored, but not taken: the item must go.
-                if (delete != null)
-                {
-                    try { await delete().ConfigureAwait(false); }
-                    catch (Exception) { /* the refusal is what the caller needs to hear */ }
-                }
-                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(refused).Throw();
-                throw refused; // not reached
-            }
-        }
-
-        /// <summary>A CancellationToken's callback: finishes the request as cancelled, and
-        /// never throws into the code that cancelled the token.</summary>
-        static void CancelQuietly(object request)
-        {
-            try { ((BiometricRequest)request).Cancel(); }
-            catch (Exception) { /* a listener's error: the cancelled task is what matters */ }
-        }
-
-        /// <summary>Awaits the host's part of request. AuthenticationException finishes the
-        /// request with its outcome (the library's LockUnavailableException propagates);
-        /// cancellation and any other exception finish it as cancelled (failed) and
-        /// propagate.</summary>
-        static async Task<T> HostPart<T>(BiometricRequest request, Func<Task<T>> part, CancellationToken cancellationToken)
-        {
-            AuthResult outcome;
-            try
-            {
-                var task = part();
-                if (task == null) throw new InvalidOperationException("the host's part returned no task");
-                return await task.ConfigureAwait(false);
-            }
-            catch (AuthenticationException e)
-            {
-                outcome = e.Result;
-            }
-            catch (OperationCanceledException)
-            {
-                request.Dismiss(AuthResult.Cancelled);
-                throw;
-            }
-            catch (Exception)
-            {
-                request.Dismiss(AuthResult.Failed);
-                throw;
-            }
-            if (cancellationToken.IsCancellationRequested) throw new OperationCanceledException(cancellationToken);
-            request.Finish(outcome); // throws the library's LockUnavailableException
-            throw new InvalidOperationException("a check that did not pass finished a request"); // not reached
+                var snap = s;
+                int rc = Pinned(utf8, offset, count, (p, n) => Native.idlelock_unlock(h, p, n, ref snap));
+                s = snap;
+                return rc;
+            });
         }
 
         // -- sign-out --------------------------------------------------------------------
 
         /// <summary>Signs out: forgets the passcode, the shortcut, every secret, the count and the
-        /// lockout (the only way out of LockedOut); with a store, deletes it.</summary>
+        /// lockout (the only way out of LockedOut); with a store, deletes it; voids open
+        /// biometric requests. StorageException when the store could not be deleted (signed out
+        /// in this process all the same). Thread: any.</summary>
         public void Disable() { Plain(Native.idlelock_disable); }
 
         // -- listeners -------------------------------------------------------------------
 
         /// <summary>Hears every change made from now on, on the thread of the call that
-        /// delivers it (or the watcher thread). Returns its token. At most 64 per lock.</summary>
+        /// delivers it (or the watcher thread). Returns its token. At most 64 per lock
+        /// (InvalidArgumentException). The listener must not block waiting for another thread
+        /// that calls into the lock; it may call into the lock, Unsubscribe itself and Dispose.
+        /// What it throws is rethrown from the call that ran it (CallbackException), or, on the
+        /// watcher thread, raises UnobservedCallbackException. ArgumentNullException.</summary>
         public ulong Subscribe(Action<Snapshot> listener) { return Subscribe(listener, null); }
 
         /// <summary>As Subscribe(listener), each snapshot posted to context (Unity's main thread:
-        /// SynchronizationContext.Current captured in Start()), and none after Unsubscribe.</summary>
+        /// SynchronizationContext.Current captured in Start()), and none after Unsubscribe or
+        /// Dispose. A null context: Subscribe(listener).</summary>
         public ulong Subscribe(Action<Snapshot> listener, SynchronizationContext context)
         {
-            if (listener == null) throw new InvalidArgumentException("listener is null");
-            Enter();
-            var r = new ListenerRecord(listener, context);
+            Arguments.NotNull(listener, "listener");
+            CheckUsable();
+            var r = new ListenerRecord(listener, context, handle);
             lock (callbacks) callbacks.Listeners.Add(r); // held before the library can call it
             ulong token = 0;
-            int rc = -1;
-            string message = null;
+            bool done = false;
             try
             {
-                Callbacks.Depth++;
-                try
-                {
-                    rc = Native.idlelock_subscribe(handle, Callbacks.ListenerPtr, r.Self, out token);
-                    if (rc != 0) message = Native.LastError();
-                }
-                finally
-                {
-                    Callbacks.Depth--;
-                }
+                Plain(h => Native.idlelock_subscribe(h, Callbacks.ListenerPtr, r.Self, out token));
+                done = true;
             }
             finally
             {
                 lock (callbacks)
                 {
-                    if (rc == 0) r.Token = token;
+                    if (done || token != 0) r.Token = token;
                     else if (callbacks.Listeners.Remove(r)) CallbackSet.Free(r);
                 }
             }
-            Finish(rc, message, null);
             return token;
         }
 
         /// <summary>Removes a listener: when it returns, no call of it runs on another thread
-        /// and none follows. An unknown token: InvalidArgumentException.</summary>
+        /// and none follows. An unknown token: InvalidArgumentException. Thread: any, also
+        /// the listener itself.</summary>
         public void Unsubscribe(ulong token)
         {
             Plain(h => Native.idlelock_unsubscribe(h, token));
@@ -906,22 +758,36 @@ namespace LibIdleLock
 
         // -- secrets and the gate --------------------------------------------------------
 
-        /// <summary>Stores value (0..65536 bytes, copied and sealed) under name (1..64 UTF-8
-        /// bytes, no NUL). SessionLockedException while locked.</summary>
+        /// <summary>Stores value (0..65536 bytes, copied and sealed; the array is left as it
+        /// is: clear it yourself) under name (1..64 UTF-8 bytes, no NUL), replacing any earlier
+        /// value. ArgumentNullException; InvalidArgumentException (a bad name, a value too
+        /// long); SessionLockedException while locked; NoMemoryException for a 257th secret.
+        /// Thread: any.</summary>
         public void PutSecret(string name, byte[] value)
         {
-            if (name == null) throw new InvalidArgumentException("name is null");
-            if (value == null) throw new InvalidArgumentException("value is null");
-            byte[] n = CString(name, "the secret name");
-            Plain(h => Native.idlelock_secret_put(h, n, value, new UIntPtr((uint)value.Length)));
+            Arguments.NotNull(value, "value");
+            PutSecret(name, value, 0, value.Length);
+        }
+
+        /// <summary>As PutSecret(name, value) with the value in value[offset .. offset+count);
+        /// nothing outside the range is read. ArgumentOutOfRangeException for a negative
+        /// offset or count, InvalidArgumentException for a range past the array's end.</summary>
+        public void PutSecret(string name, byte[] value, int offset, int count)
+        {
+            Arguments.NotNull(name, "name");
+            Arguments.NotNull(value, "value");
+            Arguments.Range(value.Length, offset, count);
+            byte[] n = CString(name, "name");
+            Plain(h => Pinned(value, offset, count, (p, len) => Native.idlelock_secret_put(h, n, p, len)));
         }
 
         /// <summary>The secret as a new array the caller owns: Array.Clear it when done.
-        /// NotFoundException, SessionLockedException.</summary>
+        /// ArgumentNullException, InvalidArgumentException (a bad name), NotFoundException,
+        /// SessionLockedException. Thread: any.</summary>
         public byte[] GetSecret(string name)
         {
-            if (name == null) throw new InvalidArgumentException("name is null");
-            byte[] n = CString(name, "the secret name");
+            Arguments.NotNull(name, "name");
+            byte[] n = CString(name, "name");
             byte[] result = null;
             Plain(h =>
             {
@@ -954,11 +820,12 @@ namespace LibIdleLock
             return result;
         }
 
-        /// <summary>Forgets the secret (its ciphertext is wiped).</summary>
+        /// <summary>Forgets the secret (its ciphertext is wiped). ArgumentNullException,
+        /// InvalidArgumentException, NotFoundException, SessionLockedException. Thread: any.</summary>
         public void RemoveSecret(string name)
         {
-            if (name == null) throw new InvalidArgumentException("name is null");
-            byte[] n = CString(name, "the secret name");
+            Arguments.NotNull(name, "name");
+            byte[] n = CString(name, "name");
             Plain(h => Native.idlelock_secret_remove(h, n));
         }
 

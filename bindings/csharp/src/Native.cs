@@ -1,8 +1,14 @@
+// SPDX-License-Identifier: MIT
 // The C ABI of libidlelock (include/idlelock.h 1.2) as P/Invoke declarations
 // and blittable struct mirrors. Internal: IdleLock validates every argument
-// before it calls one of these. The mirrors are checked against the
-// library's size functions before the first handle is made (Native.EnsureAbi).
+// before it calls one of these, and passes the handle as a plain pointer
+// inside IdleLockHandle.Enter / Exit (which keep it alive while a call is in
+// flight; cheaper than marshalling a SafeHandle on the hot path). The mirrors
+// are checked against the library's size functions before the first handle
+// is made (Native.EnsureAbi).
 using System;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -130,41 +136,41 @@ namespace LibIdleLock
         const CallingConvention C = CallingConvention.Cdecl;
 
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_config_init(ref ConfigNative cfg, UIntPtr size);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_create(ref ConfigNative cfg, out IdleLockHandle handle);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_create(ref ConfigNative cfg, out IntPtr handle);
         [DllImport(Lib, CallingConvention = C)] internal static extern void idlelock_destroy(IntPtr handle);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_watch_start(IdleLockHandle h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_watch_stop(IdleLockHandle h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_watch_start(IntPtr h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_watch_stop(IntPtr h);
 
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_start(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_touch(IdleLockHandle h, IntPtr nullSnapshot);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_inactive(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_background(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_foreground(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_check(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_lock(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_snapshot_get(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_lifecycle(IdleLockHandle h, int platform, byte[] stateName, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_prompt_begin(IdleLockHandle h, out ulong token);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_prompt_end(IdleLockHandle h, ulong token);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_start(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_touch(IntPtr h, IntPtr nullSnapshot);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_inactive(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_background(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_foreground(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_check(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_lock(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_snapshot_get(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_lifecycle(IntPtr h, int platform, byte[] stateName, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_prompt_begin(IntPtr h, out ulong token);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_prompt_end(IntPtr h, ulong token);
 
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_set_passcode(IdleLockHandle h, byte[] utf8, UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock(IdleLockHandle h, byte[] utf8, UIntPtr len, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_set_passcode(IntPtr h, IntPtr utf8, UIntPtr len);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock(IntPtr h, IntPtr utf8, UIntPtr len, ref SnapshotNative s);
 
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_enable_biometrics(IdleLockHandle h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable_biometrics(IdleLockHandle h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock_with_biometrics(IdleLockHandle h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable(IdleLockHandle h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_begin(IdleLockHandle h, int purpose, out ulong token, [Out] byte[] secret, UIntPtr len, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_finish(IdleLockHandle h, ulong token, int result, byte[] secret, UIntPtr len, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_recent_auth(IdleLockHandle h, long maxAgeMs);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_enable_biometrics(IntPtr h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable_biometrics(IntPtr h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock_with_biometrics(IntPtr h, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable(IntPtr h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_begin(IntPtr h, int purpose, out ulong token, [Out] byte[] secret, UIntPtr len, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_finish(IntPtr h, ulong token, int result, byte[] secret, UIntPtr len, ref SnapshotNative s);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_recent_auth(IntPtr h, long maxAgeMs);
 
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_subscribe(IdleLockHandle h, IntPtr fn, IntPtr ctx, out ulong token);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unsubscribe(IdleLockHandle h, ulong token);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_subscribe(IntPtr h, IntPtr fn, IntPtr ctx, out ulong token);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unsubscribe(IntPtr h, ulong token);
 
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_put(IdleLockHandle h, byte[] name, byte[] data, UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_get(IdleLockHandle h, byte[] name, [In, Out] byte[] buf, ref UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_remove(IdleLockHandle h, byte[] name);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_unlocked(IdleLockHandle h);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_put(IntPtr h, byte[] name, IntPtr data, UIntPtr len);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_get(IntPtr h, byte[] name, [In, Out] byte[] buf, ref UIntPtr len);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_remove(IntPtr h, byte[] name);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_unlocked(IntPtr h);
 
         [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_delay_schedule_ios(out IntPtr steps, out UIntPtr len);
         [DllImport(Lib, CallingConvention = C)] internal static extern IntPtr idlelock_status_name(int status);
@@ -188,6 +194,36 @@ namespace LibIdleLock
         }
 
         internal static string LastError() { return Utf8At(idlelock_last_error()); }
+
+        // The library calls of IdleLock's static members, each in a method of its own:
+        // Mono resolves a P/Invoke when it compiles the method that calls it, and it
+        // compiles a static member before IdleLock's static constructor (which loads the
+        // NuGet package's library) runs; so a static member must call none directly.
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static string VersionString() { return Utf8At(idlelock_version()); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static int VersionNumber() { return idlelock_version_number(); }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static string StatusName(int status) { return Utf8At(idlelock_status_name(status)); }
+
+        /// <summary>The library's iOS-like preset, or null when it failed.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static List<KeyValuePair<int, long>> IosDelaySchedule()
+        {
+            IntPtr steps;
+            UIntPtr len;
+            if (idlelock_delay_schedule_ios(out steps, out len) != 0) return null;
+            var list = new List<KeyValuePair<int, long>>();
+            for (int i = 0; i < (int)len.ToUInt64(); i++)
+            {
+                var s = (DelayStepNative)Marshal.PtrToStructure(new IntPtr(steps.ToInt64() + i * DelayStepSize), typeof(DelayStepNative));
+                list.Add(new KeyValuePair<int, long>(s.failed_attempts, s.delay_ms));
+            }
+            return list;
+        }
 
         static readonly object abiLock = new object();
         static Exception abiProblem;
@@ -217,6 +253,7 @@ namespace LibIdleLock
 
         static Exception CheckAbi()
         {
+            NativeLoader.LoadPackaged();
             int number;
             try
             {
@@ -224,9 +261,10 @@ namespace LibIdleLock
             }
             catch (DllNotFoundException e)
             {
-                return new DllNotFoundException("libidlelock could not be loaded: put libidlelock.so (Linux, Android: " +
-                    "Plugins/<platform>/), libidlelock.dylib or idlelock.dll where the runtime finds native plugins " +
-                    "(LD_LIBRARY_PATH for a Mono console program)", e);
+                return new DllNotFoundException("libidlelock could not be loaded: keep the NuGet package's runtimes/ folder " +
+                    "beside LibIdleLock.dll (looked for " + (NativeLoader.Searched ?? "nothing: no runtimes/<rid> for this system") +
+                    "), or put libidlelock.so where the runtime finds native plugins (Unity: Assets/Plugins/<cpu>/; " +
+                    "a Mono program: LD_LIBRARY_PATH)", e);
             }
             catch (EntryPointNotFoundException e)
             {

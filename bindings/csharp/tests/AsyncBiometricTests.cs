@@ -232,7 +232,7 @@ namespace LibIdleLock.Tests
                     l.Lock();
                     var req = l.BeginBiometricUnlock();
                     Contains(Expect<InvalidArgumentException>(() => req.Finish((AuthResult)7)).Message, "result", "names result");
-                    Contains(Expect<InvalidArgumentException>(() => req.Finish(AuthResult.Ok)).Message, "secret", "names secret");
+                    Eq(Expect<ArgumentNullException>(() => req.Finish(AuthResult.Ok)).ParamName, "secret", "names secret");
                     var short31 = item.Take(31).ToArray();
                     Contains(Expect<InvalidArgumentException>(() => req.Finish(AuthResult.Ok, short31)).Message, "31", "says the length");
                     Check(Zero(short31), "a refused array is cleared too");
@@ -253,7 +253,7 @@ namespace LibIdleLock.Tests
                     l.Lock();
                     var open = new List<BiometricRequest>();
                     for (int i = 0; i < IdleLock.BiometricRequestsMax; i++) open.Add(l.BeginBiometricUnlock());
-                    Contains(Expect<InvalidArgumentException>(() => l.BeginBiometricUnlock()).Message, "REQUESTS_MAX", "the ninth is refused");
+                    Contains(Expect<InvalidArgumentException>(() => l.BeginBiometricUnlock()).Message, "IdleLock.BiometricRequestsMax", "the ninth is refused");
                     foreach (var r in open) r.Dispose();
                     foreach (var r in open) Check(r.IsFinished, "disposed requests are finished");
                     open.Clear();
@@ -347,7 +347,7 @@ namespace LibIdleLock.Tests
                     l.Lock();
                     Check(l.Snapshot().IsPasscodeRequired, "the snapshot says the passcode is required");
                     Check(heard.Contains(true), "a listener heard it");
-                    Contains(Expect<LockUnavailableException>(() => l.BeginBiometricUnlock()).Message, "biometric_max_uses", "names the policy");
+                    Contains(Expect<LockUnavailableException>(() => l.BeginBiometricUnlock()).Message, "BiometricMaxUses", "names the policy");
                     l.Unlock(C("2468"));
                     Check(!l.Snapshot().IsPasscodeRequired, "the passcode satisfied it");
                 }
@@ -365,15 +365,15 @@ namespace LibIdleLock.Tests
                     Check(!l.Snapshot().IsPasscodeRequired, "not yet");
                     clock.Advance(1);
                     Check(l.Snapshot().IsPasscodeRequired, "an hour after the passcode was entered");
-                    Contains(Expect<LockUnavailableException>(() => l.BeginBiometricUnlock()).Message, "passcode_max_age_ms", "names the policy");
+                    Contains(Expect<LockUnavailableException>(() => l.BeginBiometricUnlock()).Message, "PasscodeMaxAgeMs", "names the policy");
                 }
             });
             h.Test("policy options out of range name the field; the bounds build", () =>
             {
-                Bad(With(o => o.PasscodeMaxAgeMs = IdleLock.PasscodeMaxAgeMinMs - 1), "passcode_max_age_ms", "3599999");
-                Bad(With(o => o.PasscodeMaxAgeMs = IdleLock.PasscodeMaxAgeMaxMs + 1), "passcode_max_age_ms");
-                Bad(With(o => o.BiometricMaxUses = IdleLock.BiometricMaxUsesMax + 1), "biometric_max_uses", "1001");
-                Bad(With(o => o.BiometricMaxUses = -1), "biometric_max_uses");
+                Bad(With(o => o.PasscodeMaxAgeMs = IdleLock.PasscodeMaxAgeMinMs - 1), "PasscodeMaxAgeMs", "3599999");
+                Bad(With(o => o.PasscodeMaxAgeMs = IdleLock.PasscodeMaxAgeMaxMs + 1), "PasscodeMaxAgeMs");
+                Bad(With(o => o.BiometricMaxUses = IdleLock.BiometricMaxUsesMax + 1), "BiometricMaxUses", "1001");
+                Bad(With(o => o.BiometricMaxUses = -1), "BiometricMaxUses");
                 new IdleLock(With(o => { o.PasscodeMaxAgeMs = 0; o.BiometricMaxUses = 0; o.PasscodeAfterReboot = false; })).Dispose();
                 new IdleLock(With(o => { o.PasscodeMaxAgeMs = IdleLock.PasscodeMaxAgeMaxMs; o.BiometricMaxUses = IdleLock.BiometricMaxUsesMax; o.PasscodeAfterReboot = true; })).Dispose();
                 using (var l = new IdleLock(Fast(null)))
@@ -389,11 +389,11 @@ namespace LibIdleLock.Tests
                     l.SetPasscode(C("2468"));
                     l.Lock();
                     var before = l.Snapshot();
-                    Contains(Expect<InvalidArgumentException>(() => l.RequireRecentAuth(0)).Message, "max_age_ms", "names it");
+                    Contains(Expect<InvalidArgumentException>(() => l.RequireRecentAuth(0)).Message, "maxAgeMs", "names it");
                     Expect<InvalidArgumentException>(() => l.RequireRecentAuth(-1));
                     Expect<InvalidArgumentException>(() => l.RequireRecentAuth(IdleLock.RecentAuthMaxMs + 1));
-                    Expect<InvalidArgumentException>(() => l.UnlockWithBiometricsAsync(null));
-                    Expect<InvalidArgumentException>(() => l.EnableBiometricsAsync(null));
+                    Eq(Expect<ArgumentNullException>(() => l.UnlockWithBiometricsAsync(null)).ParamName, "check", "check");
+                    Eq(Expect<ArgumentNullException>(() => l.EnableBiometricsAsync(null)).ParamName, "store", "store");
                     Eq(l.Snapshot().Seq, before.Seq, "nothing changed");
                 }
             });

@@ -18,6 +18,7 @@ namespace LibIdleLock.Tests
 
         static int Main(string[] args)
         {
+            if (args.Length == 2 && args[0] == "--child") return Child(args[1]);
             headerPath = args.Length > 0 ? args[0] : "include/idlelock.h";
             var h = new Harness();
             Module(h);
@@ -28,8 +29,11 @@ namespace LibIdleLock.Tests
             Listeners(h);
             Biometrics(h);
             AsyncBiometrics(h);
+            AsyncCancellation(h);
+            AsyncCancellationAuthenticator(h);
             Store(h);
             Lifetime(h);
+            Processes(h);
             BadInput(h);
             Threads(h);
             return h.Finish() == 0 ? 0 : 1;
@@ -108,12 +112,28 @@ namespace LibIdleLock.Tests
 
         // ------------------------------------------------------------------ config
 
+        /// <summary>The constructor refuses o with InvalidArgumentException (an ArgumentException
+        /// with status 1) whose message names the option in the binding's words (parts[0] is
+        /// the option, also ParamName) and no C name.</summary>
         static void Bad(IdleLockOptions o, params string[] parts)
         {
             var e = Expect<InvalidArgumentException>(() => new IdleLock(o).Dispose());
+            Check(e is ArgumentException, "an ArgumentException");
+            Check(e is IIdleLockError, "an IIdleLockError");
             Eq(e.Status, 1, "status");
             Eq(e.StatusName, "IDLELOCK_ERR_INVALID_ARGUMENT", "StatusName");
+            Check(e.Snapshot == null, "no snapshot");
             foreach (var p in parts) Contains(e.Message, p, "message");
+            Eq(e.ParamName, parts[0].Split('.', ' ')[0], "ParamName");
+            NoCNames(e.Message);
+        }
+
+        /// <summary>A message in the binding's words: no config.field, no snake_case option
+        /// name, no IDLELOCK_ constant.</summary>
+        static void NoCNames(string message)
+        {
+            var c = Regex.Match(message, @"config\.|IDLELOCK_|\b(idle_after_ms|background_after_ms|inactive_after_ms|grace_ms|max_attempts|kdf_opslimit|kdf_memlimit|store_path|unlock_reason|device_key|prompt_cap_ms|warn_before_ms|delay_schedule|delay_ms|failed_attempts|passcode_max_age_ms|passcode_after_reboot|biometric_max_uses|lock_on_start|max_age_ms|state_name)\b");
+            Check(!c.Success, "the message uses a C name (" + c.Value + "): " + message);
         }
 
         static IdleLockOptions With(Action<IdleLockOptions> change)
@@ -125,28 +145,49 @@ namespace LibIdleLock.Tests
 
         static void Config(Harness h)
         {
-            h.Test("a lock that never times out is refused, naming idle_after_ms", () => Bad(new IdleLockOptions(), "idle_after_ms"));
-            h.Test("values out of range name the field and the value", () =>
+            h.Test("a lock that never times out is refused, naming IdleAfterMs", () =>
+                Bad(new IdleLockOptions(), "IdleAfterMs", "BackgroundAfterMs", "IdleLock.Never"));
+            h.Test("values out of range name the option and the value in the binding's words", () =>
             {
-                Bad(With(o => o.GraceMs = 60001), "grace_ms", "60001");
-                Bad(With(o => o.MaxAttempts = 0), "max_attempts");
-                Bad(With(o => o.IdleAfterMs = 0), "idle_after_ms");
-                Bad(With(o => o.BackgroundAfterMs = -2), "background_after_ms");
-                Bad(With(o => o.KdfOpslimit = 1), "kdf_opslimit");
-                Bad(With(o => o.KdfMemlimit = 1024), "kdf_memlimit");
-                Bad(With(o => o.PromptCapMs = 600001), "prompt_cap_ms");
-                Bad(With(o => o.WarnBeforeMs = 60000), "warn_before_ms");
-                Bad(With(o => o.DeviceKey = new byte[31]), "device_key");
-                Bad(With(o => o.UnlockReason = new string('r', 513)), "unlock_reason");
-                Bad(With(o => o.DelaySchedule = new[] { new DelayStep(2, 10), new DelayStep(1, 20) }), "delay");
-                Bad(With(o => o.DelaySchedule = IdleLock.IosDelaySchedule()), "max_attempts");
+                Bad(With(o => o.GraceMs = 60001), "GraceMs", "60001");
+                Bad(With(o => o.MaxAttempts = 0), "MaxAttempts");
+                Bad(With(o => o.IdleAfterMs = 0), "IdleAfterMs", "IdleLock.Never");
+                Bad(With(o => o.BackgroundAfterMs = -2), "BackgroundAfterMs", "IdleLock.SameAsIdle");
+                Bad(With(o => o.InactiveAfterMs = -1), "InactiveAfterMs");
+                Bad(With(o => o.KdfOpslimit = 1), "KdfOpslimit");
+                Bad(With(o => o.KdfMemlimit = 1024), "KdfMemlimit");
+                Bad(With(o => o.PromptCapMs = 600001), "PromptCapMs");
+                Bad(With(o => o.WarnBeforeMs = 60000), "WarnBeforeMs");
+                Bad(With(o => o.DeviceKey = new byte[31]), "DeviceKey");
+                Bad(With(o => o.UnlockReason = new string('r', 513)), "UnlockReason");
+                Bad(With(o => o.DelaySchedule = new[] { new DelayStep(2, 10), new DelayStep(1, 20) }), "DelaySchedule", "FailedAttempts");
+                Bad(With(o => o.DelaySchedule = new[] { new DelayStep(2, 0) }), "DelaySchedule", "DelayMs");
+                Bad(With(o => o.DelaySchedule = IdleLock.IosDelaySchedule()), "DelaySchedule", "MaxAttempts");
+                Bad(With(o => { o.StorePath = "/tmp/idlelock-never-created"; o.LockOnStart = false; }), "LockOnStart is false", "DeviceKey");
             });
-            h.Test("the binding's own checks name the option", () =>
+            h.Test("the binding's own checks name the option; a null is ArgumentNullException", () =>
             {
                 Bad(With(o => o.StorePath = "/tmp/a\0b"), "StorePath", "NUL");
                 Bad(With(o => o.UnlockReason = "why\0not"), "UnlockReason", "NUL");
                 Bad(With(o => o.UnlockReason = "\ud800"), "UnlockReason", "surrogate");
-                Expect<InvalidArgumentException>(() => new IdleLock(null));
+                Eq(Expect<ArgumentNullException>(() => new IdleLock(null)).ParamName, "options", "ParamName");
+            });
+            h.Test("one clause catches every library error: IIdleLockError", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    l.SetPasscode(C("2468"));
+                    l.Lock();
+                    int caught = 0;
+                    foreach (var call in new Action[] { () => l.GetSecret("x"), () => l.Unlock(C("0000")), () => l.RequireRecentAuth(0) })
+                    {
+                        try { call(); }
+                        catch (Exception e) when (e is IIdleLockError) { caught++; }
+                    }
+                    Eq(caught, 3, "SessionLocked, InvalidPasscode and InvalidArgument are all IIdleLockError");
+                    Check(typeof(ArgumentException).IsAssignableFrom(typeof(InvalidArgumentException)), "InvalidArgumentException is an ArgumentException");
+                    Check(!typeof(IdleLockException).IsAssignableFrom(typeof(InvalidArgumentException)), "and not an IdleLockException");
+                }
             });
             h.Test("defaults build; the iOS preset with MaxAttempts 10", () =>
             {
@@ -221,8 +262,16 @@ namespace LibIdleLock.Tests
                     Check(l.Lifecycle(Platform.AndroidLifecycleEvent, "ON_STOP").IsAway, "ON_STOP");
                     Check(!l.Lifecycle(Platform.AndroidLifecycleEvent, "ON_RESUME").IsAway, "ON_RESUME");
                     var seq = l.Snapshot().Seq;
-                    Expect<InvalidArgumentException>(() => l.Lifecycle(Platform.IosScenePhase, "Active"));
-                    Expect<InvalidArgumentException>(() => l.Lifecycle((Platform)99, "active"));
+                    var wrong = Expect<InvalidArgumentException>(() => l.Lifecycle(Platform.IosScenePhase, "Active"));
+                    Contains(wrong.Message, "\"Active\" is not a state of Platform.IosScenePhase", "names the platform");
+                    Contains(wrong.Message, "active, inactive, background", "lists the valid names");
+                    Eq(wrong.ParamName, "stateName", "ParamName");
+                    NoCNames(wrong.Message);
+                    var android = Expect<InvalidArgumentException>(() => l.Lifecycle(Platform.AndroidLifecycleEvent, "onStop"));
+                    Contains(android.Message, "ON_CREATE, ON_START, ON_RESUME, ON_PAUSE, ON_STOP, ON_DESTROY", "lists Android's");
+                    var platform = Expect<InvalidArgumentException>(() => l.Lifecycle((Platform)99, "active"));
+                    Contains(platform.Message, "IosScenePhase, IosApplicationState, AndroidLifecycleEvent", "lists the platforms");
+                    Eq(platform.ParamName, "platform", "ParamName");
                     Eq(l.Snapshot().Seq, seq, "nothing changed");
                 }
             });
@@ -710,7 +759,12 @@ namespace LibIdleLock.Tests
                 { "OpenPrompt", () => l.OpenPrompt() },
                 { "SetPasscode", () => l.SetPasscode(C("2468")) },
                 { "SetPasscodeUtf8", () => l.SetPasscodeUtf8(new byte[] { 50, 52, 54, 56 }) },
+                { "SetPasscode(range)", () => l.SetPasscode(C("2468"), 0, 4) },
+                { "SetPasscodeUtf8(range)", () => l.SetPasscodeUtf8(new byte[] { 50, 52, 54, 56 }, 0, 4) },
                 { "Unlock", () => l.Unlock(C("2468")) }, { "UnlockUtf8", () => l.UnlockUtf8(new byte[] { 50, 52, 54, 56 }) },
+                { "Unlock(range)", () => l.Unlock(C("2468"), 0, 4) },
+                { "UnlockUtf8(range)", () => l.UnlockUtf8(new byte[] { 50, 52, 54, 56 }, 0, 4) },
+                { "UnlockWithBiometricsAsync(token)", () => l.UnlockWithBiometricsAsync(new CancellationTokenSource().Token).Wait() },
                 { "EnableBiometrics", l.EnableBiometrics }, { "DisableBiometrics", l.DisableBiometrics },
                 { "UnlockWithBiometrics", () => l.UnlockWithBiometrics() },
                 { "UnlockWithBiometricsAsync", () => l.UnlockWithBiometricsAsync().Wait() },
@@ -719,9 +773,11 @@ namespace LibIdleLock.Tests
                 { "UnlockWithBiometricsAsync(check)", () => l.UnlockWithBiometricsAsync(r => Task.FromResult(new byte[32])).Wait() },
                 { "EnableBiometricsAsync(store)", () => l.EnableBiometricsAsync((r, s) => Task.FromResult(0)).Wait() },
                 { "RequireRecentAuth", () => l.RequireRecentAuth(1000) },
+                { "RequireRecentAuth(TimeSpan)", () => l.RequireRecentAuth(TimeSpan.FromSeconds(1)) },
                 { "Disable", l.Disable }, { "Subscribe", () => l.Subscribe(s => { }) },
                 { "Subscribe(context)", () => l.Subscribe(s => { }, new QueueContext()) },
                 { "Unsubscribe", () => l.Unsubscribe(1) }, { "PutSecret", () => l.PutSecret("n", new byte[1]) },
+                { "PutSecret(range)", () => l.PutSecret("n", new byte[1], 0, 1) },
                 { "GetSecret", () => l.GetSecret("n") }, { "RemoveSecret", () => l.RemoveSecret("n") },
                 { "RequireUnlocked", l.RequireUnlocked }, { "WatchStart", l.WatchStart }, { "WatchStop", l.WatchStop },
             };
@@ -739,6 +795,11 @@ namespace LibIdleLock.Tests
             }
         }
 
+        static KeyValuePair<string, Action> P(string paramName, Action call)
+        {
+            return new KeyValuePair<string, Action>(paramName, call);
+        }
+
         static void Lifetime(Harness h)
         {
             h.Test("every call after Dispose is ObjectDisposedException; Dispose is idempotent", () =>
@@ -752,7 +813,11 @@ namespace LibIdleLock.Tests
                 Eq(LiveHandles(), live, "destroyed once");
                 var calls = EveryCall(l);
                 foreach (var c in calls) Expect<ObjectDisposedException>(c.Value);
-                Eq(calls.Count, 35, "covers the 35 calls");
+                // Every public instance method but Dispose, IsDisposed and ToString is listed.
+                var members = typeof(IdleLock).GetMethods(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance |
+                                                          System.Reflection.BindingFlags.DeclaredOnly)
+                    .Where(m => m.Name != "Dispose" && m.Name != "get_IsDisposed" && m.Name != "ToString").Count();
+                Eq(calls.Count, members, "covers every public instance method");
             });
             h.Test("forgotten handles are finalized and destroyed without a leak", () =>
             {
@@ -799,7 +864,7 @@ namespace LibIdleLock.Tests
 
         static void BadInput(Harness h)
         {
-            h.Test("bad input for every entry point changes nothing", () =>
+            h.Test("bad input for every entry point changes nothing: ArgumentNullException for a null, InvalidArgumentException for a value", () =>
             {
                 using (var l = new IdleLock(Fast(new FakeClock())))
                 {
@@ -807,47 +872,119 @@ namespace LibIdleLock.Tests
                     l.PutSecret("keep", new byte[] { 1 });
                     l.Lock();
                     var before = l.Snapshot();
+                    var nulls = new Dictionary<string, KeyValuePair<string, Action>>
+                    {
+                        { "Lifecycle(null)", P("stateName", () => l.Lifecycle(Platform.IosScenePhase, null)) },
+                        { "SetPasscode(null)", P("passcode", () => l.SetPasscode(null)) },
+                        { "SetPasscode(null, 0, 0)", P("passcode", () => l.SetPasscode(null, 0, 0)) },
+                        { "SetPasscodeUtf8(null)", P("utf8", () => l.SetPasscodeUtf8(null)) },
+                        { "SetPasscodeUtf8(null, 0, 0)", P("utf8", () => l.SetPasscodeUtf8(null, 0, 0)) },
+                        { "Unlock(null)", P("passcode", () => l.Unlock(null)) },
+                        { "Unlock(null, 0, 0)", P("passcode", () => l.Unlock(null, 0, 0)) },
+                        { "UnlockUtf8(null)", P("utf8", () => l.UnlockUtf8(null)) },
+                        { "UnlockUtf8(null, 0, 0)", P("utf8", () => l.UnlockUtf8(null, 0, 0)) },
+                        { "Subscribe(null)", P("listener", () => l.Subscribe(null)) },
+                        { "Subscribe(null, ctx)", P("listener", () => l.Subscribe(null, new QueueContext())) },
+                        { "PutSecret(null name)", P("name", () => l.PutSecret(null, new byte[1])) },
+                        { "PutSecret(null value)", P("value", () => l.PutSecret("n", null)) },
+                        { "PutSecret(name, null, 0, 0)", P("value", () => l.PutSecret("n", null, 0, 0)) },
+                        { "GetSecret(null)", P("name", () => l.GetSecret(null)) },
+                        { "RemoveSecret(null)", P("name", () => l.RemoveSecret(null)) },
+                        { "UnlockWithBiometricsAsync(null)", P("check", () => l.UnlockWithBiometricsAsync(null)) },
+                        { "EnableBiometricsAsync(null)", P("store", () => l.EnableBiometricsAsync(null)) },
+                    };
+                    foreach (var b in nulls)
+                    {
+                        var e = Expect<ArgumentNullException>(b.Value.Value);
+                        Eq(e.ParamName, b.Value.Key, b.Key + ": ParamName");
+                    }
                     var bad = new Dictionary<string, Action>
                     {
                         { "Lifecycle(bad platform)", () => l.Lifecycle((Platform)0, "active") },
-                        { "Lifecycle(null)", () => l.Lifecycle(Platform.IosScenePhase, null) },
                         { "Lifecycle(NUL)", () => l.Lifecycle(Platform.IosScenePhase, "act\0ive") },
                         { "Lifecycle(unknown)", () => l.Lifecycle(Platform.IosScenePhase, "ACTIVE") },
                         { "PromptEnd(never issued)", () => l.PromptEnd(987654321) },
                         { "PromptEnd(0)", () => l.PromptEnd(0) },
-                        { "SetPasscode(null)", () => l.SetPasscode(null) },
-                        { "SetPasscodeUtf8(null)", () => l.SetPasscodeUtf8(null) },
                         { "SetPasscodeUtf8(invalid)", () => l.SetPasscodeUtf8(new byte[] { 0xC0, 0x80, 97, 98 }) },
-                        { "Unlock(null)", () => l.Unlock(null) },
-                        { "UnlockUtf8(null)", () => l.UnlockUtf8(null) },
                         { "UnlockUtf8(empty)", () => l.UnlockUtf8(new byte[0]) },
                         { "Unlock(empty)", () => l.Unlock(new char[0]) },
                         { "UnlockUtf8(1025)", () => l.UnlockUtf8(new byte[1025]) },
                         { "Unlock(lone surrogate)", () => l.Unlock(new[] { '\udfff' }) },
                         { "UnlockUtf8(invalid)", () => l.UnlockUtf8(new byte[] { 0xFF }) },
-                        { "Subscribe(null)", () => l.Subscribe(null) },
-                        { "Subscribe(null, ctx)", () => l.Subscribe(null, new QueueContext()) },
                         { "Unsubscribe(never issued)", () => l.Unsubscribe(555) },
-                        { "PutSecret(null name)", () => l.PutSecret(null, new byte[1]) },
-                        { "PutSecret(null value)", () => l.PutSecret("n", null) },
                         { "PutSecret(empty)", () => l.PutSecret("", new byte[1]) },
-                        { "GetSecret(null)", () => l.GetSecret(null) },
                         { "GetSecret(65)", () => l.GetSecret(new string('k', 65)) },
                         { "GetSecret(NUL)", () => l.GetSecret("ke\0ep") },
-                        { "RemoveSecret(null)", () => l.RemoveSecret(null) },
                         { "RemoveSecret(surrogate)", () => l.RemoveSecret("\ud800x") },
+                        { "RequireRecentAuth(0)", () => l.RequireRecentAuth(0) },
                     };
                     foreach (var b in bad)
                     {
                         var e = Expect<InvalidArgumentException>(b.Value);
                         Check(!string.IsNullOrEmpty(e.Message), b.Key + ": a message");
                         Check(e.Snapshot == null, b.Key + ": no snapshot");
+                        NoCNames(e.Message);
                     }
                     var after = l.Snapshot();
                     Eq(after.Seq, before.Seq, "nothing changed");
                     Eq(after.AttemptsRemaining, before.AttemptsRemaining, "no attempt counted");
                     l.Unlock(C("2468"));
                     Eq(l.GetSecret("keep")[0], (byte)1, "intact");
+                }
+            });
+            h.Test("(array, offset, count): only the range is read; a range outside the array is refused, never read", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    // A fixed buffer the host fills from key events: the passcode sits in the middle.
+                    var typed = C("xx2468yy");
+                    l.SetPasscode(typed, 2, 4);
+                    Eq(new string(typed), "xx2468yy", "the caller's buffer is untouched");
+                    l.Lock();
+                    Expect<InvalidPasscodeException>(() => l.Unlock(typed, 0, 6)); // "xx2468": counted, wrong
+                    Eq(l.Unlock(typed, 2, 4).State, LockState.Unlocked, "the range alone is the passcode");
+                    var utf8 = Encoding.UTF8.GetBytes("..1357..");
+                    l.SetPasscodeUtf8(utf8, 2, 4);
+                    l.Lock();
+                    Eq(l.UnlockUtf8(utf8, 2, 4).State, LockState.Unlocked, "UTF-8 range");
+                    var value = new byte[] { 9, 9, 1, 2, 3, 9 };
+                    l.PutSecret("mid", value, 2, 3);
+                    Check(l.GetSecret("mid").SequenceEqual(new byte[] { 1, 2, 3 }), "the value is the range");
+                    l.PutSecret("none", value, 6, 0);
+                    Eq(l.GetSecret("none").Length, 0, "an empty range at the end");
+                    var seq = l.Snapshot().Seq;
+                    int attempts = l.Snapshot().AttemptsRemaining;
+                    var ranges = new Dictionary<string, Action>
+                    {
+                        { "SetPasscode", () => l.SetPasscode(typed, 0, typed.Length + 1) },
+                        { "SetPasscode(offset)", () => l.SetPasscode(typed, typed.Length, 1) },
+                        { "SetPasscode(overflow)", () => l.SetPasscode(typed, int.MaxValue, int.MaxValue) },
+                        { "SetPasscodeUtf8", () => l.SetPasscodeUtf8(utf8, 5, 4) },
+                        { "Unlock", () => l.Unlock(typed, 7, 2) },
+                        { "Unlock(overflow)", () => l.Unlock(typed, 1, int.MaxValue) },
+                        { "UnlockUtf8", () => l.UnlockUtf8(utf8, 8, 1) },
+                        { "PutSecret", () => l.PutSecret("n", value, 4, 3) },
+                        { "PutSecret(overflow)", () => l.PutSecret("n", value, int.MaxValue, 1) },
+                    };
+                    foreach (var r in ranges)
+                    {
+                        var e = Expect<ArgumentException>(r.Value);
+                        Check(e is InvalidArgumentException, r.Key + ": InvalidArgumentException, got " + e.GetType().Name);
+                        Eq(e.ParamName, "count", r.Key + ": ParamName");
+                    }
+                    var negative = new Dictionary<string, KeyValuePair<string, Action>>
+                    {
+                        { "SetPasscode(-1)", P("offset", () => l.SetPasscode(typed, -1, 4)) },
+                        { "SetPasscodeUtf8(count -1)", P("count", () => l.SetPasscodeUtf8(utf8, 0, -1)) },
+                        { "Unlock(-1)", P("offset", () => l.Unlock(typed, -1, 1)) },
+                        { "UnlockUtf8(count -1)", P("count", () => l.UnlockUtf8(utf8, 1, -1)) },
+                        { "PutSecret(-1)", P("offset", () => l.PutSecret("n", value, -1, 1)) },
+                        { "PutSecret(count int.MinValue)", P("count", () => l.PutSecret("n", value, 0, int.MinValue)) },
+                    };
+                    foreach (var r in negative) Eq(Expect<ArgumentOutOfRangeException>(r.Value.Value).ParamName, r.Value.Key, r.Key);
+                    Eq(l.Snapshot().Seq, seq, "nothing changed");
+                    Eq(l.Snapshot().AttemptsRemaining, attempts, "no attempt counted");
+                    Expect<NotFoundException>(() => l.GetSecret("n"));
                 }
             });
             h.Test("a missing folder is a storage error that says what to check", () =>
@@ -858,6 +995,50 @@ namespace LibIdleLock.Tests
 
         static void Threads(Harness h)
         {
+            h.Test("Dispose races calls and nested calls: destroyed exactly once, after the last call, never blocking (50 rounds)", () =>
+            {
+                int live = LiveHandles();
+                var rnd = new Random(1234);
+                for (int round = 0; round < 50; round++)
+                {
+                    var l = new IdleLock(Fast(new FakeClock()));
+                    l.SetPasscode(C("2468"));
+                    // A listener that calls back into the lock: calls nested two deep.
+                    l.Subscribe(s => { try { l.Snapshot(); } catch (ObjectDisposedException) { } });
+                    var errors = new List<Exception>();
+                    var go = new ManualResetEventSlim();
+                    var threads = new Thread[3];
+                    for (int t = 0; t < threads.Length; t++)
+                    {
+                        int id = t;
+                        threads[t] = new Thread(() =>
+                        {
+                            go.Wait();
+                            try
+                            {
+                                for (int i = 0; ; i++)
+                                {
+                                    if (id == 0) l.Touch();
+                                    else if (id == 1) l.Snapshot();
+                                    else if (i % 2 == 0) l.Lock();
+                                    else l.Check();
+                                }
+                            }
+                            catch (ObjectDisposedException) { }
+                            catch (Exception e) { lock (errors) errors.Add(e); }
+                        });
+                        threads[t].Start();
+                    }
+                    go.Set();
+                    Thread.Sleep(rnd.Next(0, 8));
+                    var sw = System.Diagnostics.Stopwatch.StartNew();
+                    l.Dispose();
+                    Check(sw.ElapsedMilliseconds < 2000, "round " + round + ": Dispose took " + sw.ElapsedMilliseconds + " ms");
+                    foreach (var t in threads) Check(t.Join(20000), "round " + round + ": thread ended");
+                    Check(errors.Count == 0, "round " + round + ": " + string.Join("; ", errors.Select(e => e.ToString())));
+                    WaitFor(() => LiveHandles() == live, 5000, "round " + round + ": destroyed");
+                }
+            });
             h.Test("four threads hammer one handle, then it is disposed under them", () =>
             {
                 int live = LiveHandles();

@@ -1,6 +1,8 @@
 /*
  * idlelock_jni.c: the JNI glue between org.idlelock (bindings/java/src) and
- * libidlelock.so.1. It uses only what the Android NDK's libc (bionic)
+ * libidlelock (the self-contained libidlelock.so beside it in the jar and in
+ * an Android app's jniLibs; build/libidlelock.so.1 in the development build
+ * of mk/java.mk). It uses only what the Android NDK's libc (bionic)
  * offers: pthreads, malloc, string.h; no libsodium (its own copies of
  * passcodes and secrets are wiped with a volatile loop).
  *
@@ -14,15 +16,29 @@
  *    watcher thread): such a thread is attached once, as a daemon, and
  *    detached when it ends, by the destructor of a pthread key.
  *  - Each handle's callbacks object (org.idlelock.Callbacks) is held by a
- *    weak global reference, created at create and deleted at destroy; a
- *    callback that finds it cleared does nothing (the lock was collected).
+ *    weak global reference, created at create and deleted when the handle's
+ *    glue state is freed; a callback that finds it cleared does nothing
+ *    (the lock was collected).
+ *  - The library never gets a pointer to glue memory as a callback's ctx:
+ *    it gets a number (a context id, never reused) that each callback looks
+ *    up in a table under a mutex, taking a reference on the handle's glue
+ *    state for the length of the callback. Destroy takes the handle's ids
+ *    out of the table first, so a callback the library makes after that
+ *    (the rest of a delivery whose listener destroyed the handle, on any
+ *    thread) finds nothing and returns; the state is freed by whoever drops
+ *    the last reference (destroy, or the callback running when it was
+ *    called). Nothing the library can still call is ever freed
+ *    (include/idlelock.h, "Destroy and callbacks"; defence in depth).
  *  - Every callback pushes a local frame and pops it, so an attached thread
  *    that never returns to Java does not pile up local references.
  *  - Java never throws into C: Callbacks catches everything; a pending VM
  *    error (out of memory) is described and cleared before returning to C.
  *
  * Statuses are the library's, plus the glue's own (negative): -1 a listener
- * token not subscribed on this handle, -2 the glue could not allocate.
+ * token not subscribed on this handle, -2 the glue could not allocate, -3
+ * an (array, length) pair whose length does not fit the array (the Java
+ * side checks first; the glue checks again and never reads or writes past
+ * a Java array).
  */
 #include <jni.h>
 #include <pthread.h>
@@ -33,8 +49,30 @@
 
 #include "idlelock.h"
 
+/* The glibc floor of the jar's natives (docs/PLATFORMS.md, 2.17): glibc
+ * 2.34 moved the thread-specific-data calls into libc under a new version;
+ * bind them to the version glibc has had since its first on the CPU (the
+ * same code), and NEEDED lists libpthread.so.0, where a glibc before 2.34
+ * keeps them. Only the jar's builds define IDLELOCK_JNI_GLIBC_FLOOR
+ * (mk/java.mk); Android's bionic needs none of this. */
+#if defined(IDLELOCK_JNI_GLIBC_FLOOR) && defined(__GLIBC__)
+#if defined(__x86_64__)
+#define JL_GLIBC_FIRST "GLIBC_2.2.5"
+#elif defined(__aarch64__)
+#define JL_GLIBC_FIRST "GLIBC_2.17"
+#elif defined(__arm__)
+#define JL_GLIBC_FIRST "GLIBC_2.4"
+#else
+#error "idlelock_jni.c: add this CPU's first glibc version"
+#endif
+__asm__(".symver pthread_key_create, pthread_key_create@" JL_GLIBC_FIRST);
+__asm__(".symver pthread_getspecific, pthread_getspecific@" JL_GLIBC_FIRST);
+__asm__(".symver pthread_setspecific, pthread_setspecific@" JL_GLIBC_FIRST);
+#endif
+
 #define GLUE_NOT_SUBSCRIBED (-1)
 #define GLUE_NO_MEMORY (-2)
+#define GLUE_BAD_LENGTH (-3)
 
 #define SNAP_FIELDS 16
 #define CFG_FIELDS 13
@@ -49,19 +87,30 @@ static long g_live_handles, g_attached_count, g_detached_count;
 
 typedef struct jl_handle jl_handle;
 
-typedef struct jl_listener {
-    struct jl_listener *next;
-    jl_handle *owner;
-    jlong id;        /* the binding's number (Callbacks.listeners) */
-    uint64_t token;  /* the library's */
-} jl_listener;
-
+/* A handle's glue state. `refs` (guarded by g_table_mu) counts the table's
+ * reference, until destroy, and each callback running with it. */
 struct jl_handle {
     idlelock *lock;
     jweak callbacks;
-    pthread_mutex_t mu; /* guards listeners */
-    jl_listener *listeners;
+    uintptr_t id;             /* the ctx of its clock and authenticator */
+    unsigned refs;
+    struct jl_entry *entries; /* its entries in the table (this one, listeners) */
 };
+
+/* An entry of the context table: what a ctx number stands for. */
+typedef struct jl_entry {
+    struct jl_entry *next;    /* in its bucket */
+    struct jl_entry *sibling; /* in its handle's list */
+    uintptr_t id;
+    jl_handle *h;
+    jlong listener;           /* the binding's listener number; 0: the handle's own */
+    uint64_t token;           /* the library's listener token; 0 until subscribed */
+} jl_entry;
+
+#define TABLE_BUCKETS 256
+static pthread_mutex_t g_table_mu = PTHREAD_MUTEX_INITIALIZER;
+static jl_entry *g_table[TABLE_BUCKETS];
+static uintptr_t g_next_id = 1; /* guarded by g_table_mu; 0 once exhausted */
 
 static void wipe(void *p, size_t n)
 {
@@ -72,6 +121,92 @@ static void wipe(void *p, size_t n)
 static jl_handle *H(jlong handle) { return (jl_handle *)(intptr_t)handle; }
 
 static void count(long *counter, long delta) { __atomic_add_fetch(counter, delta, __ATOMIC_SEQ_CST); }
+
+/* ---------------------------------------------------------- the table */
+
+static size_t bucket(uintptr_t id) { return (size_t)(id % TABLE_BUCKETS); }
+
+/* A new entry of `h` (not yet in the table), or NULL when out of memory or
+ * ids (2^32 on a 32-bit CPU: ids are never reused). */
+static jl_entry *entry_new(jl_handle *h, jlong listener)
+{
+    jl_entry *e = (jl_entry *)calloc(1, sizeof *e);
+    if (e == NULL) return NULL;
+    pthread_mutex_lock(&g_table_mu);
+    e->id = g_next_id;
+    if (g_next_id != 0) g_next_id++;
+    pthread_mutex_unlock(&g_table_mu);
+    if (e->id == 0) {
+        free(e);
+        return NULL;
+    }
+    e->h = h;
+    e->listener = listener;
+    return e;
+}
+
+/* With g_table_mu held. */
+static void entry_link(jl_entry *e)
+{
+    size_t b = bucket(e->id);
+    e->next = g_table[b];
+    g_table[b] = e;
+    e->sibling = e->h->entries;
+    e->h->entries = e;
+}
+
+/* With g_table_mu held: takes e out of the table and its handle's list. */
+static void entry_unlink(jl_entry *e)
+{
+    for (jl_entry **p = &g_table[bucket(e->id)]; *p != NULL; p = &(*p)->next) {
+        if (*p == e) {
+            *p = e->next;
+            break;
+        }
+    }
+    for (jl_entry **p = &e->h->entries; *p != NULL; p = &(*p)->sibling) {
+        if (*p == e) {
+            *p = e->sibling;
+            break;
+        }
+    }
+}
+
+/* The handle behind a ctx, with a reference taken (release_handle), or
+ * NULL when the ctx is no longer in the table (destroyed, unsubscribed).
+ * *listener: the entry's listener number. */
+static jl_handle *acquire(void *ctx, jlong *listener)
+{
+    uintptr_t id = (uintptr_t)ctx;
+    jl_handle *h = NULL;
+    pthread_mutex_lock(&g_table_mu);
+    for (jl_entry *e = g_table[bucket(id)]; e != NULL; e = e->next) {
+        if (e->id == id) {
+            h = e->h;
+            h->refs++;
+            if (listener != NULL) *listener = e->listener;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&g_table_mu);
+    return h;
+}
+
+static void free_handle(JNIEnv *env, jl_handle *h)
+{
+    if (h->callbacks != NULL) (*env)->DeleteWeakGlobalRef(env, h->callbacks);
+    free(h);
+    count(&g_live_handles, -1);
+}
+
+/* Drops a reference; the last one frees the handle's glue state. */
+static void release_handle(JNIEnv *env, jl_handle *h)
+{
+    pthread_mutex_lock(&g_table_mu);
+    int last = --h->refs == 0;
+    pthread_mutex_unlock(&g_table_mu);
+    if (last) free_handle(env, h);
+}
 
 static jbyteArray bytes(JNIEnv *env, const void *data, size_t len)
 {
@@ -86,18 +221,33 @@ static jbyteArray cstring_bytes(JNIEnv *env, const char *s)
 }
 
 /* A byte[] as a C copy the caller frees (and wipes, when it may be secret);
- * NULL for a null array or when the copy failed. */
+ * NULL for a null array or when the copy failed. One more byte, 0, always
+ * follows the copy: a C string argument (a name, a path) ends inside it
+ * even when the array lacks its NUL (the Java side adds one; the library
+ * never reads past the copy). */
 static uint8_t *copy_in(JNIEnv *env, jbyteArray a, jsize *len)
 {
     *len = 0;
     if (a == NULL) return NULL;
     jsize n = (*env)->GetArrayLength(env, a);
-    uint8_t *p = (uint8_t *)malloc(n > 0 ? (size_t)n : 1);
+    uint8_t *p = (uint8_t *)malloc((size_t)n + 1);
     if (p == NULL) return NULL;
     if (n > 0) (*env)->GetByteArrayRegion(env, a, 0, n, (jbyte *)p);
+    p[n] = 0;
     *len = n;
     return p;
 }
+
+/* The array holds at least `need` elements (NULL holds none). Every
+ * (array, length) the glue is handed is checked with it before any call
+ * into the library: a bad one is GLUE_BAD_LENGTH, never a read or write
+ * past the array. */
+static int fits(JNIEnv *env, jarray a, jlong need)
+{
+    return a != NULL && need >= 0 && (jlong)(*env)->GetArrayLength(env, a) >= need;
+}
+
+#define OUT_OK(out) ((out) == NULL || fits(env, (out), SNAP_FIELDS))
 
 static void fill_snapshot(JNIEnv *env, jlongArray out, const idlelock_snapshot *s)
 {
@@ -182,19 +332,21 @@ static void clear_vm_error(JNIEnv *env)
 
 static void on_listener(void *ctx, const idlelock_snapshot *s)
 {
-    const jl_listener *l = (const jl_listener *)ctx;
     int foreign;
+    jlong id = 0;
     JNIEnv *env = callback_env(&foreign);
     if (env == NULL || s == NULL) return;
+    /* The listener may unsubscribe itself or destroy the handle (from the
+     * watcher thread): the reference keeps the handle's state until this
+     * returns, and the entry's fields were copied under the table's mutex. */
+    jl_handle *h = acquire(ctx, &id);
+    if (h == NULL) return; /* destroyed or unsubscribed: nothing to call */
     if ((*env)->PushLocalFrame(env, 4) != 0) {
         clear_vm_error(env);
+        release_handle(env, h);
         return;
     }
-    /* Read everything from ctx before calling Java: the listener may
-     * unsubscribe itself or destroy the handle (from the watcher thread),
-     * which frees it. */
-    jobject target = (*env)->NewLocalRef(env, l->owner->callbacks);
-    jlong id = l->id;
+    jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) {
         jlongArray arr = (*env)->NewLongArray(env, SNAP_FIELDS);
         if (arr != NULL) {
@@ -205,59 +357,71 @@ static void on_listener(void *ctx, const idlelock_snapshot *s)
     }
     clear_vm_error(env);
     (*env)->PopLocalFrame(env, NULL);
+    release_handle(env, h);
+}
+
+/* The start of every other callback: the thread's env, the handle's state
+ * (referenced) and a local frame of `frame` slots; NULL when there is none
+ * to call. */
+static JNIEnv *enter_callback(void *ctx, jint frame, jl_handle **out)
+{
+    int foreign;
+    *out = NULL;
+    JNIEnv *env = callback_env(&foreign);
+    if (env == NULL) return NULL;
+    jl_handle *h = acquire(ctx, NULL);
+    if (h == NULL) return NULL;
+    if ((*env)->PushLocalFrame(env, frame) != 0) {
+        clear_vm_error(env);
+        release_handle(env, h);
+        return NULL;
+    }
+    *out = h;
+    return env;
+}
+
+static void leave_callback(JNIEnv *env, jl_handle *h)
+{
+    clear_vm_error(env);
+    (*env)->PopLocalFrame(env, NULL);
+    release_handle(env, h);
 }
 
 static int64_t on_clock(void *ctx)
 {
-    jl_handle *h = (jl_handle *)ctx;
-    int foreign;
+    jl_handle *h;
     int64_t now = INT64_MIN; /* fail closed: earlier than anything recorded */
-    JNIEnv *env = callback_env(&foreign);
+    JNIEnv *env = enter_callback(ctx, 2, &h);
     if (env == NULL) return now;
-    if ((*env)->PushLocalFrame(env, 2) != 0) {
-        clear_vm_error(env);
-        return now;
-    }
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) {
         now = (int64_t)(*env)->CallStaticLongMethod(env, g_callbacks, g_on_clock, target);
         if ((*env)->ExceptionCheck(env)) now = INT64_MIN;
     }
-    clear_vm_error(env);
-    (*env)->PopLocalFrame(env, NULL);
+    leave_callback(env, h);
     return now;
 }
 
 static int32_t auth_available(void *ctx)
 {
-    jl_handle *h = (jl_handle *)ctx;
-    int foreign;
+    jl_handle *h;
     int32_t r = 0;
-    JNIEnv *env = callback_env(&foreign);
+    JNIEnv *env = enter_callback(ctx, 2, &h);
     if (env == NULL) return 0;
-    if ((*env)->PushLocalFrame(env, 2) != 0) {
-        clear_vm_error(env);
-        return 0;
-    }
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) r = (*env)->CallStaticIntMethod(env, g_callbacks, g_auth_available, target);
     if ((*env)->ExceptionCheck(env)) r = 0;
-    clear_vm_error(env);
-    (*env)->PopLocalFrame(env, NULL);
+    leave_callback(env, h);
     return r;
 }
 
 static int32_t auth_store(void *ctx, const uint8_t *secret, size_t len)
 {
-    jl_handle *h = (jl_handle *)ctx;
-    int foreign;
+    jl_handle *h;
     int32_t r = 1;
-    JNIEnv *env = callback_env(&foreign);
-    if (env == NULL || secret == NULL || len > 4096) return 1;
-    if ((*env)->PushLocalFrame(env, 4) != 0) {
-        clear_vm_error(env);
-        return 1;
-    }
+    if (secret == NULL || len > 4096) return 1;
+    JNIEnv *env = enter_callback(ctx, 4, &h);
+    if (env == NULL) return 1;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     jbyteArray arr = target != NULL ? bytes(env, secret, len) : NULL;
     if (arr != NULL) {
@@ -268,22 +432,17 @@ static int32_t auth_store(void *ctx, const uint8_t *secret, size_t len)
          * replaced its contents. */
         zero_java_array(env, arr, (jsize)len);
     }
-    clear_vm_error(env);
-    (*env)->PopLocalFrame(env, NULL);
+    leave_callback(env, h);
     return r;
 }
 
 static int32_t auth_load(void *ctx, const char *reason, uint8_t *out, size_t cap, size_t *out_len)
 {
-    jl_handle *h = (jl_handle *)ctx;
-    int foreign;
+    jl_handle *h;
     int32_t r = IDLELOCK_AUTH_FAILED;
-    JNIEnv *env = callback_env(&foreign);
-    if (env == NULL || out == NULL || out_len == NULL || cap == 0 || cap > 4096) return IDLELOCK_AUTH_FAILED;
-    if ((*env)->PushLocalFrame(env, 4) != 0) {
-        clear_vm_error(env);
-        return IDLELOCK_AUTH_FAILED;
-    }
+    if (out == NULL || out_len == NULL || cap == 0 || cap > 4096) return IDLELOCK_AUTH_FAILED;
+    JNIEnv *env = enter_callback(ctx, 4, &h);
+    if (env == NULL) return IDLELOCK_AUTH_FAILED;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     jbyteArray why = reason != NULL ? cstring_bytes(env, reason) : NULL;
     jbyteArray arr = (*env)->NewByteArray(env, (jsize)cap);
@@ -291,34 +450,31 @@ static int32_t auth_load(void *ctx, const char *reason, uint8_t *out, size_t cap
         r = (*env)->CallStaticIntMethod(env, g_callbacks, g_auth_load, target, why, arr);
         if ((*env)->ExceptionCheck(env)) r = IDLELOCK_AUTH_FAILED;
         clear_vm_error(env);
-        if (r == IDLELOCK_AUTH_OK) {
+        /* Callbacks.onAuthLoad hands back exactly cap bytes (it checked
+         * the host's length); the array is the glue's own, of cap bytes. */
+        if (r == IDLELOCK_AUTH_OK && (*env)->GetArrayLength(env, arr) == (jsize)cap) {
             (*env)->GetByteArrayRegion(env, arr, 0, (jsize)cap, (jbyte *)out);
             *out_len = cap;
+        } else if (r == IDLELOCK_AUTH_OK) {
+            r = IDLELOCK_AUTH_FAILED;
         }
         /* The Java copy: zero it before it is left to the collector. */
         zero_java_array(env, arr, (jsize)cap);
     }
-    clear_vm_error(env);
-    (*env)->PopLocalFrame(env, NULL);
+    leave_callback(env, h);
     return r;
 }
 
 static int32_t auth_delete(void *ctx)
 {
-    jl_handle *h = (jl_handle *)ctx;
-    int foreign;
+    jl_handle *h;
     int32_t r = 1;
-    JNIEnv *env = callback_env(&foreign);
+    JNIEnv *env = enter_callback(ctx, 2, &h);
     if (env == NULL) return 1;
-    if ((*env)->PushLocalFrame(env, 2) != 0) {
-        clear_vm_error(env);
-        return 1;
-    }
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) r = (*env)->CallStaticIntMethod(env, g_callbacks, g_auth_delete, target);
     if ((*env)->ExceptionCheck(env)) r = 1;
-    clear_vm_error(env);
-    (*env)->PopLocalFrame(env, NULL);
+    leave_callback(env, h);
     return r;
 }
 
@@ -409,6 +565,7 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
                      jbyteArray unlock_reason, jbyteArray device_key, jlongArray delay_steps,
                      jobject callbacks, jboolean has_clock, jboolean has_auth, jlongArray out)
 {
+    if (!fits(env, numbers, CFG_FIELDS) || !fits(env, out, 1)) return GLUE_BAD_LENGTH;
     (void)cls;
     idlelock_config cfg;
     jlong num[CFG_FIELDS];
@@ -417,6 +574,7 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
     idlelock_delay_step *steps = NULL;
     idlelock_authenticator auth;
     jl_handle *h = NULL;
+    jl_entry *self = NULL;
     idlelock *lock = NULL;
     int rc;
 
@@ -441,12 +599,18 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
 
     h = (jl_handle *)calloc(1, sizeof *h);
     if (h == NULL) return GLUE_NO_MEMORY;
-    pthread_mutex_init(&h->mu, NULL);
+    h->refs = 1; /* the table's */
     h->callbacks = (*env)->NewWeakGlobalRef(env, callbacks);
-    if (h->callbacks == NULL) {
+    self = h->callbacks != NULL ? entry_new(h, 0) : NULL;
+    if (self == NULL) {
         rc = GLUE_NO_MEMORY;
         goto done;
     }
+    h->id = self->id;
+    /* In the table before create: create already asks is_available. */
+    pthread_mutex_lock(&g_table_mu);
+    entry_link(self);
+    pthread_mutex_unlock(&g_table_mu);
 
     /* The Java side made them NUL-terminated UTF-8 with no inner NUL. */
     path = copy_in(env, store_path, &path_len);
@@ -483,12 +647,12 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
     }
     if (has_clock) {
         cfg.clock = on_clock;
-        cfg.clock_ctx = h;
+        cfg.clock_ctx = (void *)h->id;
     }
     if (has_auth) {
         memset(&auth, 0, sizeof auth);
         auth.size = sizeof auth;
-        auth.ctx = h;
+        auth.ctx = (void *)h->id;
         auth.is_available = auth_available;
         auth.store_secret = auth_store;
         auth.load_secret = auth_load;
@@ -503,6 +667,7 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
         (*env)->SetLongArrayRegion(env, out, 0, 1, &value);
         count(&g_live_handles, 1);
         h = NULL;
+        self = NULL;
     }
 done:
     if (key != NULL) wipe(key, (size_t)key_len);
@@ -511,31 +676,42 @@ done:
     free(reason);
     free(steps);
     if (h != NULL) {
+        /* Not created: no callback of it can run any more. */
+        if (self != NULL) {
+            pthread_mutex_lock(&g_table_mu);
+            if (h->entries != NULL) entry_unlink(self);
+            pthread_mutex_unlock(&g_table_mu);
+            free(self);
+        }
         if (h->callbacks != NULL) (*env)->DeleteWeakGlobalRef(env, h->callbacks);
-        pthread_mutex_destroy(&h->mu);
         free(h);
     }
     return rc;
 }
 
+/* Destroy: the handle's context ids leave the table first, so no callback
+ * the library makes from now on (the rest of a delivery whose listener
+ * called this, on any thread) reaches the glue's state or Java; then the
+ * library's destroy; the glue's state goes with the last reference (here,
+ * or when a callback running now returns). */
 static void n_destroy(JNIEnv *env, jclass cls, jlong handle)
 {
     (void)cls;
     jl_handle *h = H(handle);
     if (h == NULL) return;
+    idlelock *lock = h->lock;
+    pthread_mutex_lock(&g_table_mu);
+    jl_entry *gone = h->entries;
+    while (h->entries != NULL) entry_unlink(h->entries);
+    pthread_mutex_unlock(&g_table_mu);
     /* Stops the watcher and waits for it (unless this is a listener on it). */
-    idlelock_destroy(h->lock);
-    /* No callback runs from here on: free what they used. */
-    jl_listener *l = h->listeners;
-    while (l != NULL) {
-        jl_listener *next = l->next;
-        free(l);
-        l = next;
+    idlelock_destroy(lock);
+    while (gone != NULL) {
+        jl_entry *next = gone->sibling;
+        free(gone);
+        gone = next;
     }
-    (*env)->DeleteWeakGlobalRef(env, h->callbacks);
-    pthread_mutex_destroy(&h->mu);
-    free(h);
-    count(&g_live_handles, -1);
+    release_handle(env, h);
 }
 
 static jint n_watch_start(JNIEnv *env, jclass cls, jlong handle) { (void)env; (void)cls; return idlelock_watch_start(H(handle)->lock); }
@@ -552,6 +728,7 @@ static jint n_touch(JNIEnv *env, jclass cls, jlong handle)
 
 static jint n_event(JNIEnv *env, jclass cls, jlong handle, jint kind, jlongArray out)
 {
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     (void)cls;
     idlelock *lock = H(handle)->lock;
     idlelock_snapshot s;
@@ -576,6 +753,7 @@ static jint n_event(JNIEnv *env, jclass cls, jlong handle, jint kind, jlongArray
 
 static jint n_lifecycle(JNIEnv *env, jclass cls, jlong handle, jint platform, jbyteArray name, jlongArray out)
 {
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     (void)cls;
     jsize len;
     uint8_t *n = copy_in(env, name, &len);
@@ -591,6 +769,7 @@ static jint n_lifecycle(JNIEnv *env, jclass cls, jlong handle, jint platform, jb
 
 static jint n_prompt_begin(JNIEnv *env, jclass cls, jlong handle, jlongArray out)
 {
+    if (!fits(env, out, 1)) return GLUE_BAD_LENGTH;
     (void)cls;
     uint64_t token = 0;
     int rc = idlelock_prompt_begin(H(handle)->lock, &token);
@@ -611,7 +790,7 @@ static jint n_prompt_end(JNIEnv *env, jclass cls, jlong handle, jlong token)
 /* The first len bytes of utf8, copied to C (a stack buffer up to the
  * library's limit), passed on, wiped. A length past the limit is passed
  * as is with a copy of that length: the library refuses it with its own
- * message. */
+ * message. A length outside the array is GLUE_BAD_LENGTH. */
 #define PASSCODE_STACK IDLELOCK_PASSCODE_MAX_BYTES
 
 static jint n_set_passcode(JNIEnv *env, jclass cls, jlong handle, jbyteArray utf8, jint len)
@@ -620,7 +799,7 @@ static jint n_set_passcode(JNIEnv *env, jclass cls, jlong handle, jbyteArray utf
     uint8_t stack[PASSCODE_STACK];
     uint8_t *buf = stack;
     if (utf8 == NULL) return idlelock_set_passcode(H(handle)->lock, NULL, 0);
-    if (len < 0 || len > (*env)->GetArrayLength(env, utf8)) len = 0;
+    if (!fits(env, utf8, len)) return GLUE_BAD_LENGTH;
     if (len > PASSCODE_STACK && (buf = (uint8_t *)malloc((size_t)len)) == NULL) return GLUE_NO_MEMORY;
     (*env)->GetByteArrayRegion(env, utf8, 0, len, (jbyte *)buf);
     int rc = idlelock_set_passcode(H(handle)->lock, (const char *)buf, (size_t)len);
@@ -637,8 +816,9 @@ static jint n_unlock(JNIEnv *env, jclass cls, jlong handle, jbyteArray utf8, jin
     idlelock_snapshot s;
     memset(&s, 0, sizeof s);
     s.size = sizeof s;
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     if (utf8 == NULL) return idlelock_unlock(H(handle)->lock, NULL, 0, NULL);
-    if (len < 0 || len > (*env)->GetArrayLength(env, utf8)) len = 0;
+    if (!fits(env, utf8, len)) return GLUE_BAD_LENGTH;
     if (len > PASSCODE_STACK && (buf = (uint8_t *)malloc((size_t)len)) == NULL) return GLUE_NO_MEMORY;
     (*env)->GetByteArrayRegion(env, utf8, 0, len, (jbyte *)buf);
     int rc = idlelock_unlock(H(handle)->lock, (const char *)buf, (size_t)len, out != NULL ? &s : NULL);
@@ -655,6 +835,7 @@ static jint n_disable_biometrics(JNIEnv *env, jclass cls, jlong handle) { (void)
 
 static jint n_unlock_with_biometrics(JNIEnv *env, jclass cls, jlong handle, jlongArray out)
 {
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
     (void)cls;
     idlelock_snapshot s;
     memset(&s, 0, sizeof s);
@@ -673,6 +854,7 @@ static jint n_disable(JNIEnv *env, jclass cls, jlong handle) { (void)env; (void)
 static jint n_biometric_begin(JNIEnv *env, jclass cls, jlong handle, jint purpose, jlongArray token,
                               jbyteArray secret_out, jlongArray out)
 {
+    if (!OUT_OK(out) || !fits(env, token, 1)) return GLUE_BAD_LENGTH;
     (void)cls;
     uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES];
     uint64_t t = 0;
@@ -703,7 +885,8 @@ static jint n_biometric_finish(JNIEnv *env, jclass cls, jlong handle, jlong toke
     idlelock_snapshot s;
     memset(&s, 0, sizeof s);
     s.size = sizeof s;
-    if (secret == NULL || len < 0 || len > (jsize)sizeof buf || len > (*env)->GetArrayLength(env, secret)) len = 0;
+    if (!OUT_OK(out)) return GLUE_BAD_LENGTH;
+    if (secret == NULL ? len != 0 : len > (jint)sizeof buf || !fits(env, secret, len)) return GLUE_BAD_LENGTH;
     if (len > 0) (*env)->GetByteArrayRegion(env, secret, 0, len, (jbyte *)buf);
     int rc = idlelock_biometric_finish(H(handle)->lock, (uint64_t)token, result, len > 0 ? buf : NULL,
                                        (size_t)len, out != NULL ? &s : NULL);
@@ -726,31 +909,23 @@ static jint n_subscribe(JNIEnv *env, jclass cls, jlong handle, jlong id)
     (void)env;
     (void)cls;
     jl_handle *h = H(handle);
-    jl_listener *l = (jl_listener *)calloc(1, sizeof *l);
-    if (l == NULL) return GLUE_NO_MEMORY;
-    l->owner = h;
-    l->id = id;
-    /* Linked before subscribing: once subscribed it may be called at once. */
-    pthread_mutex_lock(&h->mu);
-    l->next = h->listeners;
-    h->listeners = l;
-    pthread_mutex_unlock(&h->mu);
+    jl_entry *e = entry_new(h, id);
+    if (e == NULL) return GLUE_NO_MEMORY;
+    /* In the table before subscribing: once subscribed it may be called at once. */
+    pthread_mutex_lock(&g_table_mu);
+    entry_link(e);
+    pthread_mutex_unlock(&g_table_mu);
     uint64_t token = 0;
-    int rc = idlelock_subscribe(h->lock, on_listener, l, &token);
-    pthread_mutex_lock(&h->mu);
+    int rc = idlelock_subscribe(h->lock, on_listener, (void *)e->id, &token);
+    pthread_mutex_lock(&g_table_mu);
     if (rc == IDLELOCK_OK) {
-        l->token = token;
-        l = NULL;
+        e->token = token;
+        e = NULL;
     } else {
-        for (jl_listener **p = &h->listeners; *p != NULL; p = &(*p)->next) {
-            if (*p == l) {
-                *p = l->next;
-                break;
-            }
-        }
+        entry_unlink(e);
     }
-    pthread_mutex_unlock(&h->mu);
-    free(l); /* never called: the subscription failed */
+    pthread_mutex_unlock(&g_table_mu);
+    free(e); /* never called: the subscription failed */
     return rc;
 }
 
@@ -759,31 +934,27 @@ static jint n_unsubscribe(JNIEnv *env, jclass cls, jlong handle, jlong id)
     (void)env;
     (void)cls;
     jl_handle *h = H(handle);
-    jl_listener *found = NULL;
+    jl_entry *found = NULL;
     uint64_t token = 0;
-    pthread_mutex_lock(&h->mu);
-    for (jl_listener *l = h->listeners; l != NULL; l = l->next) {
-        if (l->id == id && l->token != 0) {
-            found = l;
-            token = l->token;
+    pthread_mutex_lock(&g_table_mu);
+    for (jl_entry *e = h->entries; e != NULL; e = e->sibling) {
+        if (e->listener == id && id != 0 && e->token != 0) {
+            found = e;
+            token = e->token;
             break;
         }
     }
-    pthread_mutex_unlock(&h->mu);
+    pthread_mutex_unlock(&g_table_mu);
     if (found == NULL) return GLUE_NOT_SUBSCRIBED;
     /* Waits for a call of it on another thread; may call listeners that
-     * subscribe: no glue lock held. */
+     * subscribe: the table's mutex is not held. */
     int rc = idlelock_unsubscribe(h->lock, token);
     if (rc != IDLELOCK_OK) return rc == IDLELOCK_ERR_INVALID_ARGUMENT ? GLUE_NOT_SUBSCRIBED : rc;
-    /* Only the thread whose unsubscribe succeeded unlinks and frees it. */
-    pthread_mutex_lock(&h->mu);
-    for (jl_listener **p = &h->listeners; *p != NULL; p = &(*p)->next) {
-        if (*p == found) {
-            *p = found->next;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&h->mu);
+    /* Only the thread whose unsubscribe succeeded unlinks and frees it; a
+     * call of it running on this thread copied what it needs. */
+    pthread_mutex_lock(&g_table_mu);
+    entry_unlink(found);
+    pthread_mutex_unlock(&g_table_mu);
     free(found);
     return IDLELOCK_OK;
 }
@@ -810,6 +981,7 @@ static jint n_secret_put(JNIEnv *env, jclass cls, jlong handle, jbyteArray name,
 
 static jbyteArray n_secret_get(JNIEnv *env, jclass cls, jlong handle, jbyteArray name, jintArray status)
 {
+    if (!fits(env, status, 1)) return NULL;
     (void)cls;
     jsize name_len;
     jint rc;

@@ -89,6 +89,54 @@ test("the generated constants are the C compiler's", function()
   eq(idlelock.NEVER, math.huge, "NEVER for Lua")
 end)
 
+test("the module finds the library it ships with, never one from the current folder", function()
+  -- Fresh LuaJIT processes with no IDLELOCK_LIBRARY: a rock's tree, a folder
+  -- with both files, a LÖVE game folder; a broken bundled copy is an error
+  -- (no fallback); a planted ./idlelock/libidlelock.so is never loaded.
+  local module = package.searchpath("idlelock", package.path)
+  local lib = idlelock.library_path
+  local dir = os.tmpname()
+  os.remove(dir)
+  local function sh(command)
+    local p = assert(io.popen(command .. " 2>&1; echo \"exit $?\""))
+    local out = p:read("*a")
+    p:close()
+    return out
+  end
+  local function q(x) return "'" .. x .. "'" end
+  sh("mkdir -p " .. q(dir .. "/tree/share/lua/5.1") .. " " .. q(dir .. "/tree/lib/lua/5.1/idlelock") .. " " ..
+     q(dir .. "/game") .. " " .. q(dir .. "/broken") .. " " .. q(dir .. "/cwd/idlelock") .. " " .. q(dir .. "/love"))
+  sh("cp " .. q(module) .. " " .. q(dir .. "/tree/share/lua/5.1/idlelock.lua") .. " && cp " .. q(lib) .. " " ..
+     q(dir .. "/tree/lib/lua/5.1/idlelock/libidlelock.so"))
+  sh("cp " .. q(module) .. " " .. q(lib) .. " " .. q(dir .. "/game/") .. " && mv " .. q(dir .. "/game/" .. lib:match("[^/]+$")) ..
+     " " .. q(dir .. "/game/libidlelock.so"))
+  sh("cp " .. q(module) .. " " .. q(dir .. "/broken/") .. " && : > " .. q(dir .. "/broken/libidlelock.so"))
+  sh("cp " .. q(lib) .. " " .. q(dir .. "/cwd/idlelock/libidlelock.so") .. " && cp " .. q(lib) .. " " .. q(dir .. "/love/libidlelock.so"))
+  local function loaded(lua_path, code, cwd)
+    return sh("cd " .. q(cwd or dir) .. " && env -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH LUA_PATH=" .. q(lua_path) ..
+              " LUA_CPATH='./?.so' " .. q(arg[-1]) .. " -e " .. q(code or 'print(require("idlelock").library_path)'))
+  end
+  eq(loaded(dir .. "/tree/share/lua/5.1/?.lua"), dir .. "/tree/lib/lua/5.1/idlelock/libidlelock.so\nexit 0\n", "a rock's tree")
+  eq(loaded(dir .. "/game/?.lua"), dir .. "/game/libidlelock.so\nexit 0\n", "beside the module")
+  eq(loaded(dir .. "/tree/share/lua/5.1/?.lua;" .. dir .. "/game/?.lua"), dir .. "/tree/lib/lua/5.1/idlelock/libidlelock.so\nexit 0\n",
+     "the copy of the module that was loaded decides")
+  local broken = loaded(dir .. "/broken/?.lua")
+  contains(broken, dir .. "/broken/libidlelock.so", "names the bundled copy")
+  contains(broken, "the only place tried", "no fallback")
+  check(not broken:find("exit 0", 1, true), "a broken bundled copy is an error: " .. broken)
+  -- LÖVE: the module has no file path; the game's folder holds the library.
+  local preload = "package.preload.idlelock = loadstring(io.open([[" .. module .. "]]):read([[*a]]), [[=idlelock.lua]]) "
+  local game = "love = { filesystem = { getSource = function() return [[" .. dir .. "/love]] end, " ..
+               "getSourceBaseDirectory = function() return [[" .. dir .. "]] end } } " .. preload ..
+               "print(require([[idlelock]]).library_path)"
+  eq(loaded(";;", game), dir .. "/love/libidlelock.so\nexit 0\n", "a LÖVE game's folder")
+  -- A relative cpath entry ("./?.so") never brings in a library from the
+  -- current folder: with nothing bundled and no system copy, it fails.
+  local planted = loaded(dir .. "/broken-none/?.lua;;", preload .. "print(require([[idlelock]]).library_path)", dir .. "/cwd")
+  check(not planted:find(dir .. "/cwd", 1, true), "a library planted in the current folder was loaded: " .. planted)
+  sh("rm -rf " .. q(dir))
+end)
+
 test("every function of the header is in the cdef and the library", function()
   local f = assert(io.open(header_path))
   local header = f:read("*a"):gsub("/%*.-%*/", "")
@@ -114,6 +162,31 @@ test("versions and struct sizes agree with the library", function()
   eq(#ios, 4, "ios steps")
   eq(ios[1][1], 5, "first step")
   eq(ios[4][2], 3600000, "last delay")
+end)
+
+test("every README example is its examples/ file as printed, and runs", function()
+  -- Each ```lua block of the README is announced by its file's link on the
+  -- line before; the file's text is the block's, byte for byte, and the
+  -- file runs on a fresh LuaJIT with the output in examples/<name>.expected.
+  local f = assert(io.open("../README.md", "rb"))
+  local readme = f:read("*a")
+  f:close()
+  local _, fences = readme:gsub("\n```lua\n", "")
+  local seen = {}
+  for name, block in readme:gmatch("%[`examples/([%w_]+%.lua)`%]%(examples/[%w_]+%.lua%):\n\n```lua\n(.-)```\n") do
+    seen[#seen + 1] = name
+    local file = assert(io.open("../examples/" .. name, "rb"))
+    eq(file:read("*a"), block, "examples/" .. name .. " is the README's block")
+    file:close()
+    local p = assert(io.popen(("cd ../examples && '%s' %s 2>&1; echo \"exit $?\""):format(arg[-1], name)))
+    local out = p:read("*a")
+    p:close()
+    local want = assert(io.open("../examples/" .. name:gsub("%.lua$", ".expected"), "rb"))
+    eq(out, want:read("*a") .. "exit 0\n", name .. "'s output")
+    want:close()
+  end
+  eq(#seen, fences, "every ```lua block names its examples/ file")
+  eq(table.concat(seen, " "), "quickstart.lua biometric_request.lua authenticator.lua", "the examples")
 end)
 
 -- --------------------------------------------------------------- config
@@ -192,9 +265,21 @@ test("named platform states, prompts, the warning", function()
   check(l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_STOP").is_away, "ON_STOP")
   check(not l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_RESUME").is_away, "ON_RESUME")
   local seq = l:snapshot().seq
-  raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, idlelock.PLATFORM_IOS_SCENE_PHASE, "Active")
-  raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, 99, "active")
+  eq(raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, idlelock.PLATFORM_IOS_SCENE_PHASE, "Active").message,
+     'state_name: "Active" is not a state of idlelock.PLATFORM_IOS_SCENE_PHASE; its states are active, inactive, ' ..
+     "background (the platform's own spelling, case-sensitive)", "lists the valid names")
+  local e = raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, 99, "active")
+  contains(e.message, "platform: 99 is not a platform this library knows; use one of idlelock.PLATFORM_IOS_SCENE_PHASE (1), ",
+           "lists the platforms")
+  contains(e.message, "idlelock.PLATFORM_REACT_NATIVE_APP_STATE (5)", "all of them")
   eq(l:snapshot().seq, seq, "nothing changed")
+  -- The names listed are the library's: each one is accepted.
+  local platforms = 0
+  for platform, names in pairs(idlelock._platform_states) do
+    platforms = platforms + 1
+    for _, name in ipairs(names) do l:lifecycle(platform, name); l:foreground() end
+  end
+  eq(platforms, 5, "every platform has its list")
   local token = l:prompt_begin()
   clock.now = clock.now + 90000
   eq(l:check().state_name, "UNLOCKED", "deferred by the prompt")
@@ -217,7 +302,8 @@ test("attempts, lockout, sign-out, a delay", function()
   local e = raises(idlelock.ERR_INVALID_PASSCODE, l.unlock, l, "1111")
   eq(e.attempts_remaining, 2, "attempts_remaining")
   eq(e.snapshot.state_name, "LOCKED", "snapshot")
-  contains(tostring(e), "IDLELOCK_ERR_INVALID_PASSCODE", "tostring")
+  eq(tostring(e), "idlelock.ERR_INVALID_PASSCODE: " .. e.message, "tostring, in the module's names")
+  eq(e.name, "IDLELOCK_ERR_INVALID_PASSCODE", "the library's name")
   raises(idlelock.ERR_INVALID_PASSCODE, l.unlock, l, "1112")
   eq(raises(idlelock.ERR_LOCKED_OUT, l.unlock, l, "1113").snapshot.state_name, "LOCKED_OUT", "out")
   raises(idlelock.ERR_SESSION_LOCKED, l.set_passcode, l, "1357")
@@ -413,6 +499,61 @@ test("poll() calls check() only when the next deadline has come", function()
 end)
 
 -- ------------------------------------------------------------ biometrics
+
+--- A keystore that answers at once (the shape of the authenticator option):
+--- it keeps the secret in an ffi buffer; `answer` is what the next check says.
+local function sync_keystore()
+  local ks = { item = nil, answer = nil, calls = {}, available = true }
+  ks.auth = {
+    is_available = function() ks.calls[#ks.calls + 1] = "is_available"; return ks.available end,
+    store_secret = function(secret, len)
+      ks.calls[#ks.calls + 1] = "store_secret"
+      ks.item = ffi.new("uint8_t[?]", len)
+      ffi.copy(ks.item, secret, len)
+      return true
+    end,
+    load_secret = function(reason)
+      ks.calls[#ks.calls + 1] = "load_secret " .. tostring(reason)
+      if ks.answer then return nil, ks.answer end
+      return ks.item
+    end,
+    delete_secret = function() ks.calls[#ks.calls + 1] = "delete_secret"; ks.item = nil end,
+  }
+  return ks
+end
+
+test("an authenticator whose keystore answers at once: enable, unlock, outcomes, delete", function()
+  local ks = sync_keystore()
+  local l = fast(fake_clock(), { authenticator = ks.auth, unlock_reason = "Unlock the game" })
+  l:set_passcode("2468")
+  check(l:snapshot().is_biometrics_available, "is_available was asked at create")
+  l:enable_biometrics()
+  check(l:snapshot().is_biometrics_enabled and ks.item ~= nil, "stored")
+  l:lock()
+  eq(l:unlock_with_biometrics().state_name, "UNLOCKED", "the released secret opened it")
+  eq(ks.calls[#ks.calls], "load_secret Unlock the game", "the reason reached the check")
+  l:lock()
+  ks.answer = idlelock.AUTH_CANCELLED
+  contains(raises(idlelock.ERR_LOCK_UNAVAILABLE, l.unlock_with_biometrics, l).message:lower(), "cancel", "cancelled")
+  ks.answer = nil
+  ks.auth.load_secret = function() error("the keystore broke") end
+  local ok, err = pcall(l.unlock_with_biometrics, l)
+  check(not ok and tostring(err.callback_error or err):find("the keystore broke", 1, true), "re-raised: " .. tostring(err))
+  eq(l:snapshot().attempts_remaining, 5, "never counted")
+  ks.auth.load_secret = function() return "short" end
+  raises(idlelock.ERR_LOCK_UNAVAILABLE, l.unlock_with_biometrics, l)
+  ks.auth.load_secret = function() return 42 end
+  ok, err = pcall(l.unlock_with_biometrics, l)
+  contains(tostring(err.callback_error or err), "got number", "says the type it got")
+  l:unlock("2468")
+  l:disable_biometrics()
+  eq(ks.calls[#ks.calls], "delete_secret", "the item is deleted")
+  check(ks.item == nil, "gone")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.watch_start, l).message, "authenticator", "no watcher: it could call Lua")
+  l:close()
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, fast, nil, { authenticator = { is_available = 1 } }).message,
+           "authenticator.is_available must be a function, got number", "names the field and the type")
+end)
 
 test("biometric calls without an authenticator: LOCK_UNAVAILABLE, nothing changed", function()
   local l = fast(fake_clock())
@@ -622,6 +763,54 @@ test("pair: bad arguments are refused before the library and leave the request o
   l:close()
 end)
 
+ffi.cdef[[ struct idlelock_test_guarded { uint8_t key[32]; uint8_t guard[8]; }; ]]
+
+test("a length larger than the ffi array is refused: nothing past the array is read or wiped", function()
+  -- Issue 19: finish(result, array, len) wiped len bytes (the next field of
+  -- the caller's struct), put_secret(name, array, len) read past the array.
+  local l, item = enabled_by_pair(fake_clock())
+  local s = ffi.new("struct idlelock_test_guarded")
+  local function arm() ffi.copy(s.key, item, 32); ffi.fill(s.guard, 8, 0xAA) end
+  local function guard_intact() return ffi.string(s.guard, 8) == ("\170"):rep(8) end
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  arm()
+  local e = raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_OK, s.key, 40)
+  contains(e.message, "40", "names the length")
+  contains(e.message, "32-byte", "names the array's size")
+  check(guard_intact(), "the field after the array was overwritten")
+  check(zero(s.key), "the array itself is wiped (finish wipes what it was handed, within its bounds)")
+  check(not req:is_finished(), "the request stays open")
+  arm()
+  raises(idlelock.ERR_INVALID_ARGUMENT, req.finish, req, idlelock.AUTH_CANCELLED, s.key, 33)
+  check(guard_intact(), "a refused outcome wipes nothing past the array either")
+  arm()
+  eq(req:finish(idlelock.AUTH_OK, s.key, 32).state_name, "UNLOCKED", "within bounds it works")
+  check(guard_intact() and zero(s.key), "wiped exactly the 32 bytes")
+  -- put_secret, unlock and set_passcode check the same bound.
+  arm()
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "k", s.key, 40)
+  raises(idlelock.ERR_NOT_FOUND, l.get_secret, l, "k")
+  l:put_secret("k", s.key, 32)
+  eq(l:get_secret_string("k"), ffi.string(item, 32), "the array's bytes, and only them")
+  local pass = ffi.new("uint8_t[4]", { 50, 52, 54, 56 }) -- "2468"
+  l:lock()
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.unlock, l, pass, 5)
+  eq(l:snapshot().attempts_remaining, 5, "not counted")
+  raises(idlelock.ERR_INVALID_ARGUMENT, l.set_passcode, l, pass, 5)
+  eq(l:unlock(pass, 4).state_name, "UNLOCKED", "in bounds")
+  -- A raw pointer carries no size: its length is the caller's word (as in C).
+  eq(l:unlock(ffi.cast("const uint8_t *", pass), 4).state_name, "UNLOCKED", "a pointer with its length")
+  -- What is not a buffer is refused with its type.
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "k", ffi.new("int64_t", 5), 8).message,
+           "int64_t", "names the type")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, l.put_secret, l, "k", s, 8).message,
+           "struct", "a struct is not a buffer")
+  contains(raises(idlelock.ERR_INVALID_ARGUMENT, idlelock.new, { idle_after_ms = 1000,
+           device_key = ffi.cast("const uint8_t *", item) }).message, "pointer", "a device_key pointer has no length")
+  l:close()
+end)
+
 test("pair: at most BIOMETRIC_REQUESTS_MAX open; dropped requests are finished by the next poll()", function()
   local l, item = enabled_by_pair(fake_clock())
   l:lock()
@@ -749,6 +938,70 @@ test("policy options out of range name the field; the bounds create", function()
   l:close()
 end)
 
+test("the library's messages in the module's words: no C names", function()
+  local function words(f, ...)
+    local e = raises(nil, f, ...)
+    check(not e.message:find("config.", 1, true) and not e.message:find("IDLELOCK_", 1, true) and
+          not e.message:find("idlelock_", 1, true), "C words in: " .. e.message)
+    return e.message
+  end
+  contains(words(idlelock.new, { kdf_opslimit = 2 }), "idle_after_ms and background_after_ms are both idlelock.NEVER",
+           "options and constants")
+  contains(words(idlelock.new, { idle_after_ms = 1000, grace_ms = 60001 }), "grace_ms must be 0..60000, got 60001", "an option")
+  local dir = os.tmpname()
+  contains(words(idlelock.new, { idle_after_ms = 1000, lock_on_start = false, store_path = dir .. "-s" }),
+           "lock_on_start is false with a store_path but no device_key", "booleans as Lua says them")
+  os.remove(dir)
+  local l = fast(fake_clock())
+  contains(words(l.unlock, l, "2468"), "set one with lock:set_passcode()", "methods")
+  local dir = os.tmpname()
+  local o = { idle_after_ms = 60000, kdf_opslimit = 2, kdf_memlimit = FLOOR, store_path = dir .. "-store",
+              device_key = ("k"):rep(32), lock_on_start = false }
+  local a = idlelock.new(o)
+  a:set_passcode("2468")
+  a:close()
+  local b = idlelock.new(o)
+  contains(words(b.get_secret, b, "x"), "call lock:start() first", "methods")
+  b:close()
+  os.remove(dir .. "-store"); os.remove(dir .. "-store.lock"); os.remove(dir)
+  l:set_passcode("2468")
+  l:lock()
+  contains(words(l.unlock_with_biometrics, l), "lock:begin_biometric_unlock() / req:finish()", "the pair")
+  l:close()
+  local p, item = enabled_by_pair(fake_clock())
+  p:lock()
+  local open = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do open[i] = p:begin_biometric_unlock() end
+  contains(words(p.begin_biometric_unlock, p), "idlelock.BIOMETRIC_REQUESTS_MAX (8)", "constants")
+  for _, r in ipairs(open) do r:cancel() end
+  contains(words(open[1].finish, open[1], idlelock.AUTH_OK, copy32(item)),
+           "voided by lock:disable(), a new passcode or lock:disable_biometrics()", "in a token's message")
+  p:close()
+end)
+
+test("the module's own errors say the type they got", function()
+  local function says(part, f, ...)
+    contains(raises(idlelock.ERR_INVALID_ARGUMENT, f, ...).message, part, part)
+  end
+  says("idle_after_ms must be an integer number of milliseconds (or idlelock.NEVER), got string",
+       idlelock.new, { idle_after_ms = "60000" })
+  says("got 1.5", idlelock.new, { idle_after_ms = 1.5 })
+  says("lock_on_start must be a boolean, got number", idlelock.new, { idle_after_ms = 1000, lock_on_start = 1 })
+  says("unknown option idle_afer_ms; the options are authenticator, background_after_ms", idlelock.new,
+       { idle_after_ms = 1000, idle_afer_ms = 5 })
+  says("options must be a table, got string", idlelock.new, "fast")
+  local l = fast(fake_clock())
+  says("state_name must be a string, got number", l.lifecycle, l, 1, 5)
+  says("platform must be an integer, got string", l.lifecycle, l, "1", "active")
+  says("token must be a prompt token (what lock:prompt_begin() returned), got string", l.prompt_end, l, "1")
+  says("the listener must be a function, got table", l.subscribe, l, {})
+  says("passcode must be a string, an idlelock.passcode_buffer(), or an ffi array or pointer with a length, got nil",
+       l.set_passcode, l, nil)
+  says("got cdata<int64_t>", l.set_passcode, l, ffi.new("int64_t", 1), 8)
+  says("append takes a string, got number", idlelock.passcode_buffer().append, idlelock.passcode_buffer(), 5)
+  l:close()
+end)
+
 -- ----------------------------------------------------------------- store
 
 test("a stored session outlives its handle; a damaged store is refused", function()
@@ -823,6 +1076,55 @@ test("every call after close raises 'closed'; close is idempotent", function()
   eq(n, 30, "covers the 30 calls")
 end)
 
+test("a process whose lock is never closed exits (watcher, os.exit, a listener cycle)", function()
+  -- Issue 19: each case in a child LuaJIT; a hang is the failure (timeout(1)
+  -- ends it after a generous limit and the exit status says so).
+  for _, mode in ipairs{ "watcher", "watcher-exit", "listener" } do
+    local p = assert(io.popen(("timeout 120 '%s' exit_child.lua %s 2>&1; echo \"exit $?\""):format(arg[-1], mode)))
+    local output = p:read("*a")
+    p:close()
+    eq(output, "main returns\nexit 0\n", mode)
+  end
+end)
+
+test("a request whose check never answers: cancelled at once, its slot free, a late answer ignored and wiped", function()
+  -- Issue 19: the game gives up on a platform check that never answers
+  -- (req:cancel() from the game loop). The library's request ends at once:
+  -- its prompt defers the idle lock no more, its slot is free; the answer
+  -- that comes later changes nothing and its buffer is wiped.
+  local clock = fake_clock()
+  local l, item = enabled_by_pair(clock, { prompt_cap_ms = 120000 })
+  l:lock()
+  local unlock = l:begin_biometric_unlock()
+  for _ = 1, 10 do l:poll(); clock.now = clock.now + 16 end -- frames; the check never answers
+  eq(unlock:cancel().state_name, "LOCKED", "cancel returns the snapshot")
+  check(unlock:is_finished(), "ended at once")
+  local ok, err = unlock:outcome()
+  check(ok == false and idlelock.is_error(err, idlelock.ERR_LOCK_UNAVAILABLE), "the outcome: cancelled")
+  local late = copy32(item)
+  raises(idlelock.ERR_INVALID_ARGUMENT, unlock.finish, unlock, idlelock.AUTH_OK, late)
+  check(zero(late), "the late answer's buffer is wiped")
+  eq(l:snapshot().state_name, "LOCKED", "a late answer unlocks nothing")
+  eq(unlock:dismiss(idlelock.AUTH_FAILED), nil, "a late dismiss does nothing")
+  -- An unlocked session: an enable whose platform never stores; cancelled,
+  -- the idle lock is no longer deferred by its prompt and the secret is wiped.
+  l:unlock("2468")
+  local enable = l:begin_biometric_enable()
+  local own = enable.secret
+  clock.now = clock.now + 30000
+  enable:cancel()
+  check(zero(own), "the enable secret is wiped at the cancellation")
+  raises(idlelock.ERR_INVALID_ARGUMENT, enable.finish, enable, idlelock.AUTH_OK)
+  check(l:snapshot().is_biometrics_enabled, "the earlier enable stays; nothing new was turned on")
+  clock.now = clock.now + 60000 -- idle_after_ms after the cancel (its end was activity)
+  eq(l:check().reason_name, "IDLE", "no open request defers the idle lock")
+  -- Every slot is free again.
+  local kept = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do kept[i] = l:begin_biometric_unlock() end
+  for _, r in ipairs(kept) do r:cancel() end
+  l:close()
+end)
+
 test("forgotten locks are collected by ffi.gc without a leak", function()
   local live = idlelock._live_handles()
   for i = 1, 200 do
@@ -844,6 +1146,29 @@ test("close from a listener: the call finishes, then the handle goes", function(
   l:lock()
   check(l:is_closed(), "closed")
   eq(idlelock._live_handles(), live, "destroyed after the call")
+end)
+
+test("close from a listener while seven more are subscribed: none of them runs after close() returned", function()
+  -- Issue 19: the rest of the delivery must not reach the host's listeners.
+  local live = idlelock._live_handles()
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  local ran, after = {}, {}
+  local closed = false
+  for i = 1, 8 do
+    l:subscribe(function(s)
+      ran[#ran + 1] = i
+      if closed then after[#after + 1] = i; return end
+      l:close()
+      closed = true
+    end)
+  end
+  l:lock()
+  check(closed, "a listener closed the lock")
+  eq(#after, 0, "listeners that ran after close() returned (" .. table.concat(after, ",") .. ")")
+  eq(table.concat(ran, ","), "1", "only the first listener ran")
+  check(l:is_closed(), "closed")
+  eq(idlelock._live_handles(), live, "destroyed once the call returned")
 end)
 
 -- ------------------------------------------------------------- bad input
@@ -872,6 +1197,8 @@ test("bad input for every entry point changes nothing", function()
     { "unlock(invalid UTF-8)", function() l:unlock("\255") end },
     { "unlock(string with len)", function() l:unlock("2468", 4) end },
     { "unlock(cdata, negative len)", function() l:unlock(ffi.new("uint8_t[4]"), -1) end },
+    { "unlock(passcode_buffer, len)", function() l:unlock(idlelock.passcode_buffer(), 4) end },
+    { "unlock(cdata, len past the array)", function() l:unlock(ffi.new("uint8_t[4]", 50), 5) end },
     { "subscribe(nil)", function() l:subscribe(nil) end },
     { "unsubscribe(never issued)", function() l:unsubscribe(555) end },
     { "unsubscribe(nil)", function() l:unsubscribe(nil) end },

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import ctypes
 import operator
+import os
 import sys
 import threading
 import traceback
-from typing import TYPE_CHECKING, Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
 
 from . import _ffi
 from .errors import AuthenticationCancelled, AuthenticationError, AuthenticatorUnavailable
@@ -34,25 +35,86 @@ class _ThreadState(threading.local):
 
 
 class _Listener:
+    """A subscribed listener: the host's callable and the ctypes thunk the
+    library calls. ``callback`` becomes ``None`` when the lock is closed (or
+    the listener unsubscribed): the thunk then returns at once, so nothing
+    of the host's runs after :meth:`IdleLock.close` returned, even when the
+    library is still finishing a delivery."""
+
     __slots__ = ("callback", "thunk", "token", "__weakref__")
 
     def __init__(self, callback: Callable[[Snapshot], object]) -> None:
-        self.callback = callback
+        self.callback: Optional[Callable[[Snapshot], object]] = callback
         self.thunk: Any = None
         self.token = 0
+
+
+# -- thunks the library may still be running ---------------------------------
+#
+# A ctypes thunk must outlive every C frame that calls it: freeing one while
+# the library is inside it (a listener that closed its own lock on the
+# watcher thread, or whose IdleLock the garbage collector finalised there)
+# would return into freed memory. Such thunks go to the graveyard instead of
+# being dropped, tagged with the thread that may still be running them, and
+# are freed once that thread runs none of our trampolines any more (checked
+# at the next trampoline it enters with nothing of ours on its stack) or has
+# ended (its /proc/self/task entry is gone).
+
+_running = threading.local()  # .depth: trampolines of any lock running on this thread
+_graveyard: List[Tuple[int, int, Any]] = []  # (thread ident, native id, what to keep)
+_graveyard_guard = threading.Lock()
+
+
+def _running_depth() -> int:
+    return getattr(_running, "depth", 0)
+
+
+def _bury(keep: Any) -> None:
+    """Keep ``keep`` (thunks, records) alive until no trampoline of ours
+    runs on this thread any more, or the thread has ended."""
+    entry = (threading.get_ident(), threading.get_native_id(), keep)
+    with _graveyard_guard:
+        _graveyard.append(entry)
+    _prune()
+
+
+def _prune() -> None:
+    """Free what no thread can still be running. Cheap when there is
+    nothing buried (one list truth test)."""
+    if not _graveyard:
+        return
+    here = threading.get_ident()
+    busy_here = _running_depth() > 0
+    with _graveyard_guard:
+        kept = []
+        for entry in _graveyard:
+            ident, native, _ = entry
+            if ident == here:
+                alive = busy_here
+            else:
+                alive = os.path.exists(f"/proc/self/task/{native}") if sys.platform.startswith("linux") else True
+            if alive:
+                kept.append(entry)
+        _graveyard[:] = kept
 
 
 def _make_listener_thunk(record: _Listener, tls: _ThreadState) -> Any:
     def trampoline(ctx: Any, snap_p: Any) -> None:
         # Never let anything unwind into C.
+        callback = None
         try:
-            if not snap_p:
-                return
+            if _graveyard and _running_depth() == 0:
+                _prune()
+            callback = record.callback
+            if callback is None or not snap_p:
+                return  # closed or unsubscribed: nothing of the host's runs
             snapshot = Snapshot._from_struct(snap_p.contents)
             tls.delivering.append(record)
+            _running.depth = _running_depth() + 1
             try:
-                record.callback(snapshot)
+                callback(snapshot)
             finally:
+                _running.depth -= 1
                 tls.delivering.pop()
         except BaseException as exc:  # noqa: BLE001 - re-raised after the call
             try:
@@ -64,14 +126,14 @@ def _make_listener_thunk(record: _Listener, tls: _ThreadState) -> Any:
                     # No binding call to raise it from: the watcher
                     # thread, or a touch() that was already running when
                     # this listener was subscribed.
-                    _report_unraisable(exc, record)
+                    _report_unraisable(exc, callback)
             except BaseException:  # pragma: no cover - out of memory
                 pass
 
     return _ffi.LISTENER_FN(trampoline)
 
 
-def _report_unraisable(exc: BaseException, record: _Listener) -> None:
+def _report_unraisable(exc: BaseException, callback: Any) -> None:
     """Hand a listener's exception that no call can raise to
     :func:`sys.unraisablehook` (by default: a traceback on stderr)."""
     hook = getattr(sys, "unraisablehook", None)
@@ -80,7 +142,7 @@ def _report_unraisable(exc: BaseException, record: _Listener) -> None:
     args = _UnraisableArgs(
         type(exc), exc, exc.__traceback__,
         "Exception ignored in an idlelock listener that ran outside any "
-        "IdleLock call on its thread (the watcher thread)", record.callback,
+        "IdleLock call on its thread (the watcher thread)", callback,
     )
     hook(args)
 

@@ -228,20 +228,74 @@ def _finish_quietly(request: BiometricRequest, result: AuthResult) -> None:
         pass
 
 
-async def _host_part(request: BiometricRequest, part: Awaitable[Any]) -> Any:
+def _wipe_late(value: Any) -> None:
+    """Wipe a writable bytes-like answer that came after the caller gave
+    up (``bytes`` cannot be wiped)."""
+    try:
+        if isinstance(value, bytearray):
+            value[:] = bytes(len(value))
+        elif isinstance(value, memoryview) and not value.readonly:
+            flat = value.cast("B") if value.c_contiguous else None
+            if flat is not None:
+                flat[:] = bytes(flat.nbytes)
+    except (TypeError, ValueError):  # pragma: no cover - a view that cannot be written
+        pass
+
+
+def _abandon(host: "asyncio.Future[Any]", on_late_result: Optional[Callable[[Any], None]]) -> None:
+    """The caller no longer waits for the host's part: ask it to stop, and
+    whenever it ends anyway, take its outcome so that nothing of it is used
+    or reported (an exception is retrieved, a secret is wiped, a late
+    result handed to ``on_late_result``)."""
+
+    def ended(future: "asyncio.Future[Any]") -> None:
+        if future.cancelled():
+            return
+        error = future.exception()  # retrieved: the loop does not report it
+        if error is not None:
+            return
+        value = future.result()
+        if on_late_result is not None:
+            on_late_result(value)
+        _wipe_late(value)
+
+    host.add_done_callback(ended)
+    host.cancel()
+
+
+async def _host_part(request: BiometricRequest, part: Awaitable[Any],
+                     on_late_result: Optional[Callable[[Any], None]] = None) -> Any:
     """Awaits the host's part of `request` and returns its value. An
     AuthenticationError finishes the request with its outcome (the
-    library's LockUnavailableError propagates); the task's cancellation and
-    any other exception finish it as cancelled (failed) and propagate."""
+    library's LockUnavailableError propagates); any other exception
+    finishes it as failed and propagates.
+
+    Cancellation ends this at once, whatever the host's part does with it:
+    the part runs as its own task that this coroutine only watches
+    (``asyncio.shield``), so a platform call that ignores cancellation, or
+    never answers, cannot hold the caller. The request is finished as
+    cancelled right away, the part is asked to stop, and whatever it
+    answers later is ignored (a secret in a ``bytearray`` is wiped;
+    ``on_late_result`` sees a late success first)."""
     try:
-        return await part
+        host = asyncio.ensure_future(part)
+    except TypeError:
+        _finish_quietly(request, AuthResult.FAILED)
+        raise
+    try:
+        return await asyncio.shield(host)
     except AuthenticationError as error:
         request.finish(result=_outcome_of(error))  # raises LockUnavailableError
         raise  # pragma: no cover - a failure outcome never finishes OK
     except asyncio.CancelledError:
+        if not host.done():
+            # This task was cancelled: do not wait for the host.
+            _abandon(host, on_late_result)
         _finish_quietly(request, AuthResult.CANCELLED)
         raise
     except BaseException:
+        if not host.done():  # pragma: no cover - shield re-raises only the host's errors
+            _abandon(host, on_late_result)
         _finish_quietly(request, AuthResult.FAILED)
         raise
 
@@ -258,6 +312,15 @@ async def unlock_with_biometrics_async(
     return request.finish(secret)
 
 
+async def _quietly(part: Awaitable[Any]) -> None:
+    """Await a clean-up nobody waits for; its exception goes nowhere
+    (there is no caller left to raise it to)."""
+    try:
+        await part
+    except Exception:  # noqa: BLE001
+        pass
+
+
 async def enable_biometrics_async(
     lock: "IdleLock",
     store: Callable[[bytearray], Awaitable[None]],
@@ -267,7 +330,14 @@ async def enable_biometrics_async(
     request = lock.begin_biometric_enable()
     secret = request.secret
     assert secret is not None
-    await _host_part(request, store(secret))
+
+    def stored_too_late(_: Any) -> None:
+        # The keystore saved the item after the caller gave up: the
+        # shortcut was never turned on, so the item must go.
+        if delete is not None:
+            asyncio.ensure_future(_quietly(delete()))
+
+    await _host_part(request, store(secret), stored_too_late)
     try:
         return request.finish()
     except BaseException:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Optional, Type
 
 from . import _ffi
+from ._words import in_python_words
 from .library import status_name
 
 if TYPE_CHECKING:
@@ -259,5 +260,7 @@ _ERRORS: Dict[int, Type[IdleLockError]] = {
 
 
 def _error_for(status: int, message: str, snapshot: Optional[Snapshot]) -> IdleLockError:
+    """The exception for a library failure; ``message`` is the library's
+    (``idlelock_last_error()``), told in this binding's words."""
     cls = _ERRORS.get(status, IdleLockError)
-    return cls(message, status=status, snapshot=snapshot)
+    return cls(in_python_words(message), status=status, snapshot=snapshot)

@@ -26,6 +26,7 @@ from typing import (
 from . import _ffi
 from . import biometric as _biometric
 from ._callbacks import (
+    _bury,
     _Listener,
     _make_authenticator,
     _make_clock_thunk,
@@ -66,6 +67,7 @@ from .errors import (
     _error_for,
 )
 from .snapshot import Platform, Snapshot
+from ._words import STATE_NAMES
 
 
 _NO_ERRORS: List[BaseException] = []  # shared, never appended to
@@ -139,6 +141,19 @@ class Prompt:
 
 
 _TOUCH = _ffi.touch_fast
+
+
+def _lifecycle_message(platform: int, state_name: str) -> str:
+    """What :meth:`IdleLock.lifecycle` says when the library refuses the
+    platform or the name: the valid ones (the names are the library's
+    table, see ``_words.STATE_NAMES``)."""
+    names = STATE_NAMES.get(platform)
+    if names is None:
+        known = ", ".join(f"Platform.{p.name} ({int(p)})" for p in Platform)
+        return f"platform: {platform} is not a Platform this library knows; use one of {known}"
+    which = Platform(platform).name
+    return (f"state_name: {state_name!r} is not a state of Platform.{which}; its states are "
+            f"{', '.join(names)} (the platform's own spelling, case-sensitive)")
 
 ListenerCallback = Callable[[Snapshot], object]
 ClockCallback = Callable[[], int]
@@ -348,10 +363,6 @@ class IdleLock:
         self._tls = _ThreadState()
         self._listeners: Dict[int, _Listener] = {}
         self._subscribing: Set[_Listener] = set()
-        # Listeners that unsubscribed (or whose handle was destroyed) while
-        # running on a thread with no binding call to outlive them (the
-        # watcher thread): their ctypes thunks stay alive with this object.
-        self._retired: List[_Listener] = []
         self._clock = clock
         self._clock_thunk: Any = None
         # The authenticator, its C struct and its four ctypes trampolines:
@@ -604,13 +615,19 @@ class IdleLock:
             _ffi.lib.idlelock_destroy(handle)
         finally:
             tls.clock_errors.pop()
-        # The C object is gone: nothing can call our thunks any more.
+        # The C object is gone: once idlelock_destroy has returned the
+        # library calls none of our thunks (header, "Destroy and callbacks").
         with self._cond:
             if tls.delivering:
-                # Destroyed from inside a listener the watcher thread runs:
-                # its thunk is still on this thread's stack. Keep the
-                # listeners' thunks with this object.
-                self._retired.extend(self._listeners.values())
+                # Destroyed from inside a listener the watcher thread runs
+                # (the only destroy the library lets happen inside a
+                # delivery): that listener's thunk is still on this thread's
+                # stack, and the library returns through it. Keep every
+                # thunk of this handle until this thread is out of our
+                # trampolines (not with this object: the garbage collector
+                # may be finalising it right here).
+                _bury((list(self._listeners.values()), list(self._subscribing),
+                       self._clock_thunk, self._auth_struct, self._auth_thunks))
             self._listeners.clear()
             self._subscribing.clear()
             self._clock_thunk = None
@@ -644,6 +661,12 @@ class IdleLock:
         destroyed when the last call in flight returns; called from a
         listener on the watcher thread with no call in flight, it destroys
         the handle there (the library allows that one case).
+
+        Once it has returned, none of this object's listeners runs again,
+        on any thread, not even the rest of a delivery in progress (the
+        listener that called it may be followed by others): every
+        listener's callable is dropped before the destroy. The ctypes
+        trampolines stay alive until no thread can be inside one.
         """
         cond = getattr(self, "_cond", None)
         if cond is None:
@@ -654,6 +677,14 @@ class IdleLock:
                 return
             self._closed = True
             self._fast = False
+            # From now on no listener of the host's runs, also not the rest
+            # of a delivery in progress on this thread (a listener that
+            # closed the lock) or one the library finishes before the
+            # destroy below returns: the thunks stay, their callables go.
+            for record in self._listeners.values():
+                record.callback = None
+            for record in self._subscribing:
+                record.callback = None
             handle = self._handle
             # Order matters (see __init__): clear the handle, then look at
             # the calls in flight.
@@ -873,7 +904,14 @@ class IdleLock:
         """
         value = _platform(platform)
         name = _state_name(state_name)
-        return self._snap_call(_ffi.lib.idlelock_lifecycle, value, name)
+        snap = _ffi.SnapshotStruct()
+        snap.size = ctypes.sizeof(snap)
+        outcome = self._call(_ffi.lib.idlelock_lifecycle, value, name, ctypes.byref(snap))
+        if int(outcome.status) == _ffi.ERR_INVALID_ARGUMENT:
+            # An unknown platform or name: say which names are valid.
+            outcome.status = _ffi.StatusCode(_ffi.ERR_INVALID_ARGUMENT, _lifecycle_message(value, state_name))
+        self._finish(outcome, snap)
+        return Snapshot._from_struct(snap)
 
     # -- prompts the app opens itself -------------------------------------
 
@@ -1124,12 +1162,17 @@ class IdleLock:
             tls = self._tls
             with self._cond:
                 record = self._listeners.pop(value, None)
+                if record is not None:
+                    record.callback = None  # never called again
                 if record is not None and any(r is record for r in tls.delivering):
                     # Still running on this thread (it unsubscribed
                     # itself): keep its thunk until the outermost call
                     # returns, or, with no call of ours around it (the
-                    # watcher thread), as long as this object.
-                    (tls.retired if tls.depth > 0 else self._retired).append(record)
+                    # watcher thread), until the thread leaves the delivery.
+                    if tls.depth > 0:
+                        tls.retired.append(record)
+                    else:
+                        _bury(record)
                 self._update_fast()
         self._finish(outcome)
 
@@ -1303,9 +1346,19 @@ class IdleLock:
         Returns the state after the finish. Raises what the begin and
         :meth:`BiometricRequest.finish` raise (an outcome other than a
         release is :class:`LockUnavailableError`). If ``check`` raises
-        anything else, or the task is cancelled, the request is finished
-        as failed (cancelled) and that exception propagates: no request is
-        ever left open."""
+        anything else, the request is finished as failed and that
+        exception propagates: no request is ever left open.
+
+        Cancellation ends this coroutine at once, whatever ``check`` does:
+        ``check`` runs as a task of its own that this coroutine watches
+        (``asyncio.shield``); when the caller's task is cancelled, the
+        request is finished as cancelled right away, the check's task is
+        asked to stop (``Task.cancel()``), and ``CancelledError`` is
+        raised, even if the platform call ignores cancellation or never
+        answers. What the check answers later is ignored: a ``bytearray``
+        (or writable ``memoryview``) secret is wiped, an exception is
+        retrieved. Return the secret as a ``bytearray`` so that a late one
+        can be wiped."""
         return await _biometric.unlock_with_biometrics_async(self, check)
 
     async def enable_biometrics_async(
@@ -1323,5 +1376,7 @@ class IdleLock:
         enabled before stays on then: ``store`` should keep the new item
         beside the old one (``delete`` drops the new one), and the caller
         replaces the old one once this returns. Errors and cancellation as
-        :meth:`unlock_with_biometrics_async`."""
+        :meth:`unlock_with_biometrics_async`; a ``store`` that completes
+        after this coroutine was cancelled has its item deleted with
+        ``delete()`` (when given): the shortcut was never turned on."""
         return await _biometric.enable_biometrics_async(self, store, delete)

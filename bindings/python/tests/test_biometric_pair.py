@@ -69,9 +69,9 @@ def test_bad_arguments_change_nothing_and_keep_the_request_open(engaged):
         request.finish("not bytes")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         request.finish(kept, result=True)  # type: ignore[arg-type]
-    with pytest.raises(InvalidArgumentError, match="secret_len"):
+    with pytest.raises(InvalidArgumentError, match="the secret.s length"):
         request.finish(kept, result=AuthResult.CANCELLED)  # no secret with a failure
-    with pytest.raises(InvalidArgumentError, match="secret_len"):
+    with pytest.raises(InvalidArgumentError, match="the secret.s length"):
         request.finish()  # an unlock that passed gives the secret
     after = lock.snapshot()
     assert (after.seq, after.state) == (before.seq, before.state)
@@ -154,7 +154,7 @@ def test_at_most_eight_requests_are_open(engaged):
     lock = engaged()
     enable(lock)
     open_requests = [lock.begin_biometric_unlock() for _ in range(idlelock.BIOMETRIC_REQUESTS_MAX)]
-    with pytest.raises(InvalidArgumentError, match="IDLELOCK_BIOMETRIC_REQUESTS_MAX"):
+    with pytest.raises(InvalidArgumentError, match="BIOMETRIC_REQUESTS_MAX \\(8\\) requests are open"):
         lock.begin_biometric_unlock()
     open_requests[0].cancel()
     lock.begin_biometric_unlock().cancel()
@@ -275,6 +275,144 @@ def test_an_enable_the_library_refuses_deletes_the_item(engaged):
     asyncio.run(main())
     assert keystore.deletes == 1 and keystore.item is None
     assert not lock.snapshot().is_biometrics_enabled
+
+
+class DeafCheck:
+    """A host check that never answers on its own and ignores cancellation
+    (a platform API that is not cancellable): it returns only when the test
+    sets ``answer``, which may be long after the caller gave up."""
+
+    def __init__(self) -> None:
+        self.answer: "asyncio.Future" = asyncio.get_running_loop().create_future()
+        self.requests: list = []
+        self.cancellations = 0
+
+    async def __call__(self, request):
+        self.requests.append(request)
+        while True:
+            try:
+                return await asyncio.shield(self.answer)
+            except asyncio.CancelledError:
+                self.cancellations += 1  # ignored: a deaf platform
+
+    def release(self) -> None:
+        if not self.answer.done():
+            self.answer.set_exception(AuthenticationCancelled("test over"))
+
+
+def test_unlock_async_ends_at_once_on_cancellation_with_a_check_that_never_answers(engaged):
+    # Issue 19: the task ends with CancelledError right away whatever the
+    # host's check does; the library's request is finished as cancelled at
+    # once (its prompt defers nothing any more); a late answer is ignored
+    # and its secret wiped.
+    lock = engaged()
+    kept = enable(lock)
+    lock.lock()
+
+    async def main() -> None:
+        deaf = DeafCheck()
+        try:
+            await scenario(deaf)
+        finally:
+            deaf.release()  # a failed check must not leave asyncio.run waiting
+
+    async def scenario(deaf: DeafCheck) -> None:
+        task = asyncio.create_task(lock.unlock_with_biometrics_async(deaf))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        (request,) = deaf.requests
+        assert not request.finished
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=5)
+        assert task in done, "the task waited for the host's check after it was cancelled"
+        assert task.cancelled()
+        assert request.finished, "the library's request was not finished at once"
+        with pytest.raises(InvalidArgumentError):
+            request.finish(kept)  # the token is spent: cancelled
+        assert deaf.cancellations >= 1, "the host's check was asked to stop"
+        late = bytearray(kept)
+        deaf.answer.set_result(late)  # the platform answers, too late
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert late == bytearray(32), "a late answer's secret was not wiped"
+        assert lock.snapshot().state == State.LOCKED, "a late answer unlocked"
+        # Nothing was left open: all eight slots are free.
+        opened = [lock.begin_biometric_unlock() for _ in range(idlelock.BIOMETRIC_REQUESTS_MAX)]
+        for r in opened:
+            r.cancel()
+
+    asyncio.run(main())
+
+
+def test_enable_async_ends_at_once_on_cancellation_with_a_store_that_never_answers(engaged):
+    lock = engaged()
+    deletes = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stored = loop.create_future()
+        requests = []
+
+        async def deaf_store(secret: bytearray) -> None:
+            requests.append(secret)
+            while True:
+                try:
+                    return await asyncio.shield(stored)
+                except asyncio.CancelledError:
+                    pass
+
+        async def delete() -> None:
+            deletes.append(True)
+
+        try:
+            await scenario(stored, requests, deaf_store, delete)
+        finally:
+            if not stored.done():
+                stored.set_exception(AuthenticationCancelled("test over"))
+
+    async def scenario(stored, requests, deaf_store, delete) -> None:
+        task = asyncio.create_task(lock.enable_biometrics_async(deaf_store, delete))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        (secret,) = requests
+        assert any(secret)
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=5)
+        assert task in done and task.cancelled()
+        assert secret == bytearray(32), "the enable secret was not wiped at the cancellation"
+        assert not lock.snapshot().is_biometrics_enabled
+        stored.set_result(None)  # the platform saved the item after all: it must go
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert deletes == [True], "a late store left its item behind"
+        assert not lock.snapshot().is_biometrics_enabled
+
+    asyncio.run(main())
+
+
+def test_a_late_host_failure_after_cancellation_is_not_reported(engaged):
+    lock = engaged()
+    enable(lock)
+    lock.lock()
+    reported = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: reported.append(context))
+        deaf = DeafCheck()
+        task = asyncio.create_task(lock.unlock_with_biometrics_async(deaf))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.wait({task}, timeout=5)
+        deaf.answer.set_exception(AuthenticationFailed("too late"))
+        await asyncio.wait({task}, timeout=5)
+        assert task.cancelled()
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert reported == [], "a late answer's exception reached the event loop's handler"
 
 
 # -- the passcode policies and the step-up check ---------------------------

@@ -13,6 +13,8 @@ from typing import List, Tuple
 
 import pytest
 
+from idlelock._words import STATE_NAMES
+
 from idlelock import (
     ClosedError,
     IdleLock,
@@ -336,10 +338,24 @@ def test_unknown_names_raise_and_change_nothing(platform, name, clock):
     with pytest.raises(InvalidArgumentError) as e:
         lock.lifecycle(platform, name)
     assert e.value.status == 1
-    assert "idlelock_lifecycle" in e.value.message  # the library's message
-    assert "state_name" in e.value.message
+    message = e.value.message
+    assert message.startswith(f"state_name: {name!r} is not a state of Platform.{platform.name}; its states are ")
+    for valid in STATE_NAMES[platform]:
+        assert valid in message  # says which names are valid
+    assert "IDLELOCK_" not in message and "idlelock_" not in message
     assert e.value.snapshot is None
     assert lock.snapshot() == before  # no departure recorded
+
+
+def test_the_names_listed_in_messages_are_the_librarys(clock):
+    # The binding lists the valid names when the library refuses one: every
+    # platform has its list, and every name on it is one the library takes.
+    assert set(STATE_NAMES) == {int(p) for p in Platform}
+    lock = adapter_lock(clock)
+    for platform, names in STATE_NAMES.items():
+        for name in names:
+            lock.lifecycle(platform, name)
+            lock.foreground()
 
 
 @pytest.mark.parametrize("platform", [0, 6, 99, -1, 2**31 - 1, -(2**31)])
@@ -348,8 +364,9 @@ def test_unknown_platforms_raise_with_the_library_message(platform, clock):
     before = lock.snapshot()
     with pytest.raises(InvalidArgumentError) as e:
         lock.lifecycle(platform, "active")
-    assert "idlelock_lifecycle" in e.value.message
-    assert str(platform) in e.value.message
+    assert e.value.message.startswith(f"platform: {platform} is not a Platform this library knows; use one of ")
+    for p in Platform:
+        assert f"Platform.{p.name} ({int(p)})" in e.value.message
     assert lock.snapshot() == before
 
 

@@ -1,6 +1,8 @@
-"""Sealed secrets and the gate (SPEC §6, §7 table)."""
+"""Sealed secrets and the gate (header: "Sealed secrets and the gate"; docs/STORE.md)."""
 
 from __future__ import annotations
+
+import ctypes
 
 import pytest
 
@@ -138,6 +140,25 @@ def test_bytes_like_values(engaged):
     assert lock.get_secret("c") == b"02468"
     with pytest.raises(TypeError):
         lock.put_secret("d", "a str")
+
+
+def test_a_bytes_like_value_is_read_within_its_own_bounds(engaged):
+    # Issue 19's sibling check: the Python API has no (buffer, length)
+    # argument; a view is taken by its nbytes, only its window, whatever its
+    # item size or strides.
+    import array
+
+    lock = engaged()
+    backing = bytearray(b"0123456789abcdef")
+    lock.put_secret("window", memoryview(backing)[4:8])
+    assert lock.get_secret("window") == b"4567"
+    wide = array.array("H", [0x3130, 0x3332])
+    lock.put_secret("wide", memoryview(wide))
+    assert lock.get_secret("wide") == wide.tobytes()
+    lock.put_secret("strided", memoryview(wide).cast("B")[::2])
+    assert lock.get_secret("strided") == wide.tobytes()[::2]
+    with pytest.raises(TypeError):
+        lock.put_secret("ctypes", (ctypes.c_uint8 * 4)())  # not bytes-like to this API: refused
 
 
 @pytest.mark.parametrize("name", ["n", "x" * 64, "é" * 32, "токен"])

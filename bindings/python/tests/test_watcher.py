@@ -1,4 +1,4 @@
-"""The watcher thread (idlelock_watch_start / idlelock_watch_stop, SPEC §9):
+"""The watcher thread (header: idlelock_watch_start / idlelock_watch_stop; docs/THREADS.md):
 it locks an idle session on the default clock with no call from the host,
 listeners then run on it, and it is refused with a custom clock."""
 
@@ -175,3 +175,41 @@ def test_a_listener_on_the_watcher_thread_may_unsubscribe_itself():
         lock.lock()  # not heard any more: no crash, no call
     finally:
         lock.close()
+
+
+@pytest.mark.parametrize("on_watcher", [True, False], ids=["watcher thread", "inside a call"])
+def test_nothing_runs_after_a_listener_closed_the_lock(on_watcher):
+    # Issue 19: a listener that closes the lock while seven more are
+    # subscribed. Once close() has returned, no listener runs any more (the
+    # rest of that delivery included), on the watcher thread as inside a
+    # call on this thread, and nothing crashes.
+    lock = engaged_default_clock(idle_after_ms=100 if on_watcher else 60_000)
+    closed = threading.Event()
+    ran: List[str] = []
+    after_close: List[int] = []
+
+    def make(i: int) -> Any:
+        def listener(snap: Snapshot) -> None:
+            ran.append(f"{i}:{snap.state}")
+            if closed.is_set():
+                after_close.append(i)
+                return
+            lock.close()
+            closed.set()
+
+        return listener
+
+    for i in range(8):
+        lock.subscribe(make(i))
+    if on_watcher:
+        lock.watch_start()
+        assert closed.wait(BOUND)
+        time.sleep(0.3)  # the rest of the delivery, if any, has had its chance
+    else:
+        lock.lock()  # the first listener closes from inside this call
+        assert closed.is_set()
+    assert lock.closed
+    assert after_close == [], f"listeners ran after close() returned: {ran}"
+    assert ran == ["0:LOCKED"]
+    with pytest.raises(ClosedError):
+        lock.snapshot()

@@ -11,8 +11,10 @@ unlocks with it, N starts a check that the person cancels (locked).
 
 Run it from the repository (after `make luajit`):
   IDLELOCK_LIBRARY=build/libidlelock.so.1 LUA_PATH="build/luajit/?.lua;;" love bindings/luajit/examples/love
-The passcode is 2468. In a shipped game, put idlelock.lua in the game folder
-and libidlelock.so.1 (with libsodium) where the loader finds it.
+The passcode is 2468. In a shipped game, put idlelock.lua and the CPU's
+self-contained libidlelock.so (build/<cpu>/self-contained/, libsodium
+inside) in the game's folder, side by side: the module finds it there
+(bindings/luajit/README.md, "Finding the library").
 
 Scripted input mode (the tests): IDLELOCK_DEMO_SCRIPT names a file of
 steps that are fed through LÖVE's own event queue; see

@@ -1,6 +1,5 @@
 package org.idlelock;
 
-import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +37,7 @@ import java.util.concurrent.CompletableFuture;
  * IdleLock#BIOMETRIC_REQUESTS_MAX} are open on a lock at once: {@link
  * #close()} (try-with-resources), {@link #cancel()} or {@link
  * #dismiss(AuthResult)} ends one you no longer need, and a request that becomes unreachable while still open is
- * finished as cancelled by a {@link Cleaner}, so a forgotten request never
+ * finished as cancelled once it is collected, so a forgotten request never
  * holds a slot. After the lock is closed, {@link #finish} throws {@link
  * IllegalStateException}; {@link #cancel()}, {@link #dismiss} and {@link
  * #close()} do nothing.
@@ -72,12 +71,13 @@ public final class BiometricRequest implements AutoCloseable {
 
     private final Core core;
     private final Snapshot begun;
-    private final Cleaner.Cleanable cleanable;
+    private final Reaper.Registration cleanable;
 
-    BiometricRequest(Core core, Snapshot begun, Cleaner cleaner) {
+    BiometricRequest(Core core, Snapshot begun) {
         this.core = core;
         this.begun = begun;
-        this.cleanable = cleaner.register(this, core);
+        this.cleanable = Reaper.register(this, core);
+        core.future.whenComplete(core::futureEnded);
     }
 
     /** UNLOCK or ENABLE. */
@@ -106,6 +106,11 @@ public final class BiometricRequest implements AutoCloseable {
      * was dropped unfinished, or with an {@link IllegalStateException} when
      * the lock was closed first. Dependent stages run on the thread that
      * ended the request unless you use the {@code *Async} methods.
+     * Cancelling it ({@code future().cancel(...)}, or a timeout such as
+     * {@code orTimeout} on Java 9+) ends the request at once as {@link
+     * AuthResult#CANCELLED}, whatever the platform's check does; a finish
+     * that comes later throws {@link InvalidArgumentException} and changes
+     * nothing (its secret array is wiped).
      */
     public CompletableFuture<Snapshot> future() { return core.future; }
 
@@ -130,21 +135,25 @@ public final class BiometricRequest implements AutoCloseable {
      * shortcut, which then turns off: delete your item), {@link
      * SessionLockedException} (a lock, lockout or sign-out after the begin
      * wins over a success; for ENABLE: delete what you stored), {@link
-     * StorageException}, {@link InvalidArgumentException} (a secret that
-     * does not fit the purpose and result: the request stays open; or a
-     * request no longer open: finished, voided), {@link
+     * StorageException}, {@link NullPointerException} (a null result, or
+     * a null secret for an UNLOCK that passed: the request stays open),
+     * {@link InvalidArgumentException} (a secret that does not fit the
+     * purpose and result: the request stays open; or a request no longer
+     * open: finished, voided, cancelled through its future), {@link
      * IllegalStateException} (the lock is closed), {@link
      * CallbackException} (a listener threw; the request did end). Never
      * counts a passcode attempt. Thread: any.
      */
     public Snapshot finish(AuthResult result, byte[] secret) {
         try {
-            if (result == null) throw new InvalidArgumentException("result is null");
+            IdleLock.required(result, "result");
             boolean releases = core.purpose == Purpose.UNLOCK && result == AuthResult.OK;
-            if (releases && (secret == null || secret.length != IdleLock.AUTH_SECRET_BYTES)) {
-                throw new InvalidArgumentException("secret: " + (secret == null ? "null" : secret.length + " bytes")
-                        + "; an UNLOCK that passed hands over the " + IdleLock.AUTH_SECRET_BYTES
-                        + "-byte secret the check released");
+            if (releases) {
+                IdleLock.required(secret, "secret");
+                if (secret.length != IdleLock.AUTH_SECRET_BYTES) {
+                    throw new InvalidArgumentException("secret: " + secret.length + " bytes; an UNLOCK that passed hands over the "
+                            + IdleLock.AUTH_SECRET_BYTES + "-byte secret the check released");
+                }
             }
             if (!releases && secret != null) {
                 throw new InvalidArgumentException("secret: only an UNLOCK finished with AuthResult.OK hands over a secret; pass null with "
@@ -176,12 +185,14 @@ public final class BiometricRequest implements AutoCloseable {
      * fails {@link #future()}) is expected and not thrown, nor is anything
      * when the request already ended, was voided, or its lock is closed.
      * Returns the state after it, or null when there was nothing to
-     * finish. Throws {@link InvalidArgumentException} for {@link
-     * AuthResult#OK} or null (a release goes through {@link #finish}), and
+     * finish. Throws {@link NullPointerException} for null and {@link
+     * InvalidArgumentException} for {@link AuthResult#OK} (a release goes
+     * through {@link #finish}), and
      * what a finish throws besides (a {@link CallbackException}). Thread: any.
      */
     public Snapshot dismiss(AuthResult outcome) {
-        if (outcome == null || outcome == AuthResult.OK) {
+        IdleLock.required(outcome, "outcome");
+        if (outcome == AuthResult.OK) {
             throw new InvalidArgumentException("outcome: dismiss takes FAILED, CANCELLED or UNAVAILABLE, not " + outcome
                     + "; a check that passed goes through finish(AuthResult.OK, ...)");
         }
@@ -206,7 +217,7 @@ public final class BiometricRequest implements AutoCloseable {
 
     /**
      * The state of one request, shared by its facade, its lock's registry
-     * (for close()) and the Cleaner (the action that finishes a dropped
+     * (for close()) and the reaper (the action that finishes a dropped
      * request: it never refers to the facade).
      */
     static final class Core implements Runnable {
@@ -239,7 +250,7 @@ public final class BiometricRequest implements AutoCloseable {
          * voided; the future learns it unless another finish is still in
          * flight (that one tells).
          */
-        void exitFinish(int rc, Snapshot s, IdleLockException failure) {
+        void exitFinish(int rc, Snapshot s, RuntimeException failure) {
             boolean end;
             synchronized (this) {
                 finishing--;
@@ -277,7 +288,29 @@ public final class BiometricRequest implements AutoCloseable {
             lock.forget(this);
         }
 
-        /** The Cleaner's action: the facade became unreachable (or finished: then nothing to do). */
+        /**
+         * The future completed. When that was someone's {@code cancel()}
+         * (not the end of the request), the request is finished as
+         * cancelled in the library at once, whatever the host's check
+         * does; a later finish is refused and its secret wiped. Refers to
+         * the core only, never the facade (which must stay collectable).
+         */
+        void futureEnded(Snapshot s, Throwable e) {
+            if (!(e instanceof CancellationException)) return;
+            synchronized (this) {
+                if (ended || finishing > 0) return;
+            }
+            try {
+                if (!lock.isClosed()) lock.finishBiometric(this, AuthResult.CANCELLED, null);
+            } catch (RuntimeException x) {
+                // LockUnavailable (the expected answer), voided, or closed meanwhile
+            }
+            synchronized (this) {
+                if (!ended && finishing == 0) end();
+            }
+        }
+
+        /** The reaper's action: the facade became unreachable (or finished: then nothing to do). */
         @Override
         public void run() {
             synchronized (this) {

@@ -14,10 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * jni/idlelock_jni.c).
  *
  * <p>The glue holds this object through a JNI <em>weak</em> global
- * reference (created at create, deleted at destroy); the {@link IdleLock}
+ * reference (created at create, deleted when the glue frees the lock's
+ * state after destroy); the {@link IdleLock}
  * holds it strongly. So a listener that captures its own IdleLock (the
  * common case) does not pin it through a JNI root: a forgotten lock is
- * still collected, and its Cleaner destroys the handle. While the lock is
+ * still collected, and the reaper destroys the handle. While the lock is
  * reachable, so is this object, and no callback is lost.
  *
  * <p>No exception ever leaves these methods into C: each is caught and
@@ -37,6 +38,10 @@ final class Callbacks {
     }
 
     final ConcurrentHashMap<Long, Registration> listeners = new ConcurrentHashMap<>();
+    /** Set by {@link IdleLock#close()}: no listener of the lock runs from then
+     * on, on any thread (the rest of a delivery in progress included), even
+     * while calls in flight keep the native handle alive. */
+    volatile boolean closed;
     final IdleLock.Clock clock;
     final Authenticator authenticator;
 
@@ -50,13 +55,31 @@ final class Callbacks {
     private static final class PerThread {
         boolean inClock;
         ArrayList<Throwable> errors;
+        /** The cancellable call this thread runs, or null. */
+        CancellableCall call;
     }
 
-    private static final ThreadLocal<PerThread> THREAD = ThreadLocal.withInitial(PerThread::new);
+    /** (An anonymous subclass, not ThreadLocal.withInitial, which Android has only from API 26.) */
+    private static final ThreadLocal<PerThread> THREAD = new ThreadLocal<PerThread>() {
+        @Override protected PerThread initialValue() { return new PerThread(); }
+    };
     /** Exceptions recorded on any thread and not yet taken: lets the hot path skip the ThreadLocal. */
     private static final AtomicInteger PENDING = new AtomicInteger();
 
     static boolean inClock() { return THREAD.get().inClock; }
+
+    /** Runs {@code body} on this thread as {@code call}: an authenticator
+     * answer that comes after the call was cancelled is answered CANCELLED. */
+    static <T> T runAs(CancellableCall call, java.util.concurrent.Callable<T> body) throws Exception {
+        PerThread p = THREAD.get();
+        CancellableCall outer = p.call;
+        p.call = call;
+        try {
+            return body.call();
+        } finally {
+            p.call = outer;
+        }
+    }
 
     static boolean anyPending() { return PENDING.get() != 0; }
 
@@ -91,12 +114,13 @@ final class Callbacks {
     /** A listener call; {@code foreign}: the glue attached this thread (the watcher). */
     static void onListener(Object target, long id, long[] snap, boolean foreign) {
         try {
-            Registration r = ((Callbacks) target).listeners.get(id);
-            if (r == null || !r.active) return;
+            Callbacks cb = (Callbacks) target;
+            Registration r = cb.listeners.get(id);
+            if (r == null || !r.active || cb.closed) return;
             Snapshot s = Snapshot.of(snap);
             if (r.executor != null) {
                 r.executor.execute(() -> {
-                    if (r.active) r.listener.onChange(s);
+                    if (r.active && !cb.closed) r.listener.onChange(s);
                 });
             } else {
                 r.listener.onChange(s);
@@ -149,8 +173,12 @@ final class Callbacks {
     /** Fills {@code out} (32 bytes) with the released secret and returns an AuthResult code. */
     static int onAuthLoad(Object target, byte[] reason, byte[] out) {
         byte[] secret = null;
+        CancellableCall call = THREAD.get().call;
         try {
+            if (call != null && call.isCancelled()) return AuthResult.CANCELLED.code;
             secret = ((Callbacks) target).authenticator.loadSecret(reason == null ? null : Utf8.decode(reason));
+            // Its future was cancelled meanwhile: a late answer unlocks nothing (the secret is wiped below).
+            if (call != null && call.isCancelled()) return AuthResult.CANCELLED.code;
             if (secret == null || secret.length != out.length) {
                 record(new IllegalStateException("Authenticator.loadSecret returned "
                         + (secret == null ? "null" : secret.length + " bytes") + "; "
@@ -160,8 +188,9 @@ final class Callbacks {
             System.arraycopy(secret, 0, out, 0, out.length);
             return AuthResult.OK.code;
         } catch (AuthenticationException e) {
-            return e.result().code;
+            return call != null && call.isCancelled() ? AuthResult.CANCELLED.code : e.result().code;
         } catch (Throwable t) {
+            if (call != null && call.isCancelled()) return AuthResult.CANCELLED.code;
             record(t);
             return AuthResult.FAILED.code;
         } finally {

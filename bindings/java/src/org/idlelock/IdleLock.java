@@ -1,11 +1,11 @@
 package org.idlelock;
 
 import java.io.File;
-import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -49,20 +49,26 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p><b>Lifetime.</b> {@link #close()} (or try-with-resources) destroys the
  * handle: its session key, passcode wrap and secrets are wiped. A lock
- * that is never closed is destroyed by a {@link Cleaner} once it is
- * unreachable. Calls in flight on other threads when close() is called
+ * that is never closed is destroyed once it is unreachable (a {@code
+ * PhantomReference} drained by the daemon thread "idlelock-reaper", as
+ * {@code java.lang.ref.Cleaner} would, which Android has only from API 33). Calls in flight on other threads when close() is called
  * finish first (the last one to return destroys the handle; close never
  * waits, so it is safe from a listener and from the main thread); every
  * call after close() throws {@link IllegalStateException}. The native
  * handle is freed exactly once.
  *
- * <p><b>Errors.</b> Each failed call throws the {@link IdleLockException}
- * subclass for its status, with the library's message, the snapshot after
- * the call where there is one, and {@link
- * InvalidPasscodeException#attemptsRemaining()} or {@link
- * RetryLaterException#msUntilRetry()} where they apply. An exception
- * thrown by a listener, the clock or the authenticator surfaces as a
- * {@link CallbackException} from the call that ran it.
+ * <p><b>Errors.</b> A null argument is a {@link NullPointerException}
+ * naming the parameter; an invalid value is an {@link
+ * InvalidArgumentException} (an {@link IllegalArgumentException}); every
+ * other failed call throws the {@link IdleLockException} subclass for its
+ * status, with the library's message (in this binding's names: {@code
+ * idleAfterMs}, {@link #NEVER}), the snapshot after the call where there
+ * is one, and {@link InvalidPasscodeException#attemptsRemaining()} or
+ * {@link RetryLaterException#msUntilRetry()} where they apply. Both
+ * implement {@link IdleLockStatus}: {@code catch (IdleLockException |
+ * InvalidArgumentException e)} catches every status. An exception thrown
+ * by a listener, the clock or the authenticator surfaces as a {@link
+ * CallbackException} from the call that ran it.
  *
  * <p><b>Passcodes and secrets.</b> Passcodes are {@code char[]} (encoded to
  * UTF-8 strictly: an unpaired surrogate is refused, never replaced) or
@@ -123,7 +129,6 @@ public final class IdleLock implements AutoCloseable {
         long nowMs();
     }
 
-    private static final Cleaner CLEANER = Cleaner.create();
     private static final AtomicLong NEXT_LISTENER_ID = new AtomicLong();
 
     /** state: bit 62 = closed; the low bits count calls in flight. */
@@ -135,11 +140,11 @@ public final class IdleLock implements AutoCloseable {
     private final long handle;
     private final Callbacks callbacks;
     private final boolean hasClock;
-    private final Cleaner.Cleanable cleanable;
+    private final Reaper.Registration cleanable;
     /** Biometric requests not yet ended (their secrets are wiped and futures failed at close). */
     private final Set<BiometricRequest.Core> requests = ConcurrentHashMap.newKeySet();
 
-    /** The Cleaner's action: holds the native pointer, never the IdleLock. */
+    /** The reaper's action: holds the native pointer, never the IdleLock. */
     private static final class Destroyer implements Runnable {
         private final long handle;
 
@@ -152,7 +157,7 @@ public final class IdleLock implements AutoCloseable {
         this.handle = handle;
         this.callbacks = callbacks;
         this.hasClock = hasClock;
-        this.cleanable = CLEANER.register(this, new Destroyer(handle));
+        this.cleanable = Reaper.register(this, new Destroyer(handle));
     }
 
     // -- versions and names -------------------------------------------------------
@@ -297,7 +302,7 @@ public final class IdleLock implements AutoCloseable {
                 steps = new long[delaySchedule.size() * 2];
                 for (int i = 0; i < delaySchedule.size(); i++) {
                     DelayStep step = delaySchedule.get(i);
-                    if (step == null) throw new InvalidArgumentException("delaySchedule[" + i + "] is null");
+                    required(step, "delaySchedule[" + i + "]");
                     steps[2 * i] = step.failedAttempts;
                     steps[2 * i + 1] = step.delayMs;
                 }
@@ -345,11 +350,11 @@ public final class IdleLock implements AutoCloseable {
         if (STATE.decrementAndGet(this) == CLOSED) cleanable.clean();
     }
 
-    private static String lastError() { return Utf8.decode(Native.lastError()); }
+    private static String lastError() { return Messages.of(Utf8.decode(Native.lastError())); }
 
     /** What to throw after a call: the callbacks' exceptions first (the
      * call's own failure then suppressed), else the call's failure. */
-    private static RuntimeException thrown(IdleLockException failure, List<Throwable> errors) {
+    private static RuntimeException thrown(RuntimeException failure, List<Throwable> errors) {
         if (errors == null || errors.isEmpty()) return failure;
         Throwable first = errors.get(0);
         CallbackException e = new CallbackException(
@@ -361,27 +366,39 @@ public final class IdleLock implements AutoCloseable {
 
     /** Throws for a failed call (rc != 0) or for exceptions its callbacks threw. */
     private static void finish(int rc, Snapshot snapshot) {
-        IdleLockException failure = failure(rc, snapshot);
+        RuntimeException failure = failure(rc, snapshot);
         List<Throwable> errors = Callbacks.anyPending() ? Callbacks.takePending() : null;
         RuntimeException e = thrown(failure, errors);
         if (e != null) throw e;
     }
 
     /** The exception for a call's status (read the message right after the call), or null for 0. */
-    private static IdleLockException failure(int rc, Snapshot snapshot) {
+    private static RuntimeException failure(int rc, Snapshot snapshot) {
         if (rc < 0) return glueFailure(rc);
         if (rc == 0) return null;
         return IdleLockException.of(rc, lastError(), rc == InvalidArgumentException.STATUS ? null : snapshot);
     }
 
     /** The glue's own statuses (negative; jni/idlelock_jni.c). */
-    private static IdleLockException glueFailure(int rc) {
+    private static RuntimeException glueFailure(int rc) {
         if (rc == -1) return new InvalidArgumentException("the token is not subscribed on this IdleLock");
+        if (rc == -3) {
+            return new InvalidArgumentException("an array and a length that does not fit it reached the JNI glue "
+                    + "(nothing was read or written past the array; the call changed nothing)");
+        }
         return new NoMemoryException("the JNI glue could not allocate its bookkeeping", null);
     }
 
-    private static void required(Object value, String what) {
-        if (value == null) throw new InvalidArgumentException(what + " is null");
+    /** "a, b, c" (String.join is Android API 26). */
+    private static String joined(List<String> names) {
+        StringBuilder b = new StringBuilder();
+        for (String n : names) b.append(b.length() == 0 ? "" : ", ").append(n);
+        return b.toString();
+    }
+
+    /** A null argument: {@link NullPointerException} naming the parameter, as {@code Objects.requireNonNull}. */
+    static <T> T required(T value, String name) {
+        return Objects.requireNonNull(value, name + " is null");
     }
 
     private Snapshot event(int kind) {
@@ -428,6 +445,7 @@ public final class IdleLock implements AutoCloseable {
             s = state;
             if ((s & CLOSED) != 0) return;
         } while (!STATE.compareAndSet(this, s, s | CLOSED));
+        callbacks.closed = true; // no listener runs from now on, on any thread
         // No finish can reach the library any more: the open requests end
         // (secrets wiped, futures failed) once no finish of theirs is in flight.
         for (BiometricRequest.Core r : requests) r.lockClosed();
@@ -497,6 +515,14 @@ public final class IdleLock implements AutoCloseable {
         long[] out = new long[Native.SNAP_FIELDS];
         int rc = call(h -> Native.lifecycle(h, platform.code, name, out));
         Snapshot s = Snapshot.of(out);
+        if (rc == InvalidArgumentException.STATUS) {
+            // The library names the platform by its C number: say it in Java, with the valid names.
+            InvalidArgumentException e = new InvalidArgumentException("IdleLock.lifecycle: stateName \"" + stateName
+                    + "\" is not a state of Platform." + platform.name() + "; its states are "
+                    + joined(platform.stateNames()) + " (the platform's own spelling, case-sensitive)");
+            RuntimeException t = thrown(e, Callbacks.anyPending() ? Callbacks.takePending() : null);
+            throw t;
+        }
         finish(rc, s);
         return s;
     }
@@ -638,12 +664,36 @@ public final class IdleLock implements AutoCloseable {
      * {@link #unlockWithBiometrics()} on {@code executor} (a worker, never
      * the thread that answers the prompt): the future completes with the
      * snapshot, or exceptionally with the exception it threw (wrapped in a
-     * {@code CompletionException} by {@code join()}). Cancelling the future
-     * does not cancel the prompt.
+     * {@code CompletionException} by {@code join()}).
+     *
+     * <p>Cancelling the future ends it at once ({@link
+     * CancellationException}), whatever the authenticator does: the worker
+     * is interrupted while it runs the call (a {@code loadSecret} that
+     * waits on a latch should answer {@link AuthResult#CANCELLED} when
+     * interrupted), and an answer the authenticator gives after the
+     * cancellation is answered to the library as {@link
+     * AuthResult#CANCELLED} (no unlock) and its secret array is wiped. A
+     * future cancelled before the executor ran it never calls the
+     * library. The platform's prompt is yours to dismiss. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
-        return CompletableFuture.supplyAsync(this::unlockWithBiometrics, executor);
+        CompletableFuture<Snapshot> result = new CompletableFuture<>();
+        CancellableCall call = new CancellableCall();
+        result.whenComplete((s, e) -> {
+            if (e instanceof CancellationException) call.cancel();
+        });
+        executor.execute(() -> {
+            if (!call.begin()) return; // cancelled before it ran
+            try {
+                result.complete(Callbacks.runAs(call, this::unlockWithBiometrics));
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            } finally {
+                call.end();
+            }
+        });
+        return result;
     }
 
     // -- biometrics for asynchronous hosts (1.2) -----------------------------------------
@@ -693,7 +743,7 @@ public final class IdleLock implements AutoCloseable {
         }
         BiometricRequest.Core core = new BiometricRequest.Core(this, token[0], purpose, secret);
         requests.add(core);
-        BiometricRequest request = new BiometricRequest(core, s, CLEANER);
+        BiometricRequest request = new BiometricRequest(core, s);
         if (isClosed()) core.lockClosed(); // closed while the begin ran: it can never be finished
         try {
             finish(0, s); // a listener that threw during the begin
@@ -715,7 +765,7 @@ public final class IdleLock implements AutoCloseable {
         long[] out = new long[Native.SNAP_FIELDS];
         long h = enter();
         int rc;
-        IdleLockException failure;
+        RuntimeException failure;
         Snapshot s;
         core.enterFinish();
         try {
@@ -747,12 +797,19 @@ public final class IdleLock implements AutoCloseable {
      * request voided meanwhile), or with the stage's own exception when it
      * failed with something other than {@link AuthenticationException}
      * (the request is then finished as failed). Cancelling the future
-     * finishes the request as cancelled (the platform's prompt is yours to
-     * dismiss). No request is ever left open. Thread: any.
+     * ends it at once ({@link CancellationException}) and finishes the
+     * request as cancelled, whatever the authenticator's stage does: a
+     * stage that never completes holds nothing, and one that completes
+     * later is ignored (its secret array is wiped). The platform's prompt
+     * is yours to dismiss. No request is ever left open. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
         return drive(BiometricRequest.Purpose.UNLOCK, authenticator::loadSecret, (request, secret, result) -> {
+            if (result.isDone()) { // cancelled (or failed) first: a late answer unlocks nothing
+                if (secret != null) Arrays.fill(secret, (byte) 0);
+                return;
+            }
             if (secret == null) {
                 finishQuietly(request, AuthResult.FAILED);
                 result.completeExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
@@ -771,13 +828,18 @@ public final class IdleLock implements AutoCloseable {
      * only then). If the library refuses after the secret was stored (a
      * lock, a sign-out or a new passcode after the begin), {@code
      * authenticator.deleteSecret()} runs before the future fails, so no
-     * item is left behind. Errors, cancellation and threads as {@link
-     * #unlockWithBiometricsAsync(AsyncAuthenticator)}.
+     * item is left behind; the same when the future was cancelled before
+     * the stage completed (the request is cancelled at once, and a stage
+     * that completes later has its item deleted). Errors, cancellation and
+     * threads as {@link #unlockWithBiometricsAsync(AsyncAuthenticator)}.
      */
     public CompletableFuture<Snapshot> enableBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
         return drive(BiometricRequest.Purpose.ENABLE, r -> authenticator.storeSecret(r, r.secret()), (request, stored, result) -> {
             try {
+                if (result.isDone()) { // cancelled first: the request was cancelled, the item must go
+                    throw new CancellationException("the future was cancelled before the secret was stored");
+                }
                 result.complete(request.finish(AuthResult.OK));
             } catch (RuntimeException e) {
                 // Stored, but not taken (or the future was cancelled meanwhile): the item must go.

@@ -6,11 +6,18 @@ package org.idlelock;
  * this binding does not know (from a newer library) is thrown as this
  * class. {@link #status()} is the C status, {@link #getMessage()} the
  * library's message ({@code idlelock_last_error()}, read right after the
- * failing call on the same thread) or the binding's own, and {@link
- * #snapshot()} the state after the call when the call fills one (events,
- * unlocks; never for INVALID_ARGUMENT), else null.
+ * failing call on the same thread, in the binding's names: options,
+ * methods and constants as Java spells them) or the binding's own, and
+ * {@link #snapshot()} the state after the call when the call fills one
+ * (events, unlocks), else null.
+ *
+ * <p>The one status that is not an {@code IdleLockException}: {@code
+ * IDLELOCK_ERR_INVALID_ARGUMENT}, thrown as {@link InvalidArgumentException},
+ * an {@link IllegalArgumentException}. Both implement {@link
+ * IdleLockStatus}: {@code catch (IdleLockException | InvalidArgumentException e)}
+ * catches every status.
  */
-public class IdleLockException extends RuntimeException {
+public class IdleLockException extends RuntimeException implements IdleLockStatus {
     private static final long serialVersionUID = 1L;
     private final int status;
     private final transient Snapshot snapshot;
@@ -22,16 +29,16 @@ public class IdleLockException extends RuntimeException {
     }
 
     /** The C status code ({@code IDLELOCK_ERR_*}). */
-    public int status() { return status; }
+    @Override public int status() { return status; }
 
     /** The fixed name of the status ({@code "IDLELOCK_ERR_SESSION_LOCKED"}). */
-    public String statusName() { return IdleLock.statusName(status); }
+    @Override public String statusName() { return IdleLock.statusName(status); }
 
     /** The state after the call, or null when the call does not report one. */
-    public Snapshot snapshot() { return snapshot; }
+    @Override public Snapshot snapshot() { return snapshot; }
 
-    /** The exception for {@code status}. */
-    static IdleLockException of(int status, String message, Snapshot snapshot) {
+    /** The exception for {@code status}: an IdleLockException, or an InvalidArgumentException. */
+    static RuntimeException of(int status, String message, Snapshot snapshot) {
         switch (status) {
             case InvalidArgumentException.STATUS: return new InvalidArgumentException(message);
             case SessionLockedException.STATUS: return new SessionLockedException(message, snapshot);

@@ -40,13 +40,30 @@ final class Native {
 
     private static final Throwable LOAD_ERROR = load();
 
+    /**
+     * Loads the glue: from {@code -Dorg.idlelock.jni.path} when set;
+     * else through {@code System.loadLibrary("idlelock_jni")}, from {@code
+     * java.library.path} (an Android app's {@code jniLibs/<abi>/}, an app's
+     * own folder); else from the jar ({@link JarNatives}).
+     */
     private static Throwable load() {
         try {
             String path = System.getProperty("org.idlelock.jni.path");
             if (path != null && !path.isEmpty()) {
                 System.load(path);
             } else {
-                System.loadLibrary("idlelock_jni");
+                try {
+                    System.loadLibrary("idlelock_jni");
+                } catch (UnsatisfiedLinkError notThere) {
+                    try {
+                        JarNatives.load();
+                    } catch (Throwable fromJar) {
+                        UnsatisfiedLinkError e = new UnsatisfiedLinkError("not in java.library.path ("
+                                + notThere.getMessage() + "), and not from the jar: " + fromJar.getMessage());
+                        e.initCause(fromJar);
+                        throw e;
+                    }
+                }
             }
             byte[] problem = checkAbi(HEADER_VERSION_NUMBER);
             if (problem != null) {
@@ -64,8 +81,9 @@ final class Native {
         if (LOAD_ERROR != null) {
             UnsatisfiedLinkError e = new UnsatisfiedLinkError(
                     "libidlelock_jni could not be used: " + LOAD_ERROR.getMessage()
-                    + " (put libidlelock_jni.so and libidlelock.so.1 where the loader finds them:"
-                    + " java.library.path, LD_LIBRARY_PATH, an Android app's jniLibs/<abi>/;"
+                    + " (the jar carries it for linux-x86_64, linux-aarch64 and linux-armv7; elsewhere put"
+                    + " libidlelock_jni.so and libidlelock.so where System.loadLibrary finds them:"
+                    + " java.library.path, an Android app's jniLibs/<abi>/;"
                     + " or set -Dorg.idlelock.jni.path=/absolute/path/libidlelock_jni.so)");
             e.initCause(LOAD_ERROR);
             throw e;

@@ -232,8 +232,8 @@ final class AsyncBiometricTests {
             try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
                 lock.lock();
                 BiometricRequest req = lock.beginBiometricUnlock();
-                contains(expect(InvalidArgumentException.class, () -> req.finish(null, null)).getMessage(), "result", "names result");
-                contains(expect(InvalidArgumentException.class, () -> req.finish(AuthResult.OK)).getMessage(), "secret", "names secret");
+                contains(expect(NullPointerException.class, () -> req.finish(null, null)).getMessage(), "result", "names result");
+                contains(expect(NullPointerException.class, () -> req.finish(AuthResult.OK)).getMessage(), "secret", "names secret");
                 byte[] short31 = Arrays.copyOf(item[0], 31);
                 contains(expect(InvalidArgumentException.class, () -> req.finish(AuthResult.OK, short31)).getMessage(), "31", "says the length");
                 check(Arrays.equals(short31, new byte[31]), "a refused array is wiped too");
@@ -246,14 +246,14 @@ final class AsyncBiometricTests {
                 enable.cancel();
             }
         });
-        h.test("pair: at most BIOMETRIC_REQUESTS_MAX open; a dropped request is cancelled by the Cleaner", () -> {
+        h.test("pair: at most BIOMETRIC_REQUESTS_MAX open; a dropped request is cancelled by the reaper", () -> {
             byte[][] item = new byte[1][];
             try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
                 lock.lock();
                 List<BiometricRequest> open = new ArrayList<>();
                 for (int i = 0; i < IdleLock.BIOMETRIC_REQUESTS_MAX; i++) open.add(lock.beginBiometricUnlock());
                 contains(expect(InvalidArgumentException.class, lock::beginBiometricUnlock).getMessage(),
-                        "REQUESTS_MAX", "the ninth is refused, naming the limit");
+                        "IdleLock.BIOMETRIC_REQUESTS_MAX", "the ninth is refused, naming the limit");
                 for (BiometricRequest r : open) r.close();
                 for (BiometricRequest r : open) check(r.isFinished(), "closed requests are finished");
                 open.clear();
@@ -333,7 +333,7 @@ final class AsyncBiometricTests {
                 lock.requireRecentAuth(10_000);
                 lock.lock();
                 expect(SessionLockedException.class, () -> lock.requireRecentAuth(10_000));
-                contains(expect(InvalidArgumentException.class, () -> lock.requireRecentAuth(0)).getMessage(), "max_age_ms", "names it");
+                contains(expect(InvalidArgumentException.class, () -> lock.requireRecentAuth(0)).getMessage(), "maxAgeMs", "names it");
                 expect(InvalidArgumentException.class, () -> lock.requireRecentAuth(IdleLock.RECENT_AUTH_MAX_MS + 1));
             }
             try (IdleLock bare = fast(new Harness.FakeClock()).build()) {
@@ -354,7 +354,7 @@ final class AsyncBiometricTests {
                 check(lock.snapshot().isPasscodeRequired(), "the snapshot says the passcode is required");
                 check(heard.contains(Boolean.TRUE), "a listener heard it");
                 LockUnavailableException e = expect(LockUnavailableException.class, lock::beginBiometricUnlock);
-                contains(e.getMessage(), "biometric_max_uses", "the message names the policy");
+                contains(e.getMessage(), "biometricMaxUses", "the message names the policy");
                 lock.unlock(chars("2468"));
                 check(!lock.snapshot().isPasscodeRequired(), "the passcode satisfied it");
                 lock.lock();
@@ -371,7 +371,7 @@ final class AsyncBiometricTests {
                 clock.advance(1);
                 check(lock.snapshot().isPasscodeRequired(), "an hour after the passcode was entered");
                 contains(expect(LockUnavailableException.class, lock::beginBiometricUnlock).getMessage(),
-                        "passcode_max_age_ms", "names the policy");
+                        "passcodeMaxAgeMs", "names the policy");
             }
         });
         h.test("helper: unlockWithBiometricsAsync/enableBiometricsAsync with stages completed on a main-ui thread", () -> {

@@ -22,6 +22,8 @@ final class FakeKeystore implements Authenticator {
     volatile String lastReason;
     volatile boolean returnWrongLength;
     volatile CountDownLatch answer;   // when set, loadSecret waits for it
+    volatile boolean stubborn;        // waits on answer through interrupts (a check that never gives up)
+    volatile Thread loadRunner;       // the thread in loadSecret, while it is there
     volatile String loadThread;
     volatile int deletes;
 
@@ -36,7 +38,18 @@ final class FakeKeystore implements Authenticator {
         lastReason = reason;
         loadThread = Thread.currentThread().getName();
         CountDownLatch latch = answer;
-        if (latch != null) {
+        loadRunner = Thread.currentThread();
+        if (latch != null && stubborn) {
+            boolean interrupted = false;
+            while (latch.getCount() > 0) {
+                try {
+                    latch.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+        } else if (latch != null) {
             try {
                 if (!latch.await(10, TimeUnit.SECONDS)) throw new AuthenticationException(AuthResult.CANCELLED, "timed out");
             } catch (InterruptedException e) {

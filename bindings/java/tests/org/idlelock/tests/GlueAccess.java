@@ -19,6 +19,31 @@ final class GlueAccess {
 
     static long[] structSizes() { return call("structSizes"); }
 
+    /** The native handle of a lock (its private field). */
+    static long handle(org.idlelock.IdleLock lock) {
+        try {
+            java.lang.reflect.Field f = org.idlelock.IdleLock.class.getDeclaredField("handle");
+            f.setAccessible(true);
+            return f.getLong(lock);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** A native method of org.idlelock.Native, called as the binding never would. */
+    static Object callNative(String name, Class<?>[] types, Object... args) {
+        try {
+            Class<?> n = Class.forName("org.idlelock.Native");
+            Method m = n.getDeclaredMethod(name, types);
+            m.setAccessible(true);
+            return m.invoke(null, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw new AssertionError("the glue threw " + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     static long liveHandles() { return call("glueCounters")[0]; }
 
     static long attached() { return call("glueCounters")[1]; }

@@ -162,6 +162,26 @@ final class ListenerTests {
             while (GlueAccess.liveHandles() > live && System.currentTimeMillis() < deadline) Harness.sleep(10);
             eq(GlueAccess.liveHandles(), live, "destroyed on the watcher thread");
         });
+        h.test("close from a listener during a call: the rest of the delivery does not run", () -> {
+            IdleLock lock = fast(new Harness.FakeClock()).build();
+            lock.setPasscode(chars("2468"));
+            java.util.concurrent.atomic.AtomicInteger after = new java.util.concurrent.atomic.AtomicInteger();
+            boolean[] closed = {false};
+            lock.subscribe(s -> {
+                if (s.state() == State.LOCKED) {
+                    lock.close();
+                    closed[0] = true;
+                }
+            });
+            for (int i = 0; i < 7; i++) {
+                lock.subscribe(s -> {
+                    if (closed[0]) after.incrementAndGet();
+                });
+            }
+            lock.lock();
+            check(lock.isClosed(), "closed");
+            eq(after.get(), 0, "listeners that ran after close()");
+        });
         h.test("a clock that throws locks the session and surfaces after the call", () -> {
             Harness.FakeClock clock = new Harness.FakeClock();
             boolean[] broken = {false};

@@ -14,10 +14,12 @@ public final class Main {
         ListenerTests.run(h);
         BiometricTests.run(h);
         AsyncBiometricTests.run(h);
+        CancellationTests.run(h);
         StoreTests.run(h);
         LifetimeTests.run(h);
         BadInputTests.run(h);
         ThreadTests.run(h);
+        ChildTests.run(h);
         System.exit(h.finish() == 0 ? 0 : 1);
     }
 }

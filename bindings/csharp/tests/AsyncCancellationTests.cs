@@ -1,0 +1,156 @@
+// The Task helpers under cancellation, with a host check that never answers: the
+// task ends at once with OperationCanceledException, the library's request is
+// cancelled, and an answer that comes later is cleared and unlocks nothing.
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using LibIdleLock;
+using static LibIdleLock.Tests.Harness;
+
+namespace LibIdleLock.Tests
+{
+    static partial class Program
+    {
+        /// <summary>Waits (generously) for t to end and says how long that took after start.</summary>
+        static long EndedAfter(Task t, Stopwatch start)
+        {
+            try { t.Wait(20000); }
+            catch (AggregateException) { }
+            Check(t.IsCompleted, "the task ended (status " + t.Status + " after " + start.ElapsedMilliseconds + " ms)");
+            return start.ElapsedMilliseconds;
+        }
+
+        /// <summary>All BiometricRequestsMax slots can be begun: no request was left open.</summary>
+        static void NoRequestLeftOpen(IdleLock l)
+        {
+            var open = new List<BiometricRequest>();
+            for (int i = 0; i < IdleLock.BiometricRequestsMax; i++) open.Add(l.BeginBiometricUnlock());
+            foreach (var r in open) r.Cancel();
+        }
+
+        static void AsyncCancellation(Harness h)
+        {
+            h.Test("cancel: UnlockWithBiometricsAsync(check) ends at once when the check never answers; a late answer is wiped", () =>
+            {
+                byte[] item;
+                using (var l = EnabledByPair(Fast(new FakeClock()), out item))
+                {
+                    l.Lock();
+                    var never = new TaskCompletionSource<byte[]>();
+                    BiometricRequest seen = null;
+                    var cts = new CancellationTokenSource();
+                    var t = l.UnlockWithBiometricsAsync(r => { seen = r; return never.Task; }, cts.Token);
+                    Thread.Sleep(100);
+                    Check(!t.IsCompleted, "waiting for the check");
+                    var sw = Stopwatch.StartNew();
+                    cts.Cancel();
+                    long ms = EndedAfter(t, sw);
+                    Check(t.IsCanceled, "ended as cancelled: " + t.Status);
+                    Check(Fault(t) is OperationCanceledException, "OperationCanceledException");
+                    Check(ms < 5000, "ended " + ms + " ms after the cancellation");
+                    Check(seen != null && seen.IsFinished, "the library's request was finished as cancelled");
+                    NoRequestLeftOpen(l);
+                    var late = Copy(item);
+                    never.SetResult(late);
+                    WaitFor(() => Zero(late), 10000, "the late answer is cleared");
+                    Eq(l.Snapshot().State, LockState.Locked, "a late answer unlocks nothing");
+                }
+            });
+            h.Test("cancel: a check whose task faults or is cancelled after the cancellation is observed quietly", () =>
+            {
+                byte[] item;
+                using (var l = EnabledByPair(Fast(new FakeClock()), out item))
+                {
+                    l.Lock();
+                    var failing = new TaskCompletionSource<byte[]>();
+                    var cts = new CancellationTokenSource();
+                    var t = l.UnlockWithBiometricsAsync(r => failing.Task, cts.Token);
+                    cts.Cancel();
+                    EndedAfter(t, Stopwatch.StartNew());
+                    Check(t.IsCanceled, "cancelled");
+                    failing.SetException(new InvalidOperationException("the plugin failed later"));
+                    Eq(l.Snapshot().State, LockState.Locked, "still locked");
+                    NoRequestLeftOpen(l);
+                }
+            });
+            h.Test("cancel: EnableBiometricsAsync ends at once when the store never completes; a late store is deleted", () =>
+            {
+                using (var l = new IdleLock(Fast(new FakeClock())))
+                {
+                    l.SetPasscode(C("2468"));
+                    var never = new TaskCompletionSource<bool>();
+                    byte[] handed = null;
+                    int deletes = 0;
+                    var cts = new CancellationTokenSource();
+                    var t = l.EnableBiometricsAsync((r, secret) => { handed = secret; return never.Task; },
+                                                    () => { Interlocked.Increment(ref deletes); return Task.FromResult(0); }, cts.Token);
+                    Thread.Sleep(100);
+                    Check(!t.IsCompleted, "waiting for the store");
+                    var sw = Stopwatch.StartNew();
+                    cts.Cancel();
+                    long ms = EndedAfter(t, sw);
+                    Check(t.IsCanceled, "ended as cancelled: " + t.Status);
+                    Check(ms < 5000, "ended " + ms + " ms after the cancellation");
+                    Check(handed != null && Zero(handed), "the request's secret is cleared");
+                    Check(!l.Snapshot().IsBiometricsEnabled, "the shortcut stays off");
+                    never.SetResult(true);
+                    WaitFor(() => Volatile.Read(ref deletes) == 1, 10000, "the item stored late is deleted");
+                    Check(!l.Snapshot().IsBiometricsEnabled, "still off");
+                    var open = new List<BiometricRequest>();
+                    for (int i = 0; i < IdleLock.BiometricRequestsMax; i++) open.Add(l.BeginBiometricEnable());
+                    foreach (var r in open) r.Cancel();
+                }
+            });
+            h.Test("cancel: a token cancelled before the call ends the task at once, begins nothing", () =>
+            {
+                byte[] item;
+                using (var l = EnabledByPair(Fast(new FakeClock()), out item))
+                {
+                    l.Lock();
+                    var cts = new CancellationTokenSource();
+                    cts.Cancel();
+                    int asked = 0;
+                    var t = l.UnlockWithBiometricsAsync(r => { asked++; return new TaskCompletionSource<byte[]>().Task; }, cts.Token);
+                    EndedAfter(t, Stopwatch.StartNew());
+                    Check(t.IsCanceled, "cancelled");
+                    Eq(asked, 0, "the check was never asked");
+                    var e = l.EnableBiometricsAsync((r, s) => new TaskCompletionSource<bool>().Task, null, cts.Token);
+                    EndedAfter(e, Stopwatch.StartNew());
+                    Check(e.IsCanceled, "the enable too");
+                    NoRequestLeftOpen(l);
+                }
+            });
+        }
+
+        static void AsyncCancellationAuthenticator(Harness h)
+        {
+            h.Test("cancel: UnlockWithBiometricsAsync(token) ends at once while LoadSecret blocks; its late answer is wiped", () =>
+            {
+                var ks = new FakeKeystore();
+                using (var l = Enabled(ks))
+                {
+                    l.Lock();
+                    ks.Answer = new ManualResetEventSlim();
+                    var cts = new CancellationTokenSource();
+                    var t = l.UnlockWithBiometricsAsync(cts.Token);
+                    WaitFor(() => ks.LoadThread != 0, 10000, "the prompt is up");
+                    var sw = Stopwatch.StartNew();
+                    cts.Cancel();
+                    long ms = EndedAfter(t, sw);
+                    Check(t.IsCanceled, "ended as cancelled: " + t.Status);
+                    Check(ms < 5000, "ended " + ms + " ms after the cancellation");
+                    ks.Answer.Set(); // the person answers after all
+                    WaitFor(() => ks.LastLoadReturned != null && Zero(ks.LastLoadReturned), 10000, "the late secret is cleared");
+                    Thread.Sleep(100);
+                    Eq(l.Snapshot().State, LockState.Locked, "a late answer unlocks nothing");
+                    Check(l.Snapshot().IsBiometricsEnabled, "a cancelled check does not turn the shortcut off");
+                    ks.Answer = null;
+                    Eq(l.UnlockWithBiometricsAsync(new CancellationTokenSource().Token).Result.State, LockState.Unlocked, "works again");
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package android.content;
+
+/** Stub (tests only). */
+public class Context {
+}

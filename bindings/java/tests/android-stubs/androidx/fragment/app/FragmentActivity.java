@@ -1,0 +1,5 @@
+package androidx.fragment.app;
+
+/** Stub (tests only): an Activity is a Context. */
+public class FragmentActivity extends android.content.Context {
+}

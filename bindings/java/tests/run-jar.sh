@@ -1,0 +1,69 @@
+#!/bin/sh
+# run-jar.sh JAR DIR: the jar as an app uses it (mk/java.mk, test-jar). DIR
+# is made afresh; the jar is copied there (a Java "install": the jar on
+# the class path) and every JVM runs with no LD_LIBRARY_PATH,
+# IDLELOCK_LIBRARY or java.library.path of ours, with -Xcheck:jni (a
+# warning fails the run), and a java.io.tmpdir of its own:
+#   1. the README's example (bindings/java/examples/Example.java, which the
+#      README shows verbatim: check-readme.sh) with only the jar on the
+#      class path, compiled first with javac (Java 8's way) and then run
+#      from source (java -cp idlelock.jar Example.java, JDK 11+);
+#   2. JarCheck: the natives came from the jar through a private folder
+#      that was removed once they were loaded.
+# Prints "N passed, N failed".
+set -u
+jar=$1 dir=$2
+passed=0 failed=0
+rm -rf "$dir"
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+mkdir -p "$dir/app" "$dir/tmp1" "$dir/tmp2" "$dir/tmp3"
+chmod 700 "$dir/tmp1" "$dir/tmp2" "$dir/tmp3"
+cp "$jar" "$dir/app/idlelock.jar"
+cp bindings/java/examples/Example.java bindings/java/tests/jar/JarCheck.java "$dir/app/"
+
+expected='now LOCKED (MANUAL)
+wrong passcode, 4 attempts left
+now UNLOCKED (NONE)
+UNLOCKED, token session-token'
+
+jvm() { # jvm TMPDIR ARGS...: java with nothing of ours on the loader's paths
+    t=$1
+    shift
+    (cd "$dir/app" && env -u LD_LIBRARY_PATH -u IDLELOCK_LIBRARY -u JAVA_TOOL_OPTIONS \
+        java -Xcheck:jni -Djava.io.tmpdir="$dir/$t" "$@" 2>&1)
+}
+
+result() { # result WHAT OUTPUT EXPECTED
+    if [ "$2" = "$3" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        printf 'FAIL %s: printed\n%s\n-- expected\n%s\n' "$1" "$2" "$3"
+    fi
+}
+
+if (cd "$dir/app" && javac -cp idlelock.jar -d classes Example.java > javac.log 2>&1); then
+    result "Example (javac, then java -cp idlelock.jar:classes)" "$(jvm tmp1 -cp idlelock.jar:classes Example)" "$expected"
+else
+    failed=$((failed + 1)); echo "FAIL javac Example.java:"; cat "$dir/app/javac.log"
+fi
+result "Example (java -cp idlelock.jar Example.java)" "$(jvm tmp2 -cp idlelock.jar Example.java)" "$expected"
+for t in tmp1 tmp2; do
+    left=$(ls -A "$dir/$t")
+    result "nothing left in $t after the run" "$left" ""
+done
+
+out=$(jvm tmp3 -cp idlelock.jar JarCheck.java)
+echo "$out" | grep -v ' passed, .* failed$'
+case "$out" in *"WARNING in native method"*) failed=$((failed + 1)); echo "FAIL -Xcheck:jni warned" ;; esac
+line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+if [ -n "$line" ]; then
+    passed=$((passed + ${line%% *}))
+    f=${line##*, }
+    failed=$((failed + ${f%% *}))
+else
+    failed=$((failed + 1)); echo "FAIL JarCheck did not finish"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

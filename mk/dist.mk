@@ -1,0 +1,50 @@
+# mk/dist.mk: the source tarball (docs/BUILDING.md, "From the source
+# tarball").
+#
+#   make dist        build/dist/libidlelock-$(VERSION).tar.gz: the files a
+#                    user needs to build, test and install the library, under
+#                    one top folder libidlelock-$(VERSION)/, with LICENSE and
+#                    THIRD_PARTY_NOTICES.md; reproducible (sorted, owner 0,
+#                    the last commit's time, gzip without a name or time)
+#   make test-dist   the tarball's contents; then, unpacked in a fresh
+#                    folder: its suites' rules name only files it holds, the
+#                    library builds and passes test-c and test-traces there,
+#                    `make install` and pkg-config give a working program
+#
+# What goes in: the paths of DIST_PATHS that git tracks, as they are in the
+# working tree (a file not yet `git add`ed is left out, as `git archive`
+# would; a change not yet committed is in, and `make dist` says so). The
+# tarball is the library, as libsodium's is: its sources, its Swift and C
+# tests, the trace replay tool, its docs and build files. The bindings ship
+# as their own packages (docs/PLATFORMS.md), so they and the suites that
+# need them (the Python binding's and the model's, the benchmarks, the
+# bindings' packages) stay out; the Makefile's suites follow what is there
+# (an mk file left out takes its suites with it). `make dist` needs a git
+# checkout: the tarball's own Makefile has no test-dist and a `make dist`
+# there says why it cannot.
+
+DIST_NAME    := libidlelock-$(VERSION)
+DIST_DIR     := $(BUILD)/dist
+DIST_TARBALL := $(DIST_DIR)/$(DIST_NAME).tar.gz
+DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS.md \
+                Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
+                Tests/IdleLockTests Tests/c Tests/abi Tests/fuzz Tests/lsan.supp \
+                bindings/c docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk
+# Files under DIST_PATHS that only what is left out uses: the wheel's and
+# the rock's tests, the Python suites' counter, the benchmarks' callgrind
+# script, the by-hand old-glibc run (it needs the wheel).
+DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/pytest_counts.py scripts/callgrind-hot.sh \
+                 scripts/check-old-glibc.sh
+
+.PHONY: dist test-dist
+
+# Always made afresh, as `git archive` would (a second or so).
+dist:
+	@sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
+
+test-dist: c-test-deps dist
+	@sh scripts/test-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(BUILD)/test-dist
+
+ifneq ($(wildcard .git),)
+TEST_SUITES += test-dist
+endif

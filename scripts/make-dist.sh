@@ -1,0 +1,39 @@
+#!/bin/sh
+# Makes the source tarball of `make dist` (mk/dist.mk):
+#
+#   make-dist.sh TARBALL NAME PATH...
+#
+# TARBALL (NAME.tar.gz) holds the files git tracks under the PATHs, as they
+# are in the working tree, each under the top folder NAME/. Reproducible:
+# names sorted, owner and group 0, modes 0644 or 0755, every time the last
+# commit's (or SOURCE_DATE_EPOCH), gzip with no name or time stamp. Prints
+# one line, and a note when the working tree has changes not committed
+# (the tarball holds them: a release is made from a clean tree).
+set -eu
+tarball=$1 name=$2
+shift 2
+
+top=$(git rev-parse --show-toplevel 2>/dev/null || true)
+if [ -z "$top" ] || [ "$(cd "$top" && pwd -P)" != "$(pwd -P)" ]; then
+    echo "make dist: needs a git checkout of libidlelock (it packs the files git tracks);" >&2
+    echo "this folder is not one (a tarball's own folder?): build it with make lib, make install" >&2
+    exit 2
+fi
+if [ -n "$(git status --porcelain --untracked-files=no -- "$@")" ]; then
+    echo "  note    the working tree has changes not committed; the tarball holds them"
+fi
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+
+dir=$(dirname "$tarball")
+mkdir -p "$dir"
+list=$(mktemp "${TMPDIR:-/tmp}/idlelock-dist.XXXXXX")
+trap 'rm -f "$list" "$tarball.tmp"' EXIT
+# Tracked files that exist (a file deleted but not yet `git rm`ed is left
+# out), NUL-separated.
+git ls-files -z -- "$@" | xargs -0 sh -c 'for f; do [ ! -f "$f" ] || printf "%s\0" "$f"; done' keep > "$list"
+printf '  %-7s %s\n' TAR "$tarball"
+tar --create --null --files-from="$list" --sort=name --format=gnu \
+    --transform="flags=r;s|^|$name/|" \
+    --owner=0 --group=0 --numeric-owner --mode='u+rw,go=rX,go-w' --mtime="@$epoch" \
+    | gzip -9 -n > "$tarball.tmp"
+mv "$tarball.tmp" "$tarball"
