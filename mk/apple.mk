@@ -75,10 +75,9 @@ apple-tools: $(APPLE_ZIG_DIR)
 # The venv sees the system's packages: a ziglang already installed at the
 # pinned version is used as it is.
 $(APPLE_ZIG_DIR): mk/apple-tools.txt
-	@echo "  PIP    $(APPLE_TOOLS) (ziglang: Apple's C headers and libSystem.tbd)"
 	$(Q)rm -rf $(APPLE_TOOLS) $(APPLE_SDK)
-	$(Q)$(PYTHON) -m venv --system-site-packages $(APPLE_TOOLS)
-	$(Q)$(APPLE_TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	$(BUILD_STEP) VENV $(APPLE_TOOLS) $(PYTHON) -m venv --system-site-packages $(APPLE_TOOLS)
+	$(BUILD_STEP) PIP $(APPLE_TOOLS) $(APPLE_TOOLS)/bin/python -m pip install --disable-pip-version-check -r $<
 	$(Q)$(APPLE_TOOLS)/bin/python -c 'import ziglang, os; print(os.path.dirname(ziglang.__file__))' > $@.part
 	$(Q)test -f "$$(cat $@.part)/lib/libc/darwin/libSystem.tbd" \
 	    || { echo "apple: ziglang has no lib/libc/darwin/libSystem.tbd" >&2; exit 1; }
@@ -89,14 +88,12 @@ $(APPLE_ZIG_DIR): mk/apple-tools.txt
 # The Swift core: Embedded, whole-module, for iOS 18 on arm64.
 $(APPLE_OBJ)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(APPLE_ZIG_DIR) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
-	@echo "  SWIFTC $@ ($(APPLE_TARGET))"
-	$(Q)$(SWIFTC) $(filter-out -Xcc -fPIC,$(EMBEDDED_SWIFT_FLAGS)) $(APPLE_SWIFT_TARGET) \
+	$(BUILD_STEP) SWIFTC $@ $(SWIFTC) $(filter-out -Xcc -fPIC,$(EMBEDDED_SWIFT_FLAGS)) $(APPLE_SWIFT_TARGET) \
 	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
 
 $(APPLE_OBJ)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(APPLE_ZIG_DIR) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
-	@echo "  CC     $@"
-	$(Q)$(APPLE_CC) $(APPLE_CFLAGS) $(filter-out -fPIC -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM \
+	$(BUILD_STEP) CC $@ $(APPLE_CC) $(APPLE_CFLAGS) $(filter-out -fPIC -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM \
 	    -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
 
 # The header's functions, as Mach-O names them: the only globals kept.
@@ -107,25 +104,22 @@ $(APPLE_OBJ)/exports.txt: $(HEADER)
 # One object: the Swift core and the C support joined (Zig's ld -r), then
 # every global but the exports made local.
 $(APPLE_OBJ)/libidlelock.o: $(APPLE_OBJ)/IdleLock.o $(APPLE_SUPPORT) $(APPLE_OBJ)/exports.txt
-	@echo "  LD -r  $@"
-	$(Q)$(APPLE_TOOLS)/bin/python -m ziglang build-obj -target aarch64-ios.$(APPLE_MIN_IOS) \
-	    --cache-dir $(APPLE_TOOLS)/zig-cache --global-cache-dir $(APPLE_TOOLS)/zig-cache \
-	    -femit-bin=$(APPLE_OBJ)/libidlelock-joined.o $(APPLE_OBJ)/IdleLock.o $(APPLE_SUPPORT) > $(APPLE_OBJ)/ld.log 2>&1 \
-	    || { cat $(APPLE_OBJ)/ld.log >&2; exit 1; }
-	$(Q)$(LLVM_OBJCOPY) --keep-global-symbols=$(APPLE_OBJ)/exports.txt $(APPLE_OBJ)/libidlelock-joined.o $@
+	$(BUILD_STEP) LD-r $(APPLE_OBJ)/libidlelock-joined.o $(APPLE_TOOLS)/bin/python -m ziglang build-obj \
+	    -target aarch64-ios.$(APPLE_MIN_IOS) --cache-dir $(APPLE_TOOLS)/zig-cache --global-cache-dir $(APPLE_TOOLS)/zig-cache \
+	    -femit-bin=$(APPLE_OBJ)/libidlelock-joined.o $(APPLE_OBJ)/IdleLock.o $(APPLE_SUPPORT)
+	$(BUILD_STEP) OBJCOPY $@ $(LLVM_OBJCOPY) --keep-global-symbols=$(APPLE_OBJ)/exports.txt $(APPLE_OBJ)/libidlelock-joined.o $@
 
 $(APPLE_LIB): $(APPLE_OBJ)/libidlelock.o
 	@mkdir -p $(@D)
-	@echo "  AR     $@"
 	$(Q)rm -f $@
-	$(Q)$(LLVM_AR) rcs $@ $<
+	$(BUILD_STEP) AR $@ $(LLVM_AR) rcs $@ $<
 
 # apple_xcframework DIR LIBRARY: DIR/Info.plist naming ios-arm64/LIBRARY
 # and its Headers.
 apple_plist = $(PYTHON) scripts/apple-plist.py $(1) $(2) > $(1)/Info.plist
 
 $(APPLE_XCF)/Info.plist: $(APPLE_LIB) $(HEADER) scripts/apple-plist.py LICENSE THIRD_PARTY_NOTICES.md
-	@echo "  XCFW   $(APPLE_XCF)"
+	@printf '  %-7s %s\n' XCFW $(APPLE_XCF)
 	$(Q)rm -rf $(APPLE_XCF)/ios-arm64/Headers
 	$(Q)mkdir -p $(APPLE_XCF)/ios-arm64/Headers
 	$(Q)cp $(HEADER) $(APPLE_XCF)/ios-arm64/Headers/
@@ -142,7 +136,7 @@ $(APPLE_SODIUM): $(call libsodium_archive,apple)
 	$(Q)cp $< $@
 
 $(APPLE_SODIUM_XCF)/Info.plist: $(APPLE_SODIUM) scripts/apple-plist.py
-	@echo "  XCFW   $(APPLE_SODIUM_XCF)"
+	@printf '  %-7s %s\n' XCFW $(APPLE_SODIUM_XCF)
 	$(Q)rm -rf $(APPLE_SODIUM_XCF)/ios-arm64/Headers
 	$(Q)mkdir -p $(APPLE_SODIUM_XCF)/ios-arm64/Headers
 	$(Q)cp $(LIBSODIUM_INCLUDE)/sodium.h $(APPLE_SODIUM_XCF)/ios-arm64/Headers/

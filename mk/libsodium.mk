@@ -150,7 +150,7 @@ libsodium_objects = $(patsubst %.c,$(LIBSODIUM_DIR)/$(1)/obj/%.o,$(2))
 
 $(LIBSODIUM_TARBALL):
 	@mkdir -p $(@D)
-	@echo "  FETCH  $(LIBSODIUM_URL)"
+	@printf '  %-7s %s\n' FETCH $(LIBSODIUM_URL)
 	$(Q)$(PYTHON) -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' \
 	    $(LIBSODIUM_URL) $@.part
 	$(Q)echo "$(LIBSODIUM_SHA256)  $@.part" | sha256sum -c --quiet - \
@@ -159,6 +159,7 @@ $(LIBSODIUM_TARBALL):
 
 # Unpacked, and version.h made from version.h.in as configure makes it.
 $(LIBSODIUM_READY): $(LIBSODIUM_TARBALL)
+	@printf '  %-7s %s\n' UNPACK $(@D)
 	$(Q)echo "$(LIBSODIUM_SHA256)  $<" | sha256sum -c --quiet -
 	$(Q)rm -rf $(@D)
 	$(Q)tar -xzf $< -C $(LIBSODIUM_DIR)
@@ -203,7 +204,7 @@ LIBSODIUM_PORTABLE_AES := crypto_aead/aes256gcm/aesni/aead_aes256gcm_aesni.c
 define libsodium_group_rules
 $(call libsodium_objects,$(1),$(3)): $(LIBSODIUM_DIR)/$(1)/obj/%.o: $(LIBSODIUM_READY)
 	@mkdir -p $$(@D)
-	$$(Q)$$(libsodium_cc_$(1)) $$(libsodium_cflags_$(1)) $$(LIBSODIUM_CFLAGS) $$(LIBSODIUM_DEFINES_COMMON) \
+	$$(BUILD_STEP) CC $$@ $$(libsodium_cc_$(1)) $$(libsodium_cflags_$(1)) $$(LIBSODIUM_CFLAGS) $$(LIBSODIUM_DEFINES_COMMON) \
 	    $$(LIBSODIUM_DEFINES_$(1)) $(2) -c $(LIBSODIUM_SRC)/$$*.c -o $$@
 endef
 
@@ -217,9 +218,8 @@ define libsodium_rules
 $(eval $(call libsodium_group_rules,$(1),,$(LIBSODIUM_SOURCES) $(if $(libsodium_groups_$(1)),,$(LIBSODIUM_PORTABLE_AES))))
 $(foreach g,$(libsodium_groups_$(1)),$(eval $(call libsodium_group_rules,$(1),$(libsodium_x86_64_flags_$(g)),$(libsodium_x86_64_sources_$(g)))))
 $(call libsodium_archive,$(1)): $(call libsodium_objects,$(1),$(call libsodium_all_sources,$(1)))
-	@echo "  AR     $$@"
 	$$(Q)rm -f $$@
-	$$(Q)$$(libsodium_ar_$(1)) rcs $$@ $$^
+	$$(BUILD_STEP) AR $$@ $$(libsodium_ar_$(1)) rcs $$@ $$^
 endef
 
 endif

@@ -72,37 +72,35 @@ $(MUSL_WORK)/sysroot/usr/include:
 
 $(MUSL_WORK)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(LIBSODIUM_READY) | $(MUSL_WORK)/sysroot/usr/include
 	@mkdir -p $(@D)
-	@echo "  SWIFTC $@ (musl)"
-	$(Q)$(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
+	$(BUILD_STEP) SWIFTC $@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
 	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
 
 $(MUSL_WORK)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(LIBSODIUM_READY)
 	@mkdir -p $(@D)
-	$(Q)$(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
+	$(BUILD_STEP) CC $@ $(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
 
 $(MUSL_LIB): $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) $(MUSL_SODIUM) idlelock.map
 	@mkdir -p $(@D)
-	@echo "  LD     $@"
-	$(Q)$(MUSL_CC) -shared -o $@ $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) -Wl,-soname=libidlelock.so \
+	$(BUILD_STEP) LINK $@ $(MUSL_CC) -shared -o $@ $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) -Wl,-soname=libidlelock.so \
 	    $(CROSS_LDFLAGS) -Wl,--no-undefined -Wl,--exclude-libs,ALL $(MUSL_SODIUM)
 
 # The C suites and the replay tool, as musl programs (the replay tool's
 # `reboot` recomputes a store's checksum with its own copy of libsodium).
 $(MUSL_TESTS)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(MUSL_LIB)
 	@mkdir -p $(@D)
-	$(Q)$(MUSL_CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(MUSL_TEST_LINK) -o $@
+	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(MUSL_TEST_LINK) -o $@
 
 $(MUSL_TESTS)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(MUSL_LIB)
 	@mkdir -p $(@D)
-	$(Q)$(MUSL_CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(MUSL_TEST_LINK) -o $@
+	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(MUSL_TEST_LINK) -o $@
 
 $(MUSL_TESTS)/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(HEADER) $(MUSL_LIB)
 	@mkdir -p $(@D)
-	$(Q)$(MUSL_CC) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(MUSL_TEST_LINK) -o $@
+	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(MUSL_TEST_LINK) -o $@
 
 $(MUSL_TESTS)/idlelock-replay: $(CROSS_REPLAY_SOURCES) bindings/c/fake_keystore.h $(HEADER) $(MUSL_LIB) $(MUSL_SODIUM)
 	@mkdir -p $(@D)
-	$(Q)$(MUSL_CC) $(CWARN) -Iinclude -isystem $(LIBSODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) $(MUSL_TEST_LINK) $(MUSL_SODIUM) -o $@
+	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -Iinclude -isystem $(LIBSODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) $(MUSL_TEST_LINK) $(MUSL_SODIUM) -o $@
 
 MUSL_PROGRAMS := $(MUSL_TESTS)/test_abi $(MUSL_TESTS)/test_store $(MUSL_TESTS)/test_hygiene $(MUSL_TESTS)/idlelock-replay
 
