@@ -184,10 +184,14 @@ typedef struct idlelock idlelock;
 /* The clock: milliseconds from any fixed origin. It must be monotonic and
  * must count time the device spends asleep (Linux CLOCK_BOOTTIME and
  * Darwin's mach_continuous_time do; Linux CLOCK_MONOTONIC does not, and a
- * lock built on it never fires after a night in a drawer). It is read once per call, and it is the one host
- * callback called with the library's internal lock held: it must return
- * quickly and must not call into the library. It is called on the thread
- * that made the call. */
+ * lock built on it never fires after a night in a drawer). Never a wall
+ * clock (time(), CLOCK_REALTIME, System.currentTimeMillis()): the device's
+ * owner can set it, and a step forward is time passing for the library
+ * (see "Events and the decision rules": it ends a running escalating delay
+ * early). It is read once per call, and it is the one host callback called
+ * with the library's internal lock held: it must return quickly and must
+ * not call into the library. It is called on the thread that made the
+ * call. */
 typedef int64_t (*idlelock_clock_fn)(void *ctx);
 
 /* What idlelock_authenticator.load_secret reports. */
@@ -255,12 +259,14 @@ typedef struct idlelock_authenticator {
  * another process's period at an attempt) runs the whole period from its
  * own clock reading, so a delay holds whatever the origins of the
  * processes' clocks, and may end up to one delay_ms later there than in
- * the process that started it. A clock step (a clock that reads earlier
- * than the period's start) restarts the current period from that reading
- * instead of forgiving it, and once the clock reads past the point where
- * this process first ran the period, the period also still runs from
- * there (a step back and forth forgives nothing); no period ever exceeds
- * its configured delay_ms. max_attempts still ends in a lockout; a right
+ * the process that started it. A clock step (see "Events and the decision
+ * rules") restarts a period still running at the handle's previous reading
+ * in full from the new reading instead of forgiving it (a reading earlier
+ * than the period's start restarts it as well; one that had run out before
+ * the step stays over), and once the clock reads past the point where this
+ * process first ran the period, the period also still runs from there (a
+ * step back and forth forgives nothing); no period ever exceeds its
+ * configured delay_ms. max_attempts still ends in a lockout; a right
  * passcode, a biometric unlock or a new passcode (idlelock_set_passcode)
  * resets the count, and with it any delay. */
 typedef struct idlelock_delay_step {
@@ -422,8 +428,11 @@ typedef struct idlelock_snapshot {
                                     or a re-authentication, by passcode or
                                     biometrics; not idlelock_set_passcode),
                                     IDLELOCK_NEVER when there was none (or
-                                    it was forgotten: sign-out, a clock
-                                    step). See idlelock_require_recent_auth */
+                                    it was forgotten: sign-out, or any
+                                    clock step the handle detects, wherever
+                                    the reading lands; see "Events and the
+                                    decision rules"). See
+                                    idlelock_require_recent_auth */
 } idlelock_snapshot;
 
 /* A listener: called with a snapshot after each change of state, reason, a
@@ -457,9 +466,9 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* replace (mkstemp in the same folder, fsync (on Darwin F_FULLFSYNC),      */
 /* rename, fsync of the folder, mode 0600), so a crash at any instant       */
 /* leaves the old or the new state. Every durable step takes an exclusive   */
-/* flock on `<path>.lock` (never renamed or deleted), waiting at most      */
-/* 2000 ms for another process; other calls on the same handle wait for a   */
-/* durable step to finish.                                                  */
+/* flock on `<path>.lock` (never renamed or deleted; it also holds the      */
+/* rollback mark, below), waiting at most 2000 ms for another process;      */
+/* other calls on the same handle wait for a durable step to finish.        */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - store_path names one file for the life of the handle: its folder is   */
@@ -513,9 +522,25 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /*    with IDLELOCK_ERR_STORAGE and is left untouched; so does a device key */
 /*    other than the one the store was made with ("device key does not     */
 /*    match"), before any attempt is counted.                               */
+/*  - Rollback: a handle never adopts a generation of its sign-in lower     */
+/*    than one it has seen, and `<path>.lock` keeps a mark of the highest   */
+/*    one written, raised after every write (docs/STORE_FORMAT.md), so a    */
+/*    process started later catches an older copy of the store put back     */
+/*    too: IDLELOCK_ERR_STORAGE, the session locks (REASON_STARTUP) or      */
+/*    create fails, and the file is left untouched; put the latest copy     */
+/*    back, or sign out. A sign-out moves the mark past the sign-in's last  */
+/*    generation, so no copy of it signs it in again. An empty              */
+/*    `<path>.lock` (as 1.2.0 and earlier left it) holds no mark yet: the   */
+/*    first process that opens the store writes one. What the mark cannot   */
+/*    catch (both files put back, `<path>.lock` emptied, a copy of an       */
+/*    earlier sign-in), and what that restores, is in docs/STORE.md.        */
 /*  - Without a device key, anyone who can copy the file can search a short */
-/*    passcode offline (10^4 Argon2id runs for 4 digits), and restoring an  */
-/*    old copy of the file resets the attempt count.                        */
+/*    passcode offline (10^4 Argon2id runs for 4 digits), and anyone who    */
+/*    can write it can edit it (the check is then unkeyed): set the count,  */
+/*    the lockout, the biometric uses. With one, edits are refused, but a   */
+/*    copy put back together with `<path>.lock` restores the count, the     */
+/*    lockout and the biometric uses of its time; only a counter outside    */
+/*    the app's folder (a host monotonic counter) could tell.               */
 /* ------------------------------------------------------------------------ */
 
 /* ------------------------------------------------------------------------ */
@@ -609,18 +634,45 @@ int idlelock_watch_stop(idlelock *lock);
 /* ------------------------------------------------------------------------ */
 /* Events and the decision rules                                            */
 /*                                                                          */
-/* Every call below that reads the clock first checks for a clock step (an  */
-/* engaged, unlocked session whose clock reads earlier than the latest      */
-/* reading a call of this handle judged at, or than its recorded activity   */
-/* or departure, locks with REASON_CLOCK; an unengaged one resets its       */
-/* bookkeeping to now), then judges the deadlines that are due, as          */
-/* idlelock_check() does, then does its own work. A step back by less than  */
-/* the time since the handle's previous reading is not seen (the clock still*/
-/* reads later than before): it delays the deadlines by at most that step.  */
-/* A step forward only brings them closer. Judging happens only while       */
-/* engaged and UNLOCKED. "A timeout T has passed" means elapsed >= T;       */
-/* "within the grace window" means away <= grace_ms. Locks never overwrite  */
-/* each other: a locked session keeps its reason until it is unlocked.      */
+/* Every call below that reads the clock first checks for a clock step,     */
+/* then judges the deadlines that are due, as idlelock_check() does, then   */
+/* does its own work. Judging happens only while engaged and UNLOCKED. "A   */
+/* timeout T has passed" means elapsed >= T; "within the grace window"      */
+/* means away <= grace_ms. Locks never overwrite each other: a locked       */
+/* session keeps its reason until it is unlocked.                           */
+/*                                                                          */
+/* Clock steps. A step is a reading earlier than the most recent reading of */
+/* any call of this handle (not the highest one it has seen: after a step,  */
+/* the next one is judged from where the clock landed), or than its         */
+/* recorded activity or departure. An engaged, UNLOCKED session locks with  */
+/* REASON_CLOCK; an unengaged one resets its bookkeeping to now. In every   */
+/* state a step makes every age the handle measures on its clock unknown,   */
+/* wherever the reading lands, and the strict answer follows; a step never  */
+/* re-opens what an age had closed: the last passcode entry counts as too   */
+/* old (passcode_max_age_ms) until the passcode is entered again;           */
+/* last_auth_ms is forgotten (idlelock_require_recent_auth asks again); an  */
+/* escalating delay still running restarts in full; open biometric requests */
+/* expire. With a store, the entry a step made unknown is recorded so in    */
+/* the store (in the durable step that saves the call's lock, or in one of  */
+/* its own on a locked session: best effort, no status of its own), so that */
+/* every process of the sign-in, and the next one to start, takes it as     */
+/* unknown too.                                                             */
+/*                                                                          */
+/* What is not seen as a step: a step back by less than the time since the  */
+/* handle's previous reading (the clock still reads later than before:      */
+/* deadlines and ages look younger by at most that step), and any step      */
+/* forward. No reading of a clock tells a step forward from time passing (a */
+/* device asleep for a week reads the same), and the library does not       */
+/* compare a caller's clock with CLOCK_BOOTTIME (a test's fake clock or a   */
+/* replayed trace runs at another rate by design). A step forward brings    */
+/* every deadline and age closer (the idle and background locks, the moment */
+/* passcode_max_age_ms requires the passcode, the end of the step-up        */
+/* window, a request's life): the strict side, except that it ends a        */
+/* running escalating delay early by the step (max_attempts still locks     */
+/* out). The default clock (CLOCK_BOOTTIME) does not step; a caller's clock */
+/* must not either: never a wall clock. What a process in its own time      */
+/* namespace can do with the default clock is in docs/STORE.md ("What a     */
+/* process of the same user can fake").                                     */
 /*                                                                          */
 /* `out` may be NULL; when given, out->size must be set, it is validated    */
 /* before any effect, and it receives the state when the call returns       */
@@ -631,7 +683,8 @@ int idlelock_watch_stop(idlelock *lock);
 /* Each returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad  */
 /* out->size), or, with a store, IDLELOCK_ERR_STORAGE when the call locked  */
 /* the session and saving the lock failed (the session is LOCKED anyway).   */
-/* Events do file I/O only when they lock. Thread: any.                     */
+/* Events do file I/O only when they lock or see a clock step on an engaged */
+/* session with a store (the step is told to the store). Thread: any.       */
 /* ------------------------------------------------------------------------ */
 
 /* Apply lock_on_start. Only the first call of idlelock_start on a handle
@@ -1097,14 +1150,19 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
 /*    store records the boot of the last passcode entry: Linux              */
 /*    /proc/sys/kernel/random/boot_id, Darwin kern.bootsessionuuid), as iOS */
 /*    and Android require after a restart. A memory-only session never      */
-/*    outlives its boot.                                                    */
+/*    outlives its boot. A boot id that cannot be read counts as another    */
+/*    boot (fail closed). On a Linux desktop a process of the same user can */
+/*    show the library another boot id (docs/STORE.md, "What a process of   */
+/*    the same user can fake").                                             */
 /*  - passcode_max_age_ms: once the last passcode entry is that old (iOS    */
 /*    asks for the passcode when it was not used for 156 hours: elapsed >=  */
 /*    passcode_max_age_ms), measured on the handle's clock. An entry from   */
-/*    another boot, one the handle's clock has read earlier than (a clock   */
-/*    step; also at create, or when another process's entry is read: it     */
-/*    then stays too old until the next entry), or none known (a store      */
-/*    written by an earlier version) counts as too old: fail closed.        */
+/*    another boot, one a clock step made unknown (any step the handle      */
+/*    detects, wherever the reading lands, and with a store any step        */
+/*    another process of the sign-in detected: see "Events and the decision */
+/*    rules"), one the clock reads earlier than (at create, or when another */
+/*    process's entry is read), or none known (a store written by an        */
+/*    earlier version) counts as too old until the next entry: fail closed. */
 /*    Another process's entry is read from the store as a time on this      */
 /*    handle's clock: as for the restart rule, this needs a clock whose     */
 /*    origin is shared by the processes of one boot (the default clock is). */
@@ -1135,8 +1193,9 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
  * or the biometric shortcut, on the unlocked session; then check again);
  * IDLELOCK_ERR_SESSION_LOCKED when the session is locked (or, with a
  * store, awaits its first start); IDLELOCK_ERR_NO_PASSCODE when no passcode is set (there is
- * nothing to authenticate with). A clock that reads earlier than the
- * authentication (a clock step) is no proof of it: REAUTH_REQUIRED. Judges
+ * nothing to authenticate with). A clock step the handle detects (see
+ * "Events and the decision rules"), wherever the reading lands, forgets
+ * the authentication: REAUTH_REQUIRED until the next one. Judges
  * the deadlines first and, with a store, looks at it as the gate does.
  * IDLELOCK_ERR_INVALID_ARGUMENT (nothing changed) for a NULL lock or a
  * max_age_ms out of range. No allocation. Thread: any. */

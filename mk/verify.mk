@@ -59,7 +59,7 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iinclude \
 FUZZ_API_SOURCES   := $(sort $(wildcard Tests/fuzz/fuzz_api/*.c))
 FUZZ_API_HEADERS   := $(sort $(wildcard Tests/fuzz/fuzz_api/*.h))
 FUZZ_STORE_SOURCES := Tests/fuzz/fuzz_store.c
-FUZZ_HEADERS       := Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_store_seed.h
+FUZZ_HEADERS       := Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_mark.h Tests/fuzz/fuzz_store_seed.h
 
 # Compiles and links every .c among the prerequisites.
 FUZZ_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS -ITests/fuzz $(filter %.c,$^) \

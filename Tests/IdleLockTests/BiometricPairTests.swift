@@ -17,10 +17,10 @@ final class PairLock: TestHandle {
 
     init(clock: FakeClock = FakeClock(), promptCap: Int64 = 120_000, afterReboot: Int32 = 0,
          maxAge: Int64 = 0, maxUses: Int32 = 0, store: String? = nil, deviceKey: [UInt8]? = nil,
-         lockOnStart: Int32 = 1, authenticator: idlelock_authenticator? = nil) {
+         lockOnStart: Int32 = 1, authenticator: idlelock_authenticator? = nil, idle: Int64 = 60_000) {
         self.clock = clock
         var cfg = Lock.config()
-        cfg.idle_after_ms = 60_000
+        cfg.idle_after_ms = idle
         cfg.background_after_ms = 10_000
         cfg.prompt_cap_ms = promptCap
         cfg.passcode_after_reboot = afterReboot

@@ -168,7 +168,7 @@ struct PasscodePolicyRulesTests {
     @Test func anEntryAClockStepMadeUnknownStaysUnknownWhenReadBack() {
         var p = PasscodePolicy(PasscodePolicySettings(maxAge: hour))
         p.passcodeEntered(now: 20_000)
-        p.clockStepped(to: 5_000)
+        p.clockStepped()
         #expect(p.requiresPasscode(now: 25_000))
         p.adopt(enteredAt: 20_000, sameBoot: true, biometricUses: 0, latest: 25_000)
         #expect(p.enteredAt == nil && p.requiresPasscode(now: 25_000), "the store's copy is no better")

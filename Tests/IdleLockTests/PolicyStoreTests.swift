@@ -111,6 +111,35 @@ struct PolicyStoreTests {
         #expect(c.pairUnlock() == 0)
     }
 
+    /// A boot id that cannot be read is another boot (fail closed; header,
+    /// "Passcode policies"): a process that could not read its own stamps
+    /// zeros, which no boot matches, not even another unreadable one.
+    @Test func aBootIdThatCannotBeReadIsAnotherBoot() throws {
+        let zeros = [UInt8](repeating: 0, count: BootID.count)
+        let current = BootID.current()
+        #expect(!BootID.matches(zeros, zeros), "two unreadable ids are not one boot")
+        #expect(!BootID.matches(zeros, current))
+        #expect(!BootID.matches(current, zeros), "a process that cannot read its id is in no known boot")
+        #expect(BootID.matches(current, current) == current.contains { $0 != 0 })
+        let folder = TempFolder()
+        let clock = FakeClock()
+        var kept: [UInt8]? = nil
+        do {
+            let a = PairLock(clock: clock, store: folder.store)
+            a.setPasscode()
+            a.enable()
+            kept = a.kept
+        }
+        // The entry as a process that could not read its boot id stamped it.
+        try rewrite(folder.store) { body in
+            for i in Layout.passcodeBootID..<Layout.biometricUses { body[i] = 0 }
+        }
+        let b = PairLock(clock: clock, afterReboot: 1, store: folder.store)
+        b.kept = kept
+        #expect(b.snapshot().is_passcode_required == 1)
+        #expect(b.pairUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+    }
+
     @Test func passcodeAfterRebootAsksForThePasscodeInANewBoot() throws {
         let folder = TempFolder()
         let clock = FakeClock()

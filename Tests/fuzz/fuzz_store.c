@@ -3,14 +3,19 @@
  *
  * Input: one control byte, [32 bytes,] then the bytes of a store file
  * (docs/STORE_FORMAT.md). The file is written at a store path and
- * idlelock_create opens it. Control byte:
+ * idlelock_create opens it. When those bytes begin with "IDLKMARK", their
+ * first 160 (or all of them, when fewer) are `<store>.lock` instead (the
+ * rollback mark, docs/STORE_FORMAT.md "The lock file"), and the rest is the
+ * store; otherwise no lock file is written beforehand. Control byte:
  *   bits 0-1  0: the file as given, no device key
  *             1: the trailing 32-byte integrity check recomputed (unkeyed
- *                BLAKE2b-256 of every byte before it), no device key
+ *                BLAKE2b-256 of every byte before it), no device key; the
+ *                mark's slots' checks too (unkeyed)
  *             2: flags bit 0 set, the device check value and the integrity
  *                check recomputed with the harness's device key (keyed with
  *                crypto_kdf_derive_from_key subkeys 2 and 1, ctx "idlkstor"),
- *                created with that device key
+ *                created with that device key; the mark's slots' checks too
+ *                (subkey 4)
  *             3: the file as given, with the device key
  *   bit 2     lock_on_start 0 (only with the device key)
  *   bit 3     an authenticator: a fake keystore whose item is the next 32
@@ -29,13 +34,23 @@
  *    lockout (flag or count at the limit) is LOCKED_OUT with 0 attempts,
  *    otherwise attempts_remaining = max_attempts - failed_attempts;
  *  - every later call returns a known status and a consistent snapshot, and
- *    a locked session keeps its secrets shut.
+ *    a locked session keeps its secrets shut;
+ *  - the rollback mark (read by fuzz_mark.h from the document): a store of
+ *    the mark's sign-in with a lower generation than the mark is STORAGE;
+ *    a refused create leaves `<store>.lock` as it was; an opened store
+ *    leaves a mark of its sign-in at least at its generation (or a later
+ *    version's file untouched);
+ *  - a store that goes back a generation: once the handle has written the
+ *    store, the input's file put back is STORAGE for the running handle
+ *    (which then is not unlocked) and for a new create; after a sign-out,
+ *    the input's file put back is STORAGE for a new create.
  */
 #include <fcntl.h>
 #include <sodium.h>
 
 #include "fuzz_common.h"
 
+#include "fuzz_mark.h"
 #include "fuzz_store_seed.h"
 
 #define STORE_MAX (1u << 20)
@@ -159,12 +174,65 @@ static void check(idlelock *h, int st, const idlelock_snapshot *s, const char *w
     }
 }
 
+/* A store that goes back a generation: the input's file (`orig`, which
+ * opened) put back once the handle has written a later generation of its
+ * sign-in, or after a sign-out, is an older copy: STORAGE for the running
+ * handle (which is then not unlocked) and for a new create, and left as it
+ * is. (A generation the library would wrap, near UINT64_MAX, is out: the
+ * library starts every sign-in below 2^63. With a later version's lock file
+ * the library keeps no mark: only the running handle is asked.) */
+static void went_back(idlelock *h, const idlelock_config *cfg, const char *path, const uint8_t *orig, size_t orig_n,
+                      int signed_out, int mark_kept, int max_attempts)
+{
+    uint8_t orig_session[16], now_session[16], *now;
+    uint64_t orig_gen, now_gen;
+    size_t now_n;
+    idlelock *other = (idlelock *)(uintptr_t)1;
+    idlelock_snapshot s;
+    int st;
+    if (!fuzz_store_identity(orig, orig_n, &orig_gen, orig_session) || orig_gen >= UINT64_MAX / 2) return;
+    if (signed_out && !mark_kept) return; /* nothing left to tell */
+    now = read_file(path, &now_n);
+    if (!signed_out) {
+        int later = now != NULL && fuzz_store_identity(now, now_n, &now_gen, now_session) &&
+                    memcmp(now_session, orig_session, 16) == 0 && now_gen > orig_gen;
+        if (!later) {
+            free(now);
+            return;
+        }
+    }
+    write_file(path, orig, orig_n);
+    if (!signed_out) {
+        st = idlelock_require_unlocked(h);
+        check(h, st, NULL, "require_unlocked on an older copy", max_attempts);
+        REQUIRE(st == IDLELOCK_ERR_STORAGE, "the running handle took an older copy of its store (status %d)", st);
+        memset(&s, 0, sizeof s);
+        s.size = sizeof s;
+        REQUIRE(idlelock_snapshot_get(h, &s) == IDLELOCK_OK, "snapshot_get");
+        REQUIRE(!s.is_enabled || s.state != IDLELOCK_STATE_UNLOCKED, "unlocked on an older copy of the store");
+    }
+    if (mark_kept) {
+        st = idlelock_create(cfg, &other);
+        REQUIRE(st == IDLELOCK_ERR_STORAGE, "a new handle took an older copy of the store (%s, status %d)",
+                signed_out ? "after a sign-out" : "a later one written", st);
+        REQUIRE(other == NULL, "create failed but *out is %p", (void *)other);
+    }
+    free(now);
+    now = read_file(path, &now_n);
+    REQUIRE(now != NULL && now_n == orig_n && memcmp(now, orig, orig_n) == 0, "the older copy was written over");
+    free(now);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[256], stray[300];
+    char path[256], stray[300], lock_path[300];
     uint8_t ctl, *file, *after;
-    size_t n, after_n;
+    uint8_t lock_in[FUZZ_MARK_BYTES], lock_now[FUZZ_MARK_BYTES], file_session[16];
+    size_t n, after_n, lock_len = 0;
+    uint64_t file_gen = 0;
+    int has_lock = 0, older_than_mark = 0, signed_out = 0;
+    fuzz_mark mark;
     int mode, keyed, st, max_attempts = IDLELOCK_MAX_ATTEMPTS_MAX;
     idlelock_config cfg;
     idlelock_authenticator auth;
@@ -184,13 +252,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     mode = ctl & 3;
     keyed = mode >= 2;
+    if (n >= 8 && memcmp(data, "IDLKMARK", 8) == 0) {
+        lock_len = n < FUZZ_MARK_BYTES ? n : FUZZ_MARK_BYTES;
+        memcpy(lock_in, data, lock_len);
+        if (mode == 1 || mode == 2) fuzz_mark_seal(lock_in, lock_len, mode == 2 ? fuzz_seed_device_key : NULL);
+        has_lock = 1;
+        data += lock_len;
+        n -= lock_len;
+    }
     file = exact_copy(data, n);
     if (mode == 1 || mode == 2) fix_mac(file, n, mode == 2);
 
     fuzz_dir_get();
     fuzz_dir_clear();
     snprintf(path, sizeof path, "%s/store", fuzz_dir);
+    snprintf(lock_path, sizeof lock_path, "%s/store.lock", fuzz_dir);
     write_file(path, file, n);
+    if (has_lock) write_file(lock_path, lock_in, lock_len);
+    mark = fuzz_mark_parse(lock_in, lock_len, keyed ? fuzz_seed_device_key : NULL);
+    if (mark.state == FUZZ_MARK_SET && fuzz_store_identity(file, n, &file_gen, file_session) &&
+        memcmp(file_session, mark.session, 16) == 0 && file_gen < mark.generation)
+        older_than_mark = 1;
     if (ctl & 16) {
         snprintf(stray, sizeof stray, "%s.tmp.a1B2c3", path);
         write_file(stray, (const uint8_t *)"junk", 4);
@@ -220,6 +302,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     st = idlelock_create(&cfg, &h);
     REQUIRE(st == IDLELOCK_OK || st == IDLELOCK_ERR_STORAGE, "create on a %zu-byte store returned %d (%s)", n, st,
             idlelock_status_name(st));
+    REQUIRE(!older_than_mark || st == IDLELOCK_ERR_STORAGE,
+            "a store older than the mark of its sign-in opened (generation %llu, mark %llu)",
+            (unsigned long long)file_gen, (unsigned long long)mark.generation);
     if (st != IDLELOCK_OK) {
         REQUIRE(h == NULL, "create failed but *out is %p", (void *)h);
         REQUIRE(idlelock_last_error()[0] != '\0', "STORAGE without a message");
@@ -227,9 +312,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(after != NULL && after_n == n && memcmp(after, file, n) == 0,
                 "a store create refused was changed (%zu bytes, now %zu)", n, after_n);
         free(after);
+        REQUIRE(fuzz_mark_slurp(lock_path, lock_now) == lock_len && memcmp(lock_now, lock_in, lock_len) == 0,
+                "a create refused changed <store>.lock");
         free(file);
         fuzz_dir_clear();
         return 0;
+    }
+    {
+        /* Opened: the mark names this sign-in at its generation or later
+         * (create raises it under the store lock), or a later version's
+         * file is left as it was. */
+        fuzz_mark now = fuzz_mark_read(lock_path, keyed ? fuzz_seed_device_key : NULL);
+        if (mark.state == FUZZ_MARK_NEWER) {
+            REQUIRE(fuzz_mark_slurp(lock_path, lock_now) == lock_len && memcmp(lock_now, lock_in, lock_len) == 0,
+                    "a later version's <store>.lock was written over");
+        } else if (fuzz_store_identity(file, n, &file_gen, file_session)) {
+            REQUIRE(now.state == FUZZ_MARK_SET && memcmp(now.session, file_session, 16) == 0 &&
+                        now.generation >= file_gen,
+                    "after create the mark is state %d generation %llu for a store at %llu", now.state,
+                    (unsigned long long)now.generation, (unsigned long long)file_gen);
+        }
     }
 
     /* Opened: the file decoded, so its fields are as written. */
@@ -312,7 +414,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check(h, st, NULL, "disable", max_attempts);
             REQUIRE(st == IDLELOCK_OK, "disable returned %d", st);
             REQUIRE(access(path, F_OK) != 0, "the store is still there after disable");
+            signed_out = 1;
         }
+        went_back(h, &cfg, path, file, n, signed_out, mark.state != FUZZ_MARK_NEWER, max_attempts);
     }
     idlelock_destroy(h);
     free(file);

@@ -7,8 +7,12 @@
  * public API, at the Argon2id floor), each behind the control byte that
  * fuzz_store.c reads: a locked store without a device key, a locked-out one,
  * one with a device key and the biometric shortcut on, one with a device
- * key saved unlocked, one with an escalating delay running. API_DIR receives call sequences in fuzz_api's input
- * format (a few typical sessions and a tour of bad arguments).
+ * key saved unlocked, one with an escalating delay running; each also as
+ * `mark-*` (its `<store>.lock`, the rollback mark, in front: fuzz_store.c)
+ * and `mark-older-*` (that mark in front of the store as it was before its
+ * last writes: an older copy put back). API_DIR receives call sequences in
+ * fuzz_api's input format (a few typical sessions and a tour of bad
+ * arguments).
  *
  * The committed corpus (Tests/fuzz/corpus/) was made with this program
  * (`make fuzz-seeds` remakes it): store files carry random salts, nonces and
@@ -112,9 +116,11 @@ static void store_seed(const char *tmp, const char *out_dir, const char *name, i
     idlelock_authenticator auth;
     idlelock *h = NULL;
     idlelock_snapshot s;
-    uint8_t *bytes;
-    size_t n, i;
+    uint8_t *bytes, *older, *lock;
+    uint8_t mark[160];
+    size_t n, i, older_n, lock_n;
     snprintf(path, sizeof path, "%s/%s", tmp, name);
+    snprintf(lockp, sizeof lockp, "%s.lock", path);
     idlelock_config_init(&cfg, sizeof cfg);
     cfg.idle_after_ms = 60000;
     cfg.kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
@@ -146,6 +152,7 @@ static void store_seed(const char *tmp, const char *out_dir, const char *name, i
     OK(idlelock_secret_put(h, fuzz_seed_secret_name, (const uint8_t *)"seed-token-value", 16), "put token");
     OK(idlelock_secret_put(h, "profile", (const uint8_t *)"{\"name\":\"seed\"}", 15), "put profile");
     OK(idlelock_set_passcode(h, fuzz_seed_passcode, strlen(fuzz_seed_passcode)), "set_passcode");
+    older = slurp(path, &older_n); /* before the writes below */
     OK(idlelock_secret_put(h, "empty", NULL, 0), "put empty");
     if (bio) OK(idlelock_enable_biometrics(h), "enable_biometrics");
     memset(&s, 0, sizeof s);
@@ -159,9 +166,14 @@ static void store_seed(const char *tmp, const char *out_dir, const char *name, i
     }
     idlelock_destroy(h);
     bytes = slurp(path, &n);
+    /* The mark, padded to the two slots fuzz_store.c takes from the front. */
+    lock = slurp(lockp, &lock_n);
+    memset(mark, 0, sizeof mark);
+    memcpy(mark, lock, lock_n < sizeof mark ? lock_n : sizeof mark);
+    free(lock);
     for (i = 0; i < nctl; i++) {
-        uint8_t prefix[33];
-        char fname[128];
+        uint8_t prefix[33 + sizeof mark];
+        char fname[160];
         size_t np = 1;
         prefix[0] = ctls[i];
         if (ctls[i] & 8) {
@@ -170,10 +182,15 @@ static void store_seed(const char *tmp, const char *out_dir, const char *name, i
         }
         snprintf(fname, sizeof fname, "%s-%02x", name, ctls[i]);
         write_seed(out_dir, fname, prefix, np, bytes, n);
+        memcpy(prefix + np, mark, sizeof mark);
+        snprintf(fname, sizeof fname, "mark-%s-%02x", name, ctls[i]);
+        write_seed(out_dir, fname, prefix, np + sizeof mark, bytes, n);
+        snprintf(fname, sizeof fname, "mark-older-%s-%02x", name, ctls[i]);
+        write_seed(out_dir, fname, prefix, np + sizeof mark, older, older_n);
     }
     free(bytes);
+    free(older);
     unlink(path);
-    snprintf(lockp, sizeof lockp, "%s.lock", path);
     unlink(lockp);
 }
 
@@ -272,6 +289,27 @@ static void api_seeds(const char *dir)
     put8(&q, OP_BIO_OFF);
     put8(&q, OP_DISABLE);
     write_seed(dir, "store-device-key-biometrics", q.b, q.n, NULL, 0);
+
+    /* A store that goes back a generation (issue 19): the file remembered,
+     * written twice by the handle, then put back; with and without a
+     * device key. */
+    for (int key = 0; key <= 1; key++) {
+        header(&q, 1, key, 0, 2, 2, 5);
+        set_pass(&q, "roll-back");
+        put_secret(&q, 0, "first");
+        put8(&q, OP_TAMPER); put8(&q, 3);  /* remember the file */
+        put_secret(&q, 0, "second");
+        ev(&q, OP_LOCK);
+        unlock_with(&q, "wrong-one");      /* a counted attempt, saved */
+        put8(&q, OP_TAMPER); put8(&q, 4);  /* put the older copy back */
+        put8(&q, OP_GATE);
+        unlock_last(&q);
+        get_secret(&q, 0);
+        put8(&q, OP_DISABLE);
+        put8(&q, OP_TAMPER); put8(&q, 4);  /* and after the sign-out */
+        put8(&q, OP_GATE);
+        write_seed(dir, key ? "store-rollback-device-key" : "store-rollback", q.b, q.n, NULL, 0);
+    }
 
     /* A store without a device key, an escalating delay, locked out. */
     delay = 1;

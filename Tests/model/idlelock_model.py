@@ -73,6 +73,10 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
 NEVER = INT64_MAX  # "no deadline": a NEVER timeout never passes
+# The store's passcode_entered_at for "an entry in this boot whose time is
+# unknown" (a clock step was seen since; docs/STORE_FORMAT.md): later than
+# every reading but INT64_MAX itself.
+UNKNOWN_ENTRY = INT64_MAX
 SAME_AS_IDLE = -1  # background_after_ms only: take idle_after_ms
 
 GRACE_MAX_MS = 60_000
@@ -828,17 +832,22 @@ class Model:
         (a step back that lands after the last activity and the departure
         would otherwise extend the session by the step).
 
-        §9 delays: "a clock step restarts the current period from its start
-        instead of forgiving it, and no period ever exceeds its configured
-        delay_ms": a clock that reads earlier than the period's start
-        restarts it from now (a step that stays after the start only
-        lengthens the wait, never past delay_ms)."""
-        if self.delay is not None and now < self.delay.start:
-            self.delay.start = now
+        Header ("Events and the decision rules", clock steps): "In every
+        state a step makes every age the handle measures on its clock
+        unknown, wherever the reading lands, and the strict answer follows;
+        a step never re-opens what an age had closed: the last passcode
+        entry counts as too old (passcode_max_age_ms) until the passcode is
+        entered again; last_auth_ms is forgotten [...]; an escalating delay
+        still running restarts in full; open biometric requests expire."
+        idlelock_delay_step: "restarts a period still running at the
+        handle's previous reading in full from the new reading [...] (a
+        reading earlier than the period's start restarts it as well; one
+        that had run out before the step stays over)"."""
         stepped_back = now < self.latest or now < self.last_activity or (
             self.departure is not None and now < self.departure.at
         )
-        if now < self.latest:
+        previous = self.latest
+        if now < previous:
             # Header: "a clock that reads earlier than its begin, or a clock
             # step any call of the handle saw since, expires it too" (a
             # reading earlier than the latest one: a step not seen before).
@@ -847,18 +856,17 @@ class Model:
         self.latest = now
         if not stepped_back:
             return
-        # 1.2: times recorded after `now` are not on this timeline any more:
-        # "a reading [...] from a clock step counts as expired" (the last
-        # passcode entry, until the next one) and "A clock that reads
-        # earlier than the authentication (a clock step) is no proof of it"
-        # (last_auth_ms: "IDLELOCK_NEVER when [...] it was forgotten: [...] a
-        # clock step").
-        if self.entered_at is not None and now < self.entered_at:
+        if self.delay is not None and (self.delay.left(previous) > 0 or now < self.delay.start):
+            self.delay.start = now
+        told = None
+        if self.entered_at is not None:
             self.distrusted, self.entered_at = self.entered_at, None
-        if now < self.last_auth:
-            self.last_auth = NEVER
+            told = self.distrusted
+        self.last_auth = NEVER
         if self.engaged:
             self._lock(Reason.CLOCK)  # nothing when already locked
+            if told is not None:
+                self._tell_store_of_step(told)
         else:
             # "just resets the bookkeeping to now": the prompts' openings and
             # a prompt's end too, so a cap is never measured from a reading
@@ -870,6 +878,22 @@ class Model:
                     self.departure.prompt_ended = now
             for prompt in self.prompts.values():
                 prompt.begun = min(prompt.begun, now)
+
+    def _tell_store_of_step(self, entry: int) -> None:
+        """Header ("The store"): the passcode entry a clock step made
+        unknown is recorded in the store as unknown (passcode_entered_at
+        IDLELOCK_NEVER, docs/STORE_FORMAT.md), when the store still records
+        it in this boot, in the durable step that saves the call's lock (or
+        its own one): best effort, no status of its own. Like every durable
+        step it re-reads the store first (what other processes changed is
+        taken on)."""
+        store = self.store
+        if store is None or not store.writable():
+            return
+        self._absorb()
+        if store.passcode_this_boot and store.passcode_entered_at == entry and entry != UNKNOWN_ENTRY:
+            store.passcode_entered_at = UNKNOWN_ENTRY
+            self._adopt_policy_record()
 
     def _idle_has_passed(self, now: int) -> bool:
         """Rule 4's test. §9: "the idle rule waits while a prompt is open,

@@ -159,6 +159,8 @@ ANCHORS = ("now", "activity", "departure", "saved_activity", "prompt", "prompt_e
            "delay", "request", "passcode_entry", "auth")
 SPANS = ("zero", "grace", "idle", "background", "inactive", "absence", "absence_inactive",
          "cap", "warn", "delay", "max_age")
+# The times an age is measured from, for steps back over it.
+BACK_ANCHORS = ("passcode_entry", "auth", "delay", "request", "activity")
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,11 @@ class Move:
     - next(adjust): to ms_until_next_deadline + adjust from now (no move
       when it is NEVER);
     - by(ms): forward; back(ms): a step backwards (ms < 0);
+    - backto(anchor, span, adjust): back to anchor + span + adjust when that
+      is earlier than the clock (else no move): a step that lands after
+      the passcode entry, the last authentication, a delay's start or a
+      request's opening, before or after the age it measures has closed
+      (header, "Events and the decision rules": clock steps);
     - never: by IDLELOCK_NEVER (the clock saturates at INT64_MAX)."""
 
     kind: str
@@ -190,6 +197,8 @@ class Move:
             return "Move.never"
         if self.kind == "next":
             return f"Move.next({self.adjust:+d})"
+        if self.kind == "backto":
+            return f"Move.backto({self.anchor}+{self.span}{self.adjust:+d})"
         return f"Move.{self.kind}({self.amount})"
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # Hypothesis' printer
@@ -224,8 +233,19 @@ def moves(draw: Any) -> Move:
         )
         return Move("by", amount=amount)
     # Rare: each of these ends the unlocked part of a sequence.
-    if bucket < 197:
+    if bucket < 195:
         return Move("back", amount=draw(st.sampled_from([-1, -2, -1_000, -BIG])))
+    if bucket < 198:
+        # A step back over an age (header, "Events and the decision
+        # rules": clock steps): to just after the passcode
+        # entry, the authentication, a delay's start or a request's
+        # opening, or to either side of the moment the age closes.
+        return Move(
+            "backto",
+            anchor=draw(st.sampled_from(BACK_ANCHORS)),
+            span=draw(st.sampled_from(["zero", "max_age", "delay", "cap"])),
+            adjust=draw(st.sampled_from([1, -1, 1_000])),
+        )
     return Move("never")
 
 
@@ -336,6 +356,8 @@ class IdleLockMachine(RuleBasedStateMachine):
             "max_age": config.passcode_max_age_ms,
         }[move.span]
         target = M.saturate(M.saturate(anchor + span) + move.adjust)
+        if move.kind == "backto":
+            return min(0, target - now)
         if move.anchor == "now":
             return target - now
         return max(0, target - now)
@@ -373,6 +395,8 @@ class IdleLockMachine(RuleBasedStateMachine):
                 REACHED["biometric request expired"] += 1
         if model.is_passcode_required(self.h.now):
             REACHED["passcode required"] += 1
+            if model.engaged and model.distrusted is not None and model.entered_at is None:
+                REACHED["passcode required: the entry's age unknown after a step"] += 1
         if model.last_auth != NEVER:
             REACHED["authenticated"] += 1
         if model.store is not None and model.store.damaged:

@@ -1831,6 +1831,169 @@ FIXED += [
     ),
 ]
 
+# Issue 19, finding 4 (found by review): a clock step in either direction
+# makes every age on the handle's clock unknown (header, "Events and the
+# decision rules": clock steps), and a step never re-opens what an age had
+# closed.
+HOUR = 3_600_000
+FIXED += [
+    (
+        Case(
+            "a_step_back_after_the_age_closed_reopened_passcode_max_age_on_a_locked_session",
+            mode="memory",
+            config=dict(NO_IDLE, passcode_max_age_ms=HOUR),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("lock",),
+                ("clock", HOUR),
+                ("check",),
+                ("expect", dict(state=L, is_passcode_required=1)),
+                ("clock", -HOUR // 2),  # back, still after the entry
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.MANUAL, is_passcode_required=1)),
+                ("unlock_with_biometrics", "ok", 0),  # LOCK_UNAVAILABLE (the policy)
+                ("expect", dict(state=L)),
+                ("clock", HOUR // 4),
+                ("unlock", "2468"),  # the next entry is known again
+                ("expect", dict(state=U, is_passcode_required=0)),
+            ],
+        ),
+        "header (clock steps): a step makes the age unknown, the passcode is "
+        "required until it is entered again, and a step never re-opens what "
+        "an age had closed. Only a reading earlier than the entry made it unknown: "
+        "is_passcode_required dropped to 0 and the shortcut unlocked.",
+    ),
+    (
+        Case(
+            "a_step_back_after_the_age_closed_let_the_shortcut_unlock_after_the_clock_lock",
+            mode="memory",
+            config=dict(NO_IDLE, passcode_max_age_ms=HOUR),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("clock", HOUR),
+                ("check",),
+                ("expect", dict(state=U, is_passcode_required=1)),
+                ("clock", -HOUR // 2),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.CLOCK, is_passcode_required=1)),
+                ("unlock_with_biometrics", "ok", 0),
+                ("expect", dict(state=L, reason=Reason.CLOCK)),
+            ],
+        ),
+        "header (clock steps), as above, on an unlocked session: it locked "
+        "with CLOCK, "
+        "then the biometric unlock went through.",
+    ),
+    (
+        Case(
+            "a_step_before_the_age_closed_left_the_entry_known",
+            mode="memory",
+            config=dict(NO_IDLE, passcode_max_age_ms=HOUR),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("lock",),
+                ("clock", HOUR // 3),
+                ("check",),
+                ("clock", -HOUR // 6),  # still after the entry, the age not closed yet
+                ("check",),
+                ("expect", dict(state=L, is_passcode_required=1)),
+            ],
+        ),
+        "header (clock steps): a step makes the age unknown wherever the "
+        "reading lands: the entry looked "
+        "HOUR // 6 younger than it was.",
+    ),
+    (
+        Case(
+            "a_step_back_reopened_the_age_for_the_next_process",
+            mode="store+key",
+            config=dict(NO_IDLE, passcode_max_age_ms=HOUR),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("lock",),
+                ("clock", HOUR),
+                ("check",),
+                ("clock", -HOUR // 2),
+                ("check",),  # the step is told to the store
+                ("restart",),
+                ("start",),
+                ("expect", dict(state=L, is_passcode_required=1)),
+                ("unlock_with_biometrics", "ok", 0),  # LOCK_UNAVAILABLE
+                ("expect", dict(state=L)),
+                ("second_handle", True, "pair_unlock"),  # refused there too
+                ("expect", dict(state=L, is_passcode_required=1)),
+            ],
+        ),
+        "header (clock steps, and 'The store'): the entry a step made "
+        "unknown is recorded as unknown in the store. Each process judged "
+        "the stored entry on its own clock, so a restart after the step "
+        "re-opened the age the step had closed.",
+    ),
+    (
+        Case(
+            "a_step_that_landed_after_the_authentication_kept_last_auth_ms",
+            mode="memory",
+            config=NO_IDLE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("lock",),
+                ("unlock", "2468"),
+                ("lock",),
+                ("clock", 600_000),
+                ("check",),
+                ("clock", -540_000),  # 1 min after the authentication
+                ("check",),
+                ("expect", dict(state=L, last_auth_ms=NEVER)),
+            ],
+        ),
+        "header (clock steps, idlelock_require_recent_auth): after a step the "
+        "last authentication is forgotten. Only a reading earlier than it forgot "
+        "it, so the time since it looked 9 minutes shorter than it was.",
+    ),
+    (
+        Case(
+            "a_step_inside_a_running_delay_resumed_it_instead_of_restarting_it",
+            mode="memory",
+            config=dict(BASE, max_attempts=4, delay_schedule=((1, 30_000),)),
+            steps=[
+                ("set_passcode", "2468"),
+                ("lock",),
+                ("unlock", "1357"),  # a 30 s delay
+                ("clock", 20_000),
+                ("check",),
+                ("expect", dict(ms_until_retry=10_000)),
+                ("clock", -15_000),  # back into the period
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=30_000)),
+            ],
+        ),
+        "header (clock steps, idlelock_delay_step): a delay still running "
+        "restarts in full at a clock step, never forgiven. A step that landed inside the period resumed it from there "
+        "(25 s left instead of a full 30 s).",
+    ),
+]
+
+CASES.append(Case(
+    "a_step_leaves_a_delay_that_had_run_out",
+    mode="memory",
+    config=dict(BASE, max_attempts=4, delay_schedule=((1, 30_000),)),
+    steps=[
+        ("set_passcode", "2468"),
+        ("lock",),
+        ("unlock", "1357"),
+        ("clock", 40_000),
+        ("check",),
+        ("expect", dict(ms_until_retry=0)),
+        ("clock", -5_000),  # a step, still past the period's end
+        ("check",),
+        ("expect", dict(ms_until_retry=0)),
+    ],
+))
+
 CASES = CASES + [case for case, _ in FIXED]
 
 

@@ -1,5 +1,6 @@
-// The handle and its store (SPEC §3 creation, §6, §7): adopting a stored
-// session, the re-check other processes' changes, and saving every lock.
+// The handle and its store (header, "The store"; docs/STORE.md): adopting
+// a stored session, the re-check of other processes' changes, and saving
+// every lock.
 // Every method here runs with the handle's mutex held.
 
 import CSystem
@@ -57,7 +58,7 @@ extension IdleLockHandle {
 
     /// Whether `stamp` is this boot's id (an unreadable id never matches).
     func isThisBoot(_ stamp: [UInt8]) -> Bool {
-        stamp == bootID && bootID.contains { $0 != 0 }
+        BootID.matches(stamp, bootID)
     }
 
     /// Sign-out in memory: secrets, wrap and count forgotten, a fresh
@@ -79,12 +80,13 @@ extension IdleLockHandle {
         }
     }
 
-    /// SPEC §7: calls that authenticate or touch secrets first look at the
-    /// store's generation and re-read it when another process changed it.
-    /// A lockout there is a lockout here; a store that is absent was signed
-    /// out elsewhere; another sign-in's store replaces this session. A
-    /// store that is present but damaged throws STORAGE (damage), and the
-    /// transaction locks the session (`IdleLockHandle.transact`).
+    /// Header, "The store": calls that authenticate or touch secrets first
+    /// look at the store's generation and re-read it when another process
+    /// changed it. A lockout there is a lockout here; a store that is absent
+    /// was signed out elsewhere; another sign-in's store replaces this
+    /// session. A store that is present but damaged, or an older copy of
+    /// this sign-in, throws STORAGE (damage), and the transaction locks the
+    /// session (`IdleLockHandle.transact`).
     func refreshFromStore() throws(IdleLockError) {
         guard let store else { return }
         switch try store.look() {
@@ -120,13 +122,26 @@ extension IdleLockHandle {
         adoptPasscodeRecord(image)
     }
 
-    /// SPEC §7 faults: a lock takes effect in memory first; saving it is
-    /// best effort. Returns STORAGE when the save failed (the state stays
-    /// locked either way).
+    /// A lock takes effect in memory first; saving it is best effort
+    /// (header, "The store"). Returns STORAGE when the save failed (the
+    /// state stays locked either way). A clock step this handle saw is told
+    /// to the store in the same step (the passcode entry's time is unknown
+    /// since: `PasscodePolicy.unknownEntry`), so that no other process, and
+    /// no later one, judges the passcode's age on a reading this handle
+    /// knows is off; that part is best effort and silent on its own (the
+    /// handle keeps the entry unknown in memory). A step leaves an engaged
+    /// session locked at the end of its transaction (it locks an unlocked
+    /// one; a passcode unlock after it in the same call is a new entry,
+    /// which replaces the one it told of; a biometric unlock cannot follow
+    /// it in the same call, since a step expires every request begun before
+    /// it), so an unlocked session (the hot path) pays one comparison here,
+    /// as before.
     func saveLockIfNeeded() -> IdleLockError? {
-        guard let store, rules.engaged, rules.state != .unlocked, rules.lockEpoch != savedEpoch else {
-            return nil
-        }
+        guard let store, rules.engaged, rules.state != .unlocked else { return nil }
+        let lockDue = rules.lockEpoch != savedEpoch
+        let distrusted = rules.passcodePolicy.stepDistrusted
+        guard lockDue || distrusted != nil else { return nil }
+        if distrusted != nil { rules.clockStepTold() }
         savedEpoch = rules.lockEpoch
         let reason = rules.reason
         let activity = rules.lastActivity
@@ -134,17 +149,27 @@ extension IdleLockHandle {
         do throws(IdleLockError) {
             let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
                 guard store.isOurs(image) else { return false }
-                image.savedLock = reason
-                image.savedActivity = activity
-                image.bootID = stamp
-                return true
+                var changed = false
+                if lockDue {
+                    image.savedLock = reason
+                    image.savedActivity = activity
+                    image.bootID = stamp
+                    changed = true
+                }
+                if let distrusted, image.passcodeEnteredAt == distrusted, distrusted != PasscodePolicy.unknownEntry,
+                   isThisBoot(image.passcodeBootID) {
+                    image.passcodeEnteredAt = PasscodePolicy.unknownEntry
+                    changed = true
+                }
+                return changed
             }
             if let image {
                 absorb(image)
-                noteSavedActivity(activity)
+                if lockDue { noteSavedActivity(activity) }
             }
             return nil
         } catch {
+            guard lockDue else { return nil }
             return IdleLockError(.storage, "the session is locked, but saving the lock to the store failed; it stays locked in this process")
         }
     }

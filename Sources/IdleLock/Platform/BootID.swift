@@ -5,14 +5,23 @@
 //   Darwin  sysctlbyname("kern.bootsessionuuid") (a UUID string: 36
 //           characters and a NUL)
 // An id that cannot be read whole is all zeros, which never matches
-// (HandleStore.swift, `isThisBoot`): every restart then counts as another
-// boot, which errs toward locking.
+// (`matches`): every restart then counts as another boot, which errs toward
+// locking. What a process of the same user can show here on a Linux
+// desktop is in docs/STORE.md ("What a process of the same user can
+// fake").
 
 import CSystem
 
 enum BootID {
     /// Bytes of an id as the store holds it.
     static let count = 36
+
+    /// Whether `stamp` (read from the store) is the boot `current`: an id
+    /// that could not be read (zeros) never matches, not even another
+    /// unreadable one (fail closed: a reboot).
+    static func matches(_ stamp: [UInt8], _ current: [UInt8]) -> Bool {
+        stamp == current && current.contains { $0 != 0 }
+    }
 
     static func current() -> [UInt8] {
         var id = [UInt8](repeating: 0, count: count)

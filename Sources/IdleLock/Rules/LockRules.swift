@@ -1,4 +1,5 @@
-// The decision rules of SPEC §2–§4 as a value type: no clock, no lock, no
+// The decision rules (header, "Events and the decision rules" and
+// "Passcode"; docs/RULES.md) as a value type: no clock, no lock, no
 // I/O. Every method takes the clock reading of the call and moves the state;
 // the handle (IdleLockHandle.swift) adds the clock, the mutex and the rest.
 
@@ -52,7 +53,7 @@ struct Timeouts: Equatable {
 
 /// A passcode attempt in flight: what must still hold when it finishes.
 struct AttemptTicket: Equatable {
-    /// `lockEpoch` when the attempt began (SPEC §4: a lock after the attempt
+    /// `lockEpoch` when the attempt began (header, "Passcode": a lock after the attempt
     /// began wins over its success).
     let epoch: UInt64
     /// `passcodeGeneration` when it began: a replaced or removed passcode
@@ -171,7 +172,8 @@ enum AttemptOutcome: Equatable {
 struct LockRules {
     let timeouts: Timeouts
     let lockOnStart: Bool
-    /// From the config, then from the store once one governs (SPEC §4).
+    /// From the config, then from the store once one governs (header,
+    /// "Passcode").
     private(set) var maxAttempts: Int32
     /// The config's `max_attempts`, which governs again after a sign-out.
     let configuredMaxAttempts: Int32
@@ -189,17 +191,19 @@ struct LockRules {
     private(set) var started = false
     /// A session found in the store at create, before the first `start`:
     /// nothing of the restart has been judged yet, so the session hands out
-    /// nothing (SPEC §3): secrets and the gate answer SESSION_LOCKED.
+    /// nothing (header, "The store"): secrets and the gate answer
+    /// SESSION_LOCKED.
     private(set) var awaitingStart = false
     /// The latest clock reading this handle judged at: a reading earlier
-    /// than it is a clock step (SPEC §2), also one that lands after the
-    /// last activity and the departure.
+    /// than it is a clock step (header, "Events and the decision rules"),
+    /// also one that lands after the last activity and the departure.
     private(set) var latestReading: Int64
     /// How many times a reading was earlier than the latest one (wrapping):
     /// a biometric request begun before such a step has expired, whichever
     /// call saw it.
     private(set) var clockSteps: UInt32 = 0
-    /// Prompts the app opened itself (SPEC §9).
+    /// Prompts the app opened itself (header, "Prompts the app opens
+    /// itself").
     private(set) var shield: PromptShield
     /// The recorded absence began while a live prompt was open.
     private(set) var absenceCovered = false
@@ -209,7 +213,8 @@ struct LockRules {
     private(set) var lockEpoch: UInt64 = 0
     /// Raised by every new passcode and every disengage.
     private(set) var passcodeGeneration: UInt64 = 0
-    /// Escalating delays (SPEC §9), strictly increasing in failed attempts.
+    /// Escalating delays (header, idlelock_delay_step), strictly increasing
+    /// in failed attempts.
     let delaySchedule: [DelayStep]
     /// The delay running after the latest wrong passcode, if any.
     private(set) var retry: RetryDelay? = nil
@@ -308,8 +313,9 @@ struct LockRules {
             || Millis.hasPassed(Millis.elapsed(from: openedAt, to: now), timeouts.promptCap)
     }
 
-    /// Within `warn_before_ms` of the idle deadline (SPEC §9): the host can
-    /// save a draft or ask "still there?". Activity ends it.
+    /// Within `warn_before_ms` of the idle deadline (header,
+    /// config.warn_before_ms): the host can save a draft or ask "still
+    /// there?". Activity ends it.
     @inline(always)
     func isWarning(now: Int64) -> Bool {
         guard timeouts.warnBefore > 0, !shield.isActive(now: now) else { return false }
@@ -331,7 +337,8 @@ struct LockRules {
         return left <= timeouts.warnBefore ? 0 : left - timeouts.warnBefore
     }
 
-    /// Time until the earliest moment anything can change (SPEC §9), so a
+    /// Time until the earliest moment anything can change (header,
+    /// snapshot.ms_until_next_deadline), so a
     /// host timer wakes exactly then instead of polling: 0 when a `check`
     /// now would change the state or the warning, `never` when nothing is
     /// due. It may wake a host early (then it re-reads this), never late.
@@ -380,34 +387,50 @@ struct LockRules {
 
     // MARK: - The first steps of every call that reads the clock
 
-    /// SPEC §2 then §3: the clock-step check against the latest reading,
-    /// the activity and the departure as they stood, then judging the
-    /// deadlines that are due.
+    /// Header, "Events and the decision rules": the clock-step check
+    /// against the latest reading, the activity and the departure as they
+    /// stood, then judging the deadlines that are due.
     mutating func begin(now: Int64) {
         checkClockStep(now: now)
         judge(now: now)
         judgedAt = now
     }
 
+    /// A clock step (include/idlelock.h, "Events and the decision rules";
+    /// docs/RULES.md, "Clock steps"): a reading earlier than the latest
+    /// one this handle judged at, or than its recorded activity or
+    /// departure. Every age the handle measures on its clock is unknown
+    /// after one, and the strict answer follows: the passcode entry is too
+    /// old (until the next entry), the last authentication is forgotten
+    /// (step-up asks again), a running delay restarts in full, open
+    /// requests expire, and an engaged, unlocked session locks (CLOCK). A
+    /// step never re-opens what an age had closed. A step forward is not
+    /// seen (it is time passing as far as any clock reading can tell).
+    /// Nothing here runs on a reading that is no step (the hot path).
     private mutating func checkClockStep(now: Int64) {
-        // A clock step restarts a running delay's period instead of
-        // forgiving it.
-        if var running = retry, now < running.started {
-            running.started = now
-            retry = running
-        }
+        let previous = latestReading
         // Against the latest reading too: a step back that lands after the
         // last activity and the departure would otherwise extend the
         // session by the step.
-        let stepped = now < latestReading || now < lastActivity || (departure.map { now < $0 } ?? false)
+        let stepped = now < previous || now < lastActivity || (departure.map { now < $0 } ?? false)
+        latestReading = now
+        if stepped { clockStepped(now: now, previous: previous) }
+    }
+
+    /// What a clock step does (`checkClockStep`): not inlined, so a reading
+    /// that is no step (every hot call) runs none of it.
+    @inline(never)
+    private mutating func clockStepped(now: Int64, previous: Int64) {
         // A new step back (not one already seen and still in effect) ends
         // every biometric request begun before it.
-        if now < latestReading { clockSteps &+= 1 }
-        latestReading = now
-        guard stepped else { return }
-        // Times recorded after `now` are not on this timeline any more.
-        passcodePolicy.clockStepped(to: now)
-        if now < lastAuthentication { lastAuthentication = Millis.never }
+        if now < previous { clockSteps &+= 1 }
+        restartDelay(now: now, previous: previous)
+        // Every age on this clock is unknown now: the passcode entry counts
+        // as too old until the next one, and the last authentication is no
+        // proof (not only when the clock reads earlier than them: a step
+        // that lands after them would make them look younger).
+        passcodePolicy.clockStepped()
+        lastAuthentication = Millis.never
         if engaged {
             if state == .unlocked { lock(.clock) }
         } else {
@@ -417,6 +440,19 @@ struct LockRules {
             if departure != nil { departure = now }
             shield.restart(at: now)
         }
+    }
+
+    /// A clock step restarts the delay that was running at the previous
+    /// reading, in full from `now` (never forgiven: a step that lands
+    /// inside the period would otherwise shorten it by the time the clock
+    /// had run past the landing point, and one before its start would
+    /// leave it waiting on a reading the clock has left). A delay that had
+    /// run out stays as it is: its period is judged on its start and origin
+    /// (a reading before its start makes it run in full again).
+    private mutating func restartDelay(now: Int64, previous: Int64) {
+        guard var running = retry, running.left(at: previous) > 0 || now < running.started else { return }
+        running.started = now
+        retry = running
     }
 
     /// `check`: while away past the grace window, the absence's timeout then
@@ -548,7 +584,7 @@ struct LockRules {
     }
 
     /// `start`: the first one applies `lock_on_start`; later ones only judge.
-    /// `restart` describes a session adopted from a store (SPEC §3): with
+    /// `restart` describes a session adopted from a store (header, "The store"): with
     /// `lock_on_start` off, the time since the last saved activity is
     /// judged as an absence that reached the background.
     mutating func start(now: Int64, restart: RestartInfo? = nil) {
@@ -611,20 +647,26 @@ struct LockRules {
                              latest: latestReading)
     }
 
+    /// The store was told of the passcode entry a clock step made unknown
+    /// (`PasscodePolicy.stepDistrusted`), or could not be (best effort).
+    mutating func clockStepTold() {
+        passcodePolicy.stepTold()
+    }
+
     /// The passcode was replaced by another process: attempts against the
     /// old one are void.
     mutating func passcodeReplacedElsewhere() {
         passcodeGeneration &+= 1
     }
 
-    /// The store is present but damaged (SPEC §7): an engaged, unlocked
+    /// The store is present but damaged (header, "The store"): an engaged, unlocked
     /// session locks (STARTUP, as for a store that changed under it); a
     /// locked one stays locked. Never a sign-out.
     mutating func storeDamaged() {
         if engaged && state == .unlocked { lock(.startup) }
     }
 
-    // MARK: - Prompts (SPEC §9)
+    // MARK: - Prompts (header, "Prompts the app opens itself")
 
     /// Opens a prompt (judge first: the caller ran `check`). A prompt
     /// opened on a locked session is inert.
@@ -666,7 +708,7 @@ struct LockRules {
         if state == .unlocked { lastActivity = now }
     }
 
-    /// Starts a passcode attempt on an engaged session (SPEC §4): refused
+    /// Starts a passcode attempt on an engaged session (header, "Passcode"): refused
     /// when locked out (a count already at the limit locks out first);
     /// otherwise counted before the passcode is checked.
     mutating func beginAttempt(now: Int64) -> AttemptStart {
@@ -731,8 +773,8 @@ struct LockRules {
 
     /// The delay a wrong passcode would start at `now`, with the count as
     /// it stands once the attempt is counted (nil: none, or the attempt
-    /// would lock out). Saved with the raised count before the check (SPEC
-    /// §7), so a kill during the check does not skip it.
+    /// would lock out). Saved with the raised count before the check
+    /// (header, "The store"), so a kill during the check does not skip it.
     func delayIfWrong(now: Int64) -> RetryDelay? {
         guard failedAttempts < maxAttempts else { return nil }
         var period: Int64? = nil

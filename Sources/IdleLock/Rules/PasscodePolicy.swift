@@ -38,6 +38,12 @@ struct PasscodePolicy {
     /// An entry a clock step made unknown: read back from the store it
     /// stays unknown (a step forgives nothing), until the next entry.
     private var distrusted: Int64? = nil
+    /// The entry a clock step on this handle made unknown, not yet told to
+    /// the store. While the store still records it (in this boot), it is
+    /// marked unknown there (`PasscodePolicy.unknownEntry`), so that every
+    /// handle and process of the sign-in, and the next one to start, takes
+    /// it as unknown too. Nil: none.
+    private(set) var stepDistrusted: Int64? = nil
     /// Biometric unlocks since the last passcode entry, saturating at
     /// `PasscodePolicy.usesMax`.
     private(set) var biometricUses: Int32 = 0
@@ -92,6 +98,7 @@ struct PasscodePolicy {
         enteredThisBoot = true
         enteredAt = now
         distrusted = nil
+        stepDistrusted = nil
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
@@ -102,15 +109,32 @@ struct PasscodePolicy {
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
-    /// The clock read `now`, earlier than a reading already seen: a time
-    /// recorded after `now` is not on this timeline any more (fail closed:
-    /// the entry counts as too old).
-    mutating func clockStepped(to now: Int64) {
-        guard let at = enteredAt, now < at else { return }
+    /// The clock stepped (a reading earlier than one already seen): the
+    /// entry's age is unknown on this clock, whether the clock now reads
+    /// before the entry or after it (a step back that lands after the entry
+    /// would make it look younger than it is, re-opening an age that had
+    /// closed). Fail closed: the entry counts as too old until the next one.
+    /// The entry is kept in `stepDistrusted` until the store is told.
+    mutating func clockStepped() {
+        guard let at = enteredAt else { return }
         enteredAt = nil
         distrusted = at
+        stepDistrusted = at
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
+
+    /// The store was told of `stepDistrusted` (or could not be: best effort).
+    mutating func stepTold() {
+        stepDistrusted = nil
+    }
+
+    /// The entry time a store records for "an entry in this boot whose
+    /// time is unknown" (a clock step was seen since): later than every
+    /// reading but INT64_MAX itself, so every reader (1.2.0's included)
+    /// takes it as an entry the clock reads earlier than: unknown, until
+    /// the next entry. (A clock that reads INT64_MAX has stopped: the
+    /// header asks for readings far from the int64_t limits.)
+    static let unknownEntry = Int64.max
 
     /// The state as the store keeps it (shared by every process of the
     /// sign-in): the last passcode entry, whether it was in this boot, and
@@ -132,6 +156,7 @@ struct PasscodePolicy {
         enteredThisBoot = false
         enteredAt = nil
         distrusted = nil
+        stepDistrusted = nil
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
@@ -142,9 +167,10 @@ struct PasscodePolicy {
         if settings.biometricMaxUses > 0 && biometricUses >= settings.biometricMaxUses { return (Int64.min, false) }
         guard settings.maxAge > 0 else { return (Int64.max, false) }
         guard let at = enteredAt else { return (Int64.min, false) }
-        // "Passed" is elapsed >= maxAge (SPEC §2): an end past INT64_MAX is
-        // never reached (saturating it to INT64_MAX would ask for the
-        // passcode at that reading, when less than maxAge has passed).
+        // "Passed" is elapsed >= maxAge (header, "Events and the decision
+        // rules"): an end past INT64_MAX is never reached (saturating it to
+        // INT64_MAX would ask for the passcode at that reading, when less
+        // than maxAge has passed).
         let (end, overflow) = at.addingReportingOverflow(settings.maxAge)
         return overflow ? (Int64.max, false) : (end, end == Int64.max)
     }

@@ -1,7 +1,15 @@
-// One handle's view of its store (SPEC §6–§7): every durable step takes the
-// store lock, re-reads the file, applies itself and replaces the file with
-// the next generation. Between steps, a cheap look at the generation tells
-// whether another process changed it.
+// One handle's view of its store (header, "The store"; docs/STORE.md):
+// every durable step takes the store lock, re-reads the file, applies
+// itself and replaces the file with the next generation. Between steps, a
+// cheap look at the generation tells whether another process changed it.
+//
+// Rollback (docs/STORE.md, "Rollback"): a store of this handle's sign-in
+// whose generation is lower than the highest this handle has seen, or than
+// the mark in `<store>.lock` (StoreMark.swift), is an older copy put back:
+// damage (STORAGE, the session locks), never state to adopt. The mark is
+// raised under the store lock after every write (and whenever a read under
+// the lock finds it behind the store), so a process that starts after a
+// rollback of the store file alone catches it too.
 
 import CSystem
 
@@ -19,7 +27,9 @@ enum StoreLook {
 final class SessionStore {
     let files: StoreFiles
     let keys: StoreKeys
-    /// Generation and size of the last image read or written here.
+    /// Generation and size of the last image read or written here. Within
+    /// a sign-in the generation only rises, so this is also the highest
+    /// one this handle has seen: the handle's own rollback mark.
     private(set) var knownGeneration: UInt64 = 0
     private(set) var knownSize = 0
     /// The sign-in this handle belongs to (nil before one exists).
@@ -31,31 +41,41 @@ final class SessionStore {
     }
 
     /// At create: remove stray temporary files and read the store, under
-    /// the store lock.
+    /// the store lock. An older copy of the sign-in the mark names is
+    /// refused (STORAGE, the file left untouched); a store ahead of the
+    /// mark (or one with no mark yet: 1.2.0 kept none) raises it.
     func load() throws(IdleLockError) -> StoreImage? {
         let image = try files.locked { () throws(IdleLockError) -> StoreImage? in
             files.removeStrayTemporaries()
+            let mark = readMark()
             guard let bytes = try files.read() else { return nil }
-            return try StoreFormat.decode(bytes, keys: keys)
+            let image = try StoreFormat.decode(bytes, keys: keys)
+            try checkNotRolledBack(image, mark: mark)
+            raiseMark(to: image, over: mark)
+            return image
         }
         remember(image)
         return image
     }
 
-    /// The cheap look of SPEC §7: the generation and the session id in the
-    /// file's first bytes, and its size; a full read only when one changed
-    /// (or the first bytes are not a store's: the full read then says what
-    /// is wrong). Damage that keeps the first bytes and the size (a flipped
-    /// byte further in) is found by the next full read: every durable step
-    /// makes one.
+    /// The cheap look of the header's "The store": the generation and the
+    /// session id in the file's first bytes, and its size; a full read only
+    /// when one changed (or the first bytes are not a store's: the full
+    /// read then says what is wrong). Damage that keeps the first bytes and
+    /// the size (a flipped byte further in) is found by the next full read:
+    /// every durable step makes one. Without the store lock: the mark is
+    /// read before the store, so a writer that replaces the store and then
+    /// raises the mark meanwhile is never taken for a rollback.
     func look() throws(IdleLockError) -> StoreLook {
         guard let first = try files.readPrefix(StoreFormat.lookBytes) else { return .gone }
         if first.size == knownSize, let identity = StoreFormat.identity(inPrefix: first.bytes),
            identity.generation == knownGeneration, let sessionID, identity.sessionID == sessionID {
             return .unchanged
         }
+        let mark = readMark()
         guard let bytes = try files.read() else { return .gone }
         let image = try StoreFormat.decode(bytes, keys: keys)
+        try checkNotRolledBack(image, mark: mark)
         return .changed(image)
     }
 
@@ -70,16 +90,23 @@ final class SessionStore {
     /// image as re-read (and written), or nil when the store is gone (then
     /// `apply` did not run). `apply` may throw to abandon the step. The
     /// caller must absorb the image (IdleLockHandle.absorb): it may carry
-    /// other processes' changes.
+    /// other processes' changes. An older copy put back is damage (`apply`
+    /// does not run).
     func update(_ apply: (inout StoreImage) throws(IdleLockError) -> Bool) throws(IdleLockError) -> StoreImage? {
         let image = try files.locked { () throws(IdleLockError) -> StoreImage? in
+            let mark = readMark()
             guard let bytes = try files.read() else { return nil }
             var image = try StoreFormat.decode(bytes, keys: keys)
-            guard try apply(&image) else { return image }
+            try checkNotRolledBack(image, mark: mark)
+            guard try apply(&image) else {
+                raiseMark(to: image, over: mark)
+                return image
+            }
             image.generation &+= 1
             let encoded = try StoreFormat.encode(image, keys: keys)
             image.byteCount = encoded.count
             try files.replace(with: encoded)
+            raiseMark(to: image, over: mark)
             return image
         }
         return image
@@ -87,7 +114,7 @@ final class SessionStore {
 
     /// Creates the store for a first passcode. A store that another
     /// process created meanwhile (a race between two sign-ins) fails the
-    /// step: nothing changes.
+    /// step: nothing changes. The mark then names the new sign-in.
     func create(_ image: StoreImage) throws(IdleLockError) -> StoreImage {
         let written = try files.locked { () throws(IdleLockError) -> StoreImage in
             if let present = try files.read() {
@@ -96,6 +123,7 @@ final class SessionStore {
                 _ = try StoreFormat.decode(present, keys: keys)
                 throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
             }
+            let mark = readMark()
             var image = image
             // A random start, so a new sign-in's generations do not retrace
             // an earlier one's (the look also compares the session id).
@@ -105,18 +133,41 @@ final class SessionStore {
             let encoded = try StoreFormat.encode(image, keys: keys)
             image.byteCount = encoded.count
             try files.replace(with: encoded)
+            raiseMark(to: image, over: mark)
             return image
         }
         remember(written)
         return written
     }
 
-    /// Sign-out: deletes the store (the lock file stays).
+    /// Sign-out: deletes the store (the lock file stays), and moves the
+    /// mark one past the sign-in's last generation, so that no copy of the
+    /// store, the latest included, signs it in again. Works whatever the
+    /// file holds (damage included).
     func remove() throws(IdleLockError) {
-        try files.locked { () throws(IdleLockError) in try files.remove() }
-        sessionID = nil
-        knownGeneration = 0
-        knownSize = 0
+        try files.locked { () throws(IdleLockError) in
+            let mark = readMark()
+            var retired: StoreMark? = nil
+            if let sessionID { retired = StoreMark(sessionID: sessionID, generation: knownGeneration) }
+            // What is at the path now (read, not checked: a damaged file
+            // goes too); its sign-in and generation, when it names one.
+            if let first = try? files.readPrefix(StoreFormat.lookBytes),
+               let identity = StoreFormat.identity(inPrefix: first.bytes) {
+                if let seen = retired, seen.sessionID == identity.sessionID {
+                    retired?.generation = Swift.max(seen.generation, identity.generation)
+                } else {
+                    retired = StoreMark(sessionID: identity.sessionID, generation: identity.generation)
+                }
+            }
+            try files.remove()
+            guard var last = retired else { return }
+            if let inForce = mark.mark, inForce.sessionID == last.sessionID {
+                last.generation = Swift.max(last.generation, inForce.generation)
+            }
+            if last.generation < UInt64.max { last.generation += 1 }
+            writeMark(last, over: mark)
+        }
+        forget()
     }
 
     /// Forgets the sign-in (after seeing the store gone).
@@ -131,6 +182,42 @@ final class SessionStore {
         knownGeneration = image.generation
         knownSize = image.byteCount
         sessionID = image.sessionID
+    }
+
+    // MARK: - Rollback
+
+    private func readMark() -> MarkReading {
+        StoreMarkFormat.read(files.readMark(), keys: keys)
+    }
+
+    /// An older copy of a sign-in put back: its generation is lower than
+    /// the highest this handle has seen of it, or than the mark.
+    private func checkNotRolledBack(_ image: StoreImage, mark: MarkReading) throws(IdleLockError) {
+        var highest: UInt64? = nil
+        if let sessionID, image.sessionID == sessionID { highest = knownGeneration }
+        if let inForce = mark.mark, inForce.sessionID == image.sessionID {
+            highest = Swift.max(highest ?? 0, inForce.generation)
+        }
+        if let highest, image.generation < highest {
+            throw IdleLockError.damagedStore("the store file is an older copy of this sign-in than one already written (put back from a backup or a copy?); it was left untouched; put the latest copy back, or sign out (idlelock_disable deletes it)")
+        }
+    }
+
+    /// Raises the mark to `image` when it is behind (another sign-in's, an
+    /// older generation, none). Call with the store lock held, once `image`
+    /// is on disk. Best effort: a mark left behind only narrows what a
+    /// later rollback check catches.
+    private func raiseMark(to image: StoreImage, over mark: MarkReading) {
+        if let inForce = mark.mark, inForce.sessionID == image.sessionID, inForce.generation >= image.generation {
+            return
+        }
+        writeMark(StoreMark(sessionID: image.sessionID, generation: image.generation), over: mark)
+    }
+
+    private func writeMark(_ mark: StoreMark, over current: MarkReading) {
+        for write in StoreMarkFormat.writes(mark, over: current, keys: keys) {
+            guard files.writeMark(slot: write.slot, write.bytes) else { return }
+        }
     }
 
     // MARK: - The device wrap

@@ -1,16 +1,17 @@
-// The store's files (SPEC §7): the store itself, written only by replace
-// (a new file with a random name and O_EXCL in the same folder, fsync,
-// rename, fsync of the folder, mode 0600), and `<store>.lock`, which is
-// never renamed or deleted and carries the exclusive flock every durable
-// step takes.
+// The store's files (header, "The store"; docs/STORE_FORMAT.md): the store
+// itself, written only by replace (a new file with a random name and
+// O_EXCL in the same folder, fsync, rename, fsync of the folder, mode
+// 0600), and `<store>.lock`, which is never renamed or deleted, carries the
+// exclusive flock every durable step takes, and holds the rollback mark
+// (StoreMark.swift), written in place.
 //
-// `store_path` names one file for the life of the handle (SPEC §3): its
-// folder is opened once, at create, and every file is reached relative to
-// that folder descriptor (openat, renameat, unlinkat, fsync of the folder).
-// A later chdir of the host, or a rename of a parent folder, changes
-// nothing. The store is opened without blocking and without following a
-// symbolic link, and only a regular file is read: a FIFO, a device, a
-// folder or a link at the path is damage (STORAGE), never a wait.
+// `store_path` names one file for the life of the handle (header, "The
+// store"): its folder is opened once, at create, and every file is reached
+// relative to that folder descriptor (openat, renameat, unlinkat, fsync of
+// the folder). A later chdir of the host, or a rename of a parent folder,
+// changes nothing. The store is opened without blocking and without
+// following a symbolic link, and only a regular file is read: a FIFO, a
+// device, a folder or a link at the path is damage (STORAGE), never a wait.
 
 import CSystem
 
@@ -27,7 +28,7 @@ enum StoreLimits {
 
 /// A step of a store write, for fault injection in tests.
 enum StoreFileStep {
-    case read, write, fsync, rename, remove
+    case read, write, fsync, rename, remove, markWrite
 }
 
 /// The store's folder (held open), its file names, and the open lock file.
@@ -154,6 +155,42 @@ final class StoreFiles {
         }
         defer { flock(lockFD, LOCK_UN) }
         return try body()
+    }
+
+    // MARK: - The rollback mark (StoreMark.swift)
+
+    /// The first `StoreMarkFormat.fileBytes` bytes of `<store>.lock` (fewer
+    /// when it is shorter: empty as 1.2.0 left it). A failed read is read
+    /// as no mark (it only narrows what the rollback check catches).
+    func readMark() -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: StoreMarkFormat.fileBytes)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(lockFD, $0.baseAddress! + done, $0.count - done, off_t(done)) }
+            if n < 0 && ilk_errno() == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        if done < bytes.count { bytes.removeLast(bytes.count - done) }
+        return bytes
+    }
+
+    /// Writes one slot of the mark in place (the lock file is never
+    /// replaced: it carries the flock). Call with the store lock held.
+    /// Returns false when the write failed (nothing is retried: a mark
+    /// behind the store is safe, StoreMark.swift).
+    @discardableResult
+    func writeMark(slot: Int, _ bytes: [UInt8]) -> Bool {
+        if injected(.markWrite) { return false }
+        let offset = slot * StoreMarkFormat.slotBytes
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(lockFD, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if n < 0 && ilk_errno() == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
     }
 
     // MARK: - Reading

@@ -54,7 +54,7 @@ enum StoreFormat {
     /// The version written; `decode` also reads version 1.
     static let version: UInt32 = 2
     static let flagDeviceKey: UInt32 = 1
-    /// Offset of the generation counter (the cheap look of SPEC §7).
+    /// Offset of the generation counter (the cheap look: header, "The store").
     static let generationOffset = 16
     static let macBytes = 32
     static let sessionIDBytes = 16
@@ -254,14 +254,15 @@ enum StoreFormat {
 }
 
 /// Keys derived from the device key for the store: the integrity key, the
-/// check value a store remembers, and the key of the device wrap. Without a
-/// device key the integrity hash is unkeyed (it then detects damage, not
-/// edits) and there is no device wrap.
+/// check value a store remembers, the key of the device wrap, and the key
+/// of the rollback mark in `<store>.lock` (StoreMark.swift). Without a
+/// device key the integrity hashes are unkeyed (they then detect damage,
+/// not edits) and there is no device wrap.
 final class StoreKeys {
     let deviceKeyed: Bool
     /// 32 bytes: the check value (zeros without a device key). Not secret.
     let deviceCheck: [UInt8]
-    /// integrity key (32) + device wrap key (32), or nil.
+    /// integrity key (32) + device wrap key (32) + mark key (32), or nil.
     private let keys: SecureBytes?
 
     private static let context: StaticString = "idlkstor"
@@ -274,8 +275,8 @@ final class StoreKeys {
             keys = nil
             return
         }
-        let derived = try SecureBytes.allocate(count: 96)
-        for (i, offset) in [(UInt64(1), 0), (UInt64(2), 32), (UInt64(3), 64)] {
+        let derived = try SecureBytes.allocate(count: 128)
+        for (i, offset) in [(UInt64(1), 0), (UInt64(2), 32), (UInt64(3), 64), (UInt64(4), 96)] {
             let rc = StoreKeys.context.withUTF8Buffer { ctx in
                 crypto_kdf_derive_from_key(derived.base + offset, 32, i,
                                            UnsafeRawPointer(ctx.baseAddress!).assumingMemoryBound(to: CChar.self),
@@ -290,10 +291,11 @@ final class StoreKeys {
                                        derived.base + 32, 32)
             }
         }
-        // Keep the integrity key and the device wrap key; drop the check key.
-        let kept = try SecureBytes.allocate(count: 64)
+        // Keep the integrity, device wrap and mark keys; drop the check key.
+        let kept = try SecureBytes.allocate(count: 96)
         kept.copy(from: derived.base, count: 32)
         kept.copy(from: derived.base + 64, count: 32, at: 32)
+        kept.copy(from: derived.base + 96, count: 32, at: 64)
         deviceKeyed = true
         deviceCheck = check
         keys = kept
@@ -310,15 +312,26 @@ final class StoreKeys {
 
     /// BLAKE2b-256 of `body`, keyed with the integrity key when there is one.
     func mac(_ body: [UInt8]) throws(IdleLockError) -> [UInt8] {
+        guard let out = StoreKeys.hash(body, key: keys.map { UnsafePointer($0.base) }) else {
+            throw IdleLockError(.internal, "crypto_generichash failed over the store")
+        }
+        return out
+    }
+
+    /// BLAKE2b-256 of a mark slot's body, keyed with the mark key (device
+    /// subkey 4) when there is one; nil only if libsodium fails.
+    func markMac(_ body: [UInt8]) -> [UInt8]? {
+        StoreKeys.hash(body, key: keys.map { UnsafePointer($0.base + 64) })
+    }
+
+    private static func hash(_ body: [UInt8], key: UnsafePointer<UInt8>?) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: 32)
         let rc = out.withUnsafeMutableBufferPointer { o in
             body.withUnsafeBufferPointer { b in
-                crypto_generichash(o.baseAddress!, 32, b.baseAddress!, UInt64(b.count),
-                                   keys.map { UnsafePointer($0.base) }, keys == nil ? 0 : 32)
+                crypto_generichash(o.baseAddress!, 32, b.baseAddress!, UInt64(b.count), key, key == nil ? 0 : 32)
             }
         }
-        guard rc == 0 else { throw IdleLockError(.internal, "crypto_generichash failed over the store") }
-        return out
+        return rc == 0 ? out : nil
     }
 }
 

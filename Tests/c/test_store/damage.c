@@ -1,5 +1,5 @@
 /*
- * damage.c: only an absent store is a sign-out (SPEC §7). A store that is
+ * damage.c: only an absent store is a sign-out (header, "The store"). A store that is
  * present but cut short, failing its checksum, foreign, of a newer format,
  * or not a regular file (a FIFO, a folder, a symbolic link) is damage:
  * IDLELOCK_ERR_STORAGE, and the session locks (or stays locked), at
@@ -36,10 +36,15 @@ static const char *const damage_names[DAMAGE_KINDS] = {
 static char d_path[200];
 static unsigned char sound[1 << 16];
 static size_t sound_len;
+/* `<store>.lock` with the sound store: its rollback mark (rollback.c). */
+static unsigned char sound_lock[512];
+static size_t sound_lock_len;
 
-/* Keeps the store's sound bytes for repair(). */
+/* Keeps the store's sound bytes for repair(), and the lock file's for
+ * reset(). */
 static int keep_sound(void)
 {
+    char lock[220];
     int fd = open(d_path, O_RDONLY);
     if (fd < 0) {
         CHECK(0, "cannot open %s (errno %d)", d_path, errno);
@@ -47,6 +52,10 @@ static int keep_sound(void)
     }
     sound_len = read_full(fd, sound, sizeof sound);
     close(fd);
+    snprintf(lock, sizeof lock, "%s.lock", d_path);
+    fd = open(lock, O_RDONLY);
+    sound_lock_len = fd >= 0 ? read_full(fd, sound_lock, sizeof sound_lock) : 0;
+    if (fd >= 0) close(fd);
     CHECK(sound_len > 200 && sound_len < sizeof sound, "store of %zu bytes", sound_len);
     return sound_len > 200 && sound_len < sizeof sound;
 }
@@ -101,6 +110,22 @@ static void repair(void)
 {
     clear_path();
     write_file(d_path, sound, sound_len);
+}
+
+/* Each case starts from the same sound store: both files put back as they
+ * were (the lock file in place: it is never replaced). The store alone
+ * would be an older copy once a case has written it (rollback.c). */
+static void reset(void)
+{
+    char lock[220];
+    int fd;
+    repair();
+    snprintf(lock, sizeof lock, "%s.lock", d_path);
+    fd = open(lock, O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0, "cannot write %s (errno %d)", lock, errno);
+    if (fd < 0) return;
+    CHECK(write_all(fd, sound_lock, sound_lock_len) == 0, "write to %s failed", lock);
+    close(fd);
 }
 
 /* The finding: a LOCKED_OUT process whose store is cut short (or damaged
@@ -238,17 +263,17 @@ void test_damage(void)
     make_store(d_path, 1, 1, "t-damage");
     if (!keep_sound()) return;
     for (kind = 0; kind < DAMAGE_KINDS; kind++) {
-        repair();
+        reset();
         join(spawn("damage: locked out", locked_out_holder, (void *)(intptr_t)kind), NULL);
     }
     unlink(d_path);
     make_store(d_path, 5, 1, "t-damage");
     if (!keep_sound()) return;
     for (kind = 0; kind < DAMAGE_KINDS; kind++) {
-        repair();
+        reset();
         join(spawn("damage: unlocked", unlocked_holder, (void *)(intptr_t)kind), NULL);
     }
-    repair();
+    reset();
     join(spawn("damage: the tail", tail_damage_holder, NULL), NULL);
     join(spawn("damage: the lock file, a sign-out", lock_file_and_sign_out, NULL), NULL);
     clear_path();

@@ -135,5 +135,7 @@ void test_paths(void);                          /* paths.c */
 /* Issue 11: a stored session hands out nothing before start (finding 5). */
 void test_before_start(void);                   /* processes.c */
 void test_policies(void);                       /* policies.c */
+/* Issue 19: an older copy of the store is damage (finding 5). */
+void test_rollback(void);                       /* rollback.c */
 
 #endif

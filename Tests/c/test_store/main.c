@@ -1,7 +1,7 @@
 /*
  * test_store: the on-disk store of libidlelock shared by real processes
  * (fork/waitpid), checked against include/idlelock.h ("The store") and
- * SPEC.md §3 (creation and start), §4, §6 and §7.
+ * include/idlelock.h ("The store", "Life cycle", "Passcode") and docs/STORE.md.
  *
  * Prints one line per failed check (children print their own, and report
  * their counts to the parent through a pipe), then exactly
@@ -32,6 +32,12 @@
  *     folder changes nothing (paths.c).
  * 10. A stored session opened by another process hands out nothing until
  *     that handle's first start (processes.c).
+ * 11. The passcode policies kept in the store hold for every handle of the
+ *     sign-in at once (policies.c).
+ * 12. Rollback: a copy of the store put back is STORAGE for a running
+ *     handle and for a process started after it; a sign-out is final; a
+ *     new sign-in starts afresh; an empty <store>.lock (1.2.0) is no mark
+ *     (rollback.c).
  *
  * Every handle is created after fork() in the process that uses it, and
  * every config uses the Argon2id floor and the default clock
@@ -45,7 +51,8 @@
  * The files: harness.h and harness.c hold the checks, the counters, the
  * helpers and the child processes; processes.c holds areas 1 to 3 and 10
  * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
- * faults.c 6, damage.c 8 and paths.c 9; this one makes the temporary
+ * faults.c 6, damage.c 8, paths.c 9, policies.c 11 and rollback.c 12;
+ * this one makes the temporary
  * folder, runs the areas in order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
@@ -114,6 +121,7 @@ int main(int argc, char **argv)
     test_paths();
     test_before_start();
     test_policies();
+    test_rollback();
 
     remove_tmpdir();
     printf("%u passed, %u failed\n", passed, failed);

@@ -67,6 +67,8 @@ extern const char *const unlock_reason_text;
 extern const uint8_t device_key[IDLELOCK_DEVICE_KEY_BYTES];
 extern int trace;
 extern int use_store_now;
+extern int use_key_now;
+extern int store_shared;
 
 /* Fixed secret names: index 0..3 valid, 4 is 64 bytes (valid), 5 is 65
  * bytes (invalid). */

@@ -59,6 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (trace < 0) trace = getenv("FUZZ_TRACE") != NULL;
     use_store_now = use_store;
+    use_key_now = use_key;
+    store_shared = 0;
     fuzz_dir_get();
     snprintf(store_path, sizeof store_path, "%s/store", fuzz_dir);
     snprintf(store2_path, sizeof store2_path, "%s/store2", fuzz_dir);

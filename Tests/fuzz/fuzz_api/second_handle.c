@@ -83,7 +83,11 @@ void second_handle(reader *r)
     if (sel & 8) {
         switch (rd_u8(r) % 7) {
         case 0: cfg->store_path = store2_path; break;
-        case 1: cfg->store_path = store_path; fully_valid = 0; break; /* the main handle's store */
+        case 1: /* the main handle's store */
+            cfg->store_path = store_path;
+            fully_valid = 0;
+            store_shared = 1;
+            break;
         case 2: cfg->store_path = "/nonexistent-idlelock-dir/store"; fully_valid = 0; break;
         case 3: cfg->store_path = "\xff\xfe-not-utf8"; known_bad = 1; break;
         case 4:

@@ -53,3 +53,8 @@ const char *name_of(int i)
 int trace = -1;
 /* The handle under test has a store (snapshot_get may then return STORAGE). */
 int use_store_now;
+/* ... and a device key (the rollback mark's check is then keyed). */
+int use_key_now;
+/* A second handle opened the main store: the handle under test may not
+ * have seen every generation written (tamper_store.c). */
+int store_shared;
