@@ -149,8 +149,8 @@ $(APPLE_SODIUM_XCF)/Info.plist: $(APPLE_SODIUM) scripts/apple-plist.py
 # against the XCFramework's headers and module map.
 $(APPLE_OBJ)/Example.swift: docs/PLATFORMS.md
 	@mkdir -p $(@D)
-	$(Q)awk '/^## iOS/ { ios = 1 } ios && /^```swift/ { block = 1; next } block && /^```/ { exit } block' $< > $@
-	$(Q)test -s $@ || { echo "apple: no swift block in docs/PLATFORMS.md's iOS section" >&2; exit 1; }
+	$(Q)awk '/^## iOS \(arm64\)/ { ios = 1 } ios && /^```swift/ { block = 1; next } block && /^```/ { exit } block' $< > $@
+	$(Q)test -s $@ || { echo "apple: no swift block in docs/PLATFORMS.md's section \"iOS (arm64)\"" >&2; exit 1; }
 
 test-apple: apple $(APPLE_OBJ)/Example.swift
 	@$(STEPS_BEGIN)
