@@ -32,8 +32,13 @@ final class IdleLockHandle {
     var keyLoaded = true
     let deviceKey: SecureBytes?
     var wrap: PasscodeWrap?
-    /// The biometric wrap: the shortcut is on exactly when it is set.
-    var bioWrap: KeyWrap? = nil
+    /// The biometric wrap: the shortcut is on exactly when it is set. Every
+    /// change (turned off or replaced, by this handle or seen in the store)
+    /// voids the requests it leaves without a purpose
+    /// (BiometricRequests.swift, `shortcutChanged`).
+    var bioWrap: KeyWrap? = nil {
+        didSet { shortcutChanged(from: oldValue) }
+    }
     /// `is_available`, cached (create, enable, foreground): the hot path
     /// never calls the host.
     var bioAvailable = false
@@ -216,8 +221,8 @@ final class IdleLockHandle {
         do {
             try body(now)
         } catch {
-            // A store that is present but damaged locks the session (SPEC
-            // §7): never read as a sign-out, never left open.
+            // A store that is present but damaged locks the session (header,
+            // "The store"): never read as a sign-out, never left open.
             if error.isStoreDamage { rules.storeDamaged() }
             failure = error
         }
