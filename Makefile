@@ -200,9 +200,14 @@ test-python: lib $(BUILD)/idlelock-replay
 	    PYTHONPATH=bindings/python:scripts $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
 
 # The dependency rule of docs/ARCHITECTURE.md: each layer of
-# Sources/IdleLock imports only what its row allows.
+# Sources/IdleLock imports only what its row allows, and only the platform
+# layer calls the system for its services; then the check itself, on
+# planted violations.
 check-layers:
-	sh scripts/check-layers.sh
+	@$(STEPS_BEGIN)
+	$(STEP) sh scripts/check-layers.sh
+	$(STEP) sh scripts/check-layers.sh --self-test
+	@$(STEPS_END)
 
 # The shipped library: exports exactly the header's functions, no Swift
 # runtime, the right soname.

@@ -182,15 +182,16 @@ extern "C" {
 typedef struct idlelock idlelock;
 
 /* The clock: milliseconds from any fixed origin. It must be monotonic and
- * must count time the device spends asleep (Linux CLOCK_BOOTTIME does;
- * CLOCK_MONOTONIC does not, and a lock built on it never fires after a
- * night in a drawer). Never a wall clock (time(), CLOCK_REALTIME,
- * System.currentTimeMillis()): the device's owner can set it, and a step
- * forward is time passing for the library (see "Events and the decision
- * rules": it ends a running escalating delay early). It is read once per
- * call, and it is the one host callback called with the library's internal
- * lock held: it must return quickly and must not call into the library. It
- * is called on the thread that made the call. */
+ * must count time the device spends asleep (Linux CLOCK_BOOTTIME and
+ * Darwin's mach_continuous_time do; Linux CLOCK_MONOTONIC does not, and a
+ * lock built on it never fires after a night in a drawer). Never a wall
+ * clock (time(), CLOCK_REALTIME, System.currentTimeMillis()): the device's
+ * owner can set it, and a step forward is time passing for the library
+ * (see "Events and the decision rules": it ends a running escalating delay
+ * early). It is read once per call, and it is the one host callback called
+ * with the library's internal lock held: it must return quickly and must
+ * not call into the library. It is called on the thread that made the
+ * call. */
 typedef int64_t (*idlelock_clock_fn)(void *ctx);
 
 /* What idlelock_authenticator.load_secret reports. */
@@ -320,7 +321,8 @@ typedef struct idlelock_config {
                                     Resolved once, at create (a relative path
                                     against the current folder then); see
                                     "The store" below. */
-    idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME */
+    idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME,
+                                    Darwin mach_continuous_time */
     void *clock_ctx;             /* passed to clock; must be NULL when clock is */
     const idlelock_authenticator *authenticator; /* NULL (default): no biometric
                                     shortcut; else copied at create */
@@ -461,12 +463,12 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* and the latest lock saved by any process. Each process keeps its own     */
 /* lock state. The file is versioned and integrity-checked (BLAKE2b, keyed  */
 /* with a subkey of the device key when one is given), written only by      */
-/* replace (mkstemp in the same folder, fsync, rename, fsync of the folder, */
-/* mode 0600), so a crash at any instant leaves the old or the new state.   */
-/* Every durable step takes an exclusive flock on `<path>.lock` (never      */
-/* renamed or deleted; it also holds the rollback mark, below), waiting at  */
-/* most 2000 ms for another process; other calls on the same handle wait    */
-/* for a durable step to finish.                                            */
+/* replace (mkstemp in the same folder, fsync (on Darwin F_FULLFSYNC),      */
+/* rename, fsync of the folder, mode 0600), so a crash at any instant       */
+/* leaves the old or the new state. Every durable step takes an exclusive   */
+/* flock on `<path>.lock` (never renamed or deleted; it also holds the      */
+/* rollback mark, below), waiting at most 2000 ms for another process;      */
+/* other calls on the same handle wait for a durable step to finish.        */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - store_path names one file for the life of the handle: its folder is   */
@@ -607,9 +609,11 @@ void idlelock_destroy(idlelock *lock);
 /* Start a watcher thread for hosts with no event loop (a C kiosk program, a
  * game server): it sleeps until out->ms_until_next_deadline and calls
  * idlelock_check, so the session locks on time with no host call; listeners
- * then run on the watcher thread. It sleeps on CLOCK_BOOTTIME (a timerfd,
- * woken early through an eventfd when a call moves the deadline earlier),
- * so it needs the default clock: with config.clock set it is refused.
+ * then run on the watcher thread. It sleeps on the default clock (Linux: a
+ * timerfd on CLOCK_BOOTTIME, woken early through an eventfd when a call
+ * moves the deadline earlier; Darwin: a kqueue timer on mach continuous
+ * time and a user event), so it needs the default clock: with
+ * config.clock set it is refused.
  * Starting a running watcher does nothing; starts and stops may race from
  * any number of threads. Returns IDLELOCK_OK,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a caller-supplied clock) or
@@ -1202,11 +1206,12 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
 /* snapshot.is_passcode_required = 1) until the passcode is entered again:  */
 /*  - passcode_after_reboot: with a store, after the device restarted (the  */
 /*    store records the boot of the last passcode entry: Linux              */
-/*    /proc/sys/kernel/random/boot_id), as iOS and Android require after a  */
-/*    restart. A memory-only session never outlives its boot. A boot id     */
-/*    that cannot be read counts as another boot (fail closed). On a Linux  */
-/*    desktop a process of the same user can show the library another boot  */
-/*    id (docs/STORE.md, "What a process of the same user can fake").       */
+/*    /proc/sys/kernel/random/boot_id, Darwin kern.bootsessionuuid), as iOS */
+/*    and Android require after a restart. A memory-only session never      */
+/*    outlives its boot. A boot id that cannot be read counts as another    */
+/*    boot (fail closed). On a Linux desktop a process of the same user can */
+/*    show the library another boot id (docs/STORE.md, "What a process of   */
+/*    the same user can fake").                                             */
 /*  - passcode_max_age_ms: once the last passcode entry is that old (iOS    */
 /*    asks for the passcode when it was not used for 156 hours: elapsed >=  */
 /*    passcode_max_age_ms), measured on the handle's clock. An entry from   */
