@@ -73,7 +73,13 @@ SUPPORT_OBJECTS := $(BUILD)/support/last_error.o $(BUILD)/support/struct_sizes.o
 # ILK_GLIBC_FLOOR: glibc_floor.c keeps the glibc floor at 2.17.
 SUPPORT_CFLAGS  := -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror -DILK_GLIBC_FLOOR \
                    -ISources/CIdleLockSupport/include -Iinclude
+# -sil-disable-pass=closure-specialize: the optimizer otherwise clones a
+# function for every closure literal passed to it (SessionStore.update and
+# StoreFiles.locked had 15 and 8 copies, one per durable step): 32 KB of the
+# library at 1.3 for no speed (the hot calls inline their closures and
+# their instruction counts do not move: BENCHMARKS.md, "Size").
 EMBEDDED_SWIFT_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
+                   -Xllvm -sil-disable-pass=closure-specialize \
                    -warnings-as-errors -module-name IdleLock \
                    -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC
 
@@ -194,9 +200,14 @@ test-python: lib $(BUILD)/idlelock-replay
 	    PYTHONPATH=bindings/python:scripts $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
 
 # The dependency rule of docs/ARCHITECTURE.md: each layer of
-# Sources/IdleLock imports only what its row allows.
+# Sources/IdleLock imports only what its row allows, and only the platform
+# layer calls the system for its services; then the check itself, on
+# planted violations.
 check-layers:
-	sh scripts/check-layers.sh
+	@$(STEPS_BEGIN)
+	$(STEP) sh scripts/check-layers.sh
+	$(STEP) sh scripts/check-layers.sh --self-test
+	@$(STEPS_END)
 
 # The shipped library: exports exactly the header's functions, no Swift
 # runtime, the right soname.

@@ -182,15 +182,16 @@ extern "C" {
 typedef struct idlelock idlelock;
 
 /* The clock: milliseconds from any fixed origin. It must be monotonic and
- * must count time the device spends asleep (Linux CLOCK_BOOTTIME does;
- * CLOCK_MONOTONIC does not, and a lock built on it never fires after a
- * night in a drawer). Never a wall clock (time(), CLOCK_REALTIME,
- * System.currentTimeMillis()): the device's owner can set it, and a step
- * forward is time passing for the library (see "Events and the decision
- * rules": it ends a running escalating delay early). It is read once per
- * call, and it is the one host callback called with the library's internal
- * lock held: it must return quickly and must not call into the library. It
- * is called on the thread that made the call. */
+ * must count time the device spends asleep (Linux CLOCK_BOOTTIME and
+ * Darwin's mach_continuous_time do; Linux CLOCK_MONOTONIC does not, and a
+ * lock built on it never fires after a night in a drawer). Never a wall
+ * clock (time(), CLOCK_REALTIME, System.currentTimeMillis()): the device's
+ * owner can set it, and a step forward is time passing for the library
+ * (see "Events and the decision rules": it ends a running escalating delay
+ * early). It is read once per call, and it is the one host callback called
+ * with the library's internal lock held: it must return quickly and must
+ * not call into the library. It is called on the thread that made the
+ * call. */
 typedef int64_t (*idlelock_clock_fn)(void *ctx);
 
 /* What idlelock_authenticator.load_secret reports. */
@@ -320,7 +321,8 @@ typedef struct idlelock_config {
                                     Resolved once, at create (a relative path
                                     against the current folder then); see
                                     "The store" below. */
-    idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME */
+    idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME,
+                                    Darwin mach_continuous_time */
     void *clock_ctx;             /* passed to clock; must be NULL when clock is */
     const idlelock_authenticator *authenticator; /* NULL (default): no biometric
                                     shortcut; else copied at create */
@@ -461,12 +463,12 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* and the latest lock saved by any process. Each process keeps its own     */
 /* lock state. The file is versioned and integrity-checked (BLAKE2b, keyed  */
 /* with a subkey of the device key when one is given), written only by      */
-/* replace (mkstemp in the same folder, fsync, rename, fsync of the folder, */
-/* mode 0600), so a crash at any instant leaves the old or the new state.   */
-/* Every durable step takes an exclusive flock on `<path>.lock` (never      */
-/* renamed or deleted; it also holds the rollback mark, below), waiting at  */
-/* most 2000 ms for another process; other calls on the same handle wait    */
-/* for a durable step to finish.                                            */
+/* replace (mkstemp in the same folder, fsync (on Darwin F_FULLFSYNC),      */
+/* rename, fsync of the folder, mode 0600), so a crash at any instant       */
+/* leaves the old or the new state. Every durable step takes an exclusive   */
+/* flock on `<path>.lock` (never renamed or deleted; it also holds the      */
+/* rollback mark, below), waiting at most 2000 ms for another process;      */
+/* other calls on the same handle wait for a durable step to finish.        */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - store_path names one file for the life of the handle: its folder is   */
@@ -607,9 +609,11 @@ void idlelock_destroy(idlelock *lock);
 /* Start a watcher thread for hosts with no event loop (a C kiosk program, a
  * game server): it sleeps until out->ms_until_next_deadline and calls
  * idlelock_check, so the session locks on time with no host call; listeners
- * then run on the watcher thread. It sleeps on CLOCK_BOOTTIME (a timerfd,
- * woken early through an eventfd when a call moves the deadline earlier),
- * so it needs the default clock: with config.clock set it is refused.
+ * then run on the watcher thread. It sleeps on the default clock (Linux: a
+ * timerfd on CLOCK_BOOTTIME, woken early through an eventfd when a call
+ * moves the deadline earlier; Darwin: a kqueue timer on mach continuous
+ * time and a user event), so it needs the default clock: with
+ * config.clock set it is refused.
  * Starting a running watcher does nothing; starts and stops may race from
  * any number of threads. Returns IDLELOCK_OK,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a caller-supplied clock) or
@@ -669,6 +673,18 @@ int idlelock_watch_stop(idlelock *lock);
 /* must not either: never a wall clock. What a process in its own time      */
 /* namespace can do with the default clock is in docs/STORE.md ("What a     */
 /* process of the same user can fake").                                     */
+/*                                                                          */
+/* An unlock that succeeds while the app is away (out->is_away), by the     */
+/* passcode or the biometric shortcut, also as a re-authentication of an    */
+/* unlocked session, sets the departure to the moment it takes as last      */
+/* activity (idlelock_unlock: the call's entry; a biometric check: its      */
+/* end): the absence is measured from the unlock, and whether it reached    */
+/* the background is kept. A failed one moves nothing. So a biometric       */
+/* re-check answered while its system sheet keeps the app inactive is       */
+/* judged from the answer when it passes (the request's prompt, ending at   */
+/* the answer, covers the absence for grace_ms more), and from the real     */
+/* departure when it fails, once that prompt's end plus grace_ms has        */
+/* passed.                                                                  */
 /*                                                                          */
 /* `out` may be NULL; when given, out->size must be set, it is validated    */
 /* before any effect, and it receives the state when the call returns       */
@@ -776,8 +792,11 @@ int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
  * as one whatever the host answers (passed, failed, cancelled, unavailable,
  * a secret that does not open the wrap): the clock is read again, a step is
  * checked and the deadlines are judged (past prompt_cap_ms an idle deadline
- * locks REASON_IDLE), and only then is its end activity. An informational
- * dialog is not a prompt.
+ * locks REASON_IDLE), and only then is its end activity; but a check that
+ * outlived its life (1.2: prompt_cap_ms since it began, or a clock step
+ * back since; see "Requests" under the two-phase pair) counts for
+ * nothing, and its end is no activity. An informational dialog is not a
+ * prompt.
  *
  * idlelock_prompt_begin judges the deadlines, opens a prompt and writes
  * its token (non-zero, never reused on the handle) to *token. Returns
@@ -846,10 +865,11 @@ int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
  * message say how many remain). The wrong one that reaches max_attempts:
  * IDLELOCK_ERR_LOCKED_OUT, state LOCKED_OUT. Right: the count resets, and
  * the session unlocks (REASON_NONE, last activity = the clock reading at
- * the call's entry, secrets readable again) unless something locked it
- * while the check ran (idlelock_lock, idlelock_disable, a lockout, or, on
- * an unlocked session, a deadline judged when the derivation ends): then
- * IDLELOCK_ERR_SESSION_LOCKED. `out` describes the state when the call
+ * the call's entry, secrets readable again; while away, the departure
+ * moves there too: see "Events and the decision rules") unless something
+ * locked it while the check ran (idlelock_lock, idlelock_disable, a
+ * lockout, or, on an unlocked session, a deadline judged when the
+ * derivation ends): then IDLELOCK_ERR_SESSION_LOCKED. `out` describes the state when the call
  * returns, after the derivation. A wrong passcode's escalating delay
  * starts at the call's entry. If the passcode was replaced or removed
  * while the check ran, the attempt is void: IDLELOCK_ERR_SESSION_LOCKED
@@ -896,25 +916,32 @@ int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snaps
 /* Turn the shortcut on: needs a passcode (IDLELOCK_ERR_NO_PASSCODE), an
  * unlocked session, started if it was found in the store
  * (IDLELOCK_ERR_SESSION_LOCKED) and an available authenticator
- * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, or prompt_cap_ms 0 (1.2:
- * the check would have no time), nothing changed; is_available said 0, or
- * store_secret failed). store_secret may show the host's own sheet: it
- * runs as a prompt (see "Prompts"), and its end is judged before the
+ * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, or prompt_cap_ms 0
+ * (1.2: the check would have no time), nothing changed; is_available said
+ * 0, or store_secret failed). store_secret may show the host's own sheet:
+ * it runs as a prompt (see "Prompts"), and its end is judged before the
  * shortcut goes on. When store_secret outlived prompt_cap_ms (1.2:
- * IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired") or the session locked while
- * the host stored the secret (IDLELOCK_ERR_SESSION_LOCKED), the host's item
- * is deleted again, and a shortcut enabled before is turned off (its item
- * was replaced). Refreshes is_biometrics_available.
- * Also IDLELOCK_ERR_STORAGE (with a store: the wrap could not be saved;
- * the host's item is deleted again), IDLELOCK_ERR_NO_MEMORY,
- * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock). Calls is_available and
- * store_secret with no internal lock held. Thread: any. */
+ * IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired"; its end is then no activity,
+ * see "Requests" below) or the session locked while the host stored the
+ * secret (IDLELOCK_ERR_SESSION_LOCKED), the host's item is deleted again,
+ * and a shortcut enabled before is turned off (its item was replaced),
+ * which voids the open requests of the two-phase pair as
+ * idlelock_disable_biometrics does. A shortcut that goes on replaces the
+ * one before: the pair's UNLOCK requests begun under it are void.
+ * Refreshes is_biometrics_available. Also IDLELOCK_ERR_STORAGE (with a
+ * store: the wrap could not be saved; the host's item is deleted again),
+ * IDLELOCK_ERR_NO_MEMORY, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock). Calls
+ * is_available and store_secret with no internal lock held. Thread: any. */
 int idlelock_enable_biometrics(idlelock *lock);
 
 /* Turn the shortcut off: forget the wrap (saved to the store) and call
- * delete_secret. Nothing to do when it is off. Returns IDLELOCK_OK,
- * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock) or IDLELOCK_ERR_STORAGE (the
- * change could not be saved: the shortcut stays on). Thread: any. */
+ * delete_secret. Every open request of the two-phase pair (below) is void,
+ * also when the shortcut was off already (an ENABLE request in flight
+ * cannot turn it back on): its token is no longer open and its prompt
+ * defers nothing any more. Nothing else to do when the shortcut is off.
+ * Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock) or
+ * IDLELOCK_ERR_STORAGE (the change could not be saved: the shortcut stays
+ * on; the requests are void all the same). Thread: any. */
 int idlelock_disable_biometrics(idlelock *lock);
 
 /* Unlock with the host's biometric check. The order is: NULL lock
@@ -922,27 +949,32 @@ int idlelock_disable_biometrics(idlelock *lock);
  * locked out (IDLELOCK_ERR_LOCKED_OUT), then IDLELOCK_ERR_LOCK_UNAVAILABLE
  * when the shortcut is off or unavailable (the cached is_available), when
  * a passcode policy requires the passcode (1.2: out->is_passcode_required;
- * the message names the policy), or when prompt_cap_ms is 0 (a check
- * would expire at once), all before load_secret is called; then when
- * load_secret reports a failed or cancelled check (the message says
- * which), when the check outlived prompt_cap_ms (1.2: it expired), or when
- * the secret it returns does not open the wrap (the shortcut is then
- * turned off). Never counts an attempt. load_secret runs as a prompt (see
- * "Prompts"): whatever it answers, when it returns the clock is read
+ * the message names the policy), or when prompt_cap_ms is 0 (a check would
+ * expire at once), all before load_secret is called; then, once it
+ * returned, when the check outlived prompt_cap_ms (1.2: it expired, see
+ * "Requests" below; whatever it answered, the answer counts for nothing),
+ * when load_secret reports a failed or cancelled check (the message says
+ * which), or when the secret it returns does not open the wrap (the
+ * shortcut is then turned off, which voids the open requests of the
+ * two-phase pair). Never counts an attempt. load_secret runs as a prompt
+ * (see "Prompts"): whatever it answers, when it returns the clock is read
  * again, a clock step locks REASON_CLOCK and the deadlines are judged (an
  * idle deadline past prompt_cap_ms locks REASON_IDLE), and only then is
- * the check's end activity. Success resets the attempt count and unlocks
- * (REASON_NONE, last activity = the end of the check) unless something
- * locked the session while the check ran, that judging at its end
- * included (IDLELOCK_ERR_SESSION_LOCKED, the count reset all the same; a
- * lockout by wrong passcodes meanwhile: IDLELOCK_ERR_LOCKED_OUT, a sign-out
- * by another process: IDLELOCK_ERR_NO_PASSCODE), as idlelock_unlock. With a store, IDLELOCK_ERR_STORAGE when the reset could
- * not be saved (still locked) or the store is damaged (the session locks
- * or stays locked). On an unlocked session it runs the check as a
- * re-authentication. `out` describes the state when the call returns.
- * load_secret runs with no internal lock held; other threads keep calling.
- * It is the two-phase pair below run by the library: begin, load_secret,
- * finish with its answer; both paths obey the same rules. Thread: any. */
+ * the check's end activity (not for a check that expired). Success resets
+ * the attempt count and unlocks (REASON_NONE, last activity = the end of
+ * the check; while away, the departure moves there too: see "Events and
+ * the decision rules") unless something locked the session while the check
+ * ran, that judging at its end included (IDLELOCK_ERR_SESSION_LOCKED, the
+ * count reset all the same; a lockout by wrong passcodes meanwhile:
+ * IDLELOCK_ERR_LOCKED_OUT, a sign-out by another process:
+ * IDLELOCK_ERR_NO_PASSCODE), as idlelock_unlock. With a store,
+ * IDLELOCK_ERR_STORAGE when the reset could not be saved (still locked) or
+ * the store is damaged (the session locks or stays locked). On an unlocked
+ * session it runs the check as a re-authentication. `out` describes the
+ * state when the call returns. load_secret runs with no internal lock
+ * held; other threads keep calling. It is the two-phase pair below run by
+ * the library: begin, load_secret, finish with its answer; both paths obey
+ * the same rules. Thread: any. */
 int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 
 /* ------------------------------------------------------------------------ */
@@ -977,31 +1009,53 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /* finish that reports the shortcut turned off).                            */
 /*                                                                          */
 /* Requests. A token is 64 random bits, never 0, bound to its handle, and   */
-/* finishes once. At most IDLELOCK_BIOMETRIC_REQUESTS_MAX are open on a     */
-/* handle at once: when that many are open, the ones that had expired by   */
-/* the latest clock reading a call of the handle judged at make room (their */
-/* tokens are then no longer open), and a begin that still finds them all   */
-/* open is IDLELOCK_ERR_INVALID_ARGUMENT (finish the ones you no longer     */
-/* need, with IDLELOCK_AUTH_CANCELLED). idlelock_disable, a new passcode    */
-/* (idlelock_set_passcode), idlelock_disable_biometrics and                 */
-/* idlelock_destroy void every open request and end its prompt: finishing   */
-/* a voided token is IDLELOCK_ERR_INVALID_ARGUMENT, as is one never issued  */
-/* on this handle or already finished. A sign-out or a new passcode by      */
-/* another process is seen by the finish itself: that finish answers as    */
-/* listed under idlelock_biometric_finish (IDLELOCK_ERR_NO_PASSCODE,        */
+/* finishes once. A request lives prompt_cap_ms from its begin, on the      */
+/* handle's clock. One definition of "expired" serves the finish and the    */
+/* table of open requests alike: a request has expired at a reading once    */
+/* prompt_cap_ms has passed since its begin (elapsed >= prompt_cap_ms), or  */
+/* once the clock reads earlier than its begin or has stepped back since (a */
+/* step any call of the handle saw, that reading included). A step forward  */
+/* cannot be told from time passing: it ages the request by the step. An    */
+/* expired request defers nothing, and its finish unlocks and enables       */
+/* nothing (IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired", whatever the result)  */
+/* and changes nothing but the judging every call does: its end is no       */
+/* activity (a late answer to a stale sheet does not extend the session)    */
+/* and starts no grace window. With prompt_cap_ms 0 a begin is refused      */
+/* (IDLELOCK_ERR_LOCK_UNAVAILABLE): the check would have no time.           */
+/*                                                                          */
+/* At most IDLELOCK_BIOMETRIC_REQUESTS_MAX are open on a handle at once. A  */
+/* begin that finds that many open first frees those that have expired at   */
+/* its own reading (their tokens are then no longer open, as a voided       */
+/* one's), so a host that lost its tokens is never locked out of the        */
+/* shortcut; a begin that still finds them all open is                      */
+/* IDLELOCK_ERR_INVALID_ARGUMENT (finish the ones you no longer need, with  */
+/* IDLELOCK_AUTH_CANCELLED).                                                */
+/*                                                                          */
+/* A request whose answer can no longer count is void: its token is no      */
+/* longer open (finishing it is IDLELOCK_ERR_INVALID_ARGUMENT, as is one    */
+/* never issued on this handle or already finished) and its prompt goes     */
+/* without an end (no activity, no grace window), so it defers nothing any  */
+/* more. Every open request is void when the shortcut turns off, whatever   */
+/* turns it off: idlelock_disable_biometrics (also when it was off          */
+/* already), a secret that does not open the wrap at a finish or from       */
+/* load_secret (an enrolment change), an idlelock_enable_biometrics that    */
+/* fails after store_secret replaced the item, or another process; and on a */
+/* new passcode (idlelock_set_passcode, or another process's), a sign-out   */
+/* (idlelock_disable, or another process's) and idlelock_destroy. When the  */
+/* shortcut is replaced (an enable finished, here or in another process),   */
+/* the UNLOCK requests begun under the old one are void; the ENABLE         */
+/* requests stay open. What another process did is seen at this handle's    */
+/* next call that looks at the store (a call that authenticates or touches  */
+/* secrets, the gate): a finish that sees it answers as listed under        */
+/* idlelock_biometric_finish (IDLELOCK_ERR_NO_PASSCODE,                     */
 /* IDLELOCK_ERR_SESSION_LOCKED or IDLELOCK_ERR_LOCK_UNAVAILABLE) and ends   */
-/* the request; never OK. A request lives prompt_cap_ms from its begin, on  */
-/* the handle's clock: past that it defers nothing any more, and its finish */
-/* unlocks nothing (IDLELOCK_ERR_LOCK_UNAVAILABLE, "expired"); a clock that */
-/* reads earlier than its begin, or a clock step that any call of the       */
-/* handle saw since the begin, expires it too. With prompt_cap_ms 0 a       */
-/* begin is refused (IDLELOCK_ERR_LOCK_UNAVAILABLE): the check would have   */
-/* no time.                                                                 */
+/* the request; never OK.                                                   */
 /*                                                                          */
 /* Nothing in the pair unlocks a locked session without the released        */
 /* secret opening the shortcut's wrap: an ENABLE request never unlocks, an  */
 /* UNLOCK finish with any result but IDLELOCK_AUTH_OK changes nothing but   */
-/* the prompt's end, and a wrong secret turns the shortcut off.             */
+/* the prompt's end, and a wrong secret turns the shortcut off (voiding     */
+/* every other open request).                                               */
 /*                                                                          */
 /* Sequence on Android (BiometricPrompt with a CryptoObject; an AES-GCM     */
 /* Keystore key made with setUserAuthenticationRequired(true) and           */
@@ -1068,21 +1122,23 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
  * receives the new random secret on success (wipe it once it is stored
  * behind the biometric check); for UNLOCK, `secret` must be NULL and
  * `secret_len` 0. `out` may be NULL; when given it receives the state
- * after the call.
- * Judges the deadlines first, then checks, in order: for UNLOCK, no
- * passcode (IDLELOCK_ERR_NO_PASSCODE), locked out (IDLELOCK_ERR_LOCKED_OUT),
- * the shortcut off, an authenticator whose is_available said 0, a passcode
+ * after the call. IDLELOCK_ERR_INVALID_ARGUMENT, with nothing changed, for
+ * a NULL lock or token, an unknown purpose, a secret buffer that does not
+ * fit the purpose or a bad out->size (the message names the argument).
+ * Then it judges the deadlines (as every call does first), and with
+ * IDLELOCK_BIOMETRIC_REQUESTS_MAX requests open frees those that have
+ * expired at this reading (see "Requests" above); when none has,
+ * IDLELOCK_ERR_INVALID_ARGUMENT (nothing else changed; `out` receives the
+ * state). Then it checks, in order: for UNLOCK, no passcode
+ * (IDLELOCK_ERR_NO_PASSCODE), locked out (IDLELOCK_ERR_LOCKED_OUT), the
+ * shortcut off, an authenticator whose is_available said 0, a passcode
  * policy requiring the passcode, prompt_cap_ms 0 (each
  * IDLELOCK_ERR_LOCK_UNAVAILABLE, the message says which); for ENABLE, no
  * passcode (IDLELOCK_ERR_NO_PASSCODE), a locked session
  * (IDLELOCK_ERR_SESSION_LOCKED), prompt_cap_ms 0
  * (IDLELOCK_ERR_LOCK_UNAVAILABLE). Also IDLELOCK_ERR_NO_MEMORY,
- * IDLELOCK_ERR_INTERNAL, and with a store IDLELOCK_ERR_STORAGE (as for
- * the calls it stands for). IDLELOCK_ERR_INVALID_ARGUMENT, with nothing
- * changed, for a NULL lock or token, an unknown purpose, a secret buffer
- * that does not fit the purpose, a bad out->size, or
- * IDLELOCK_BIOMETRIC_REQUESTS_MAX requests open, none expired; the message
- * names the argument. On success a prompt is open until the request is
+ * IDLELOCK_ERR_INTERNAL, and with a store IDLELOCK_ERR_STORAGE (as for the
+ * calls it stands for). On success a prompt is open until the request is
  * finished or voided; on any failure no request is left open (also when
  * judging locked the session and the lock could not be saved:
  * IDLELOCK_ERR_STORAGE, no token). Thread: any. */
@@ -1090,49 +1146,55 @@ int idlelock_biometric_begin(idlelock *lock, int32_t purpose, uint64_t *token, u
                              size_t secret_len, idlelock_snapshot *out);
 
 /* Finish the request `token` with the host's outcome `result`, an
- * IDLELOCK_AUTH_* code: for UNLOCK, IDLELOCK_AUTH_OK with `secret` pointing
- * to the `secret_len` = 32 bytes the check released (only read during the
- * call; wipe your copy afterwards); for ENABLE, IDLELOCK_AUTH_OK to
- * confirm the secret is stored behind the check. Every other case passes
- * `secret_len` 0 (`secret` is then not read and may be NULL).
+ * IDLELOCK_AUTH_* code: for UNLOCK, IDLELOCK_AUTH_OK with `secret`
+ * pointing to the `secret_len` = 32 bytes the check released (only read
+ * during the call; wipe your copy afterwards); for ENABLE,
+ * IDLELOCK_AUTH_OK to confirm the secret is stored behind the check. Every
+ * other case passes `secret_len` 0 (`secret` is then not read and may be
+ * NULL).
  * The request's prompt ends as every prompt ends: the clock is read, a
  * clock step is checked, the deadlines are judged (the request's prompt
  * deferred the idle rule at most prompt_cap_ms), the outcome is applied,
- * and then the end is activity while the session is unlocked. With a
- * store, what other processes did meanwhile is seen first: a damaged store
- * is IDLELOCK_ERR_STORAGE (the session locks before the end, which is then
- * no activity). The outcome, in this order:
+ * and then the end is activity while the session is unlocked, unless the
+ * request has expired. With a store, what other processes did meanwhile is
+ * seen first: a damaged store is IDLELOCK_ERR_STORAGE (the session locks
+ * before the end, which is then no activity). The outcome, in this order:
+ *  - a request that has expired at this call's reading (see "Requests"
+ *    above): IDLELOCK_ERR_LOCK_UNAVAILABLE ("expired"), whatever the
+ *    result; nothing else changes: its end is no activity and starts no
+ *    grace window (for ENABLE the shortcut stays as it was);
  *  - IDLELOCK_AUTH_FAILED, _CANCELLED, _UNAVAILABLE:
  *    IDLELOCK_ERR_LOCK_UNAVAILABLE (the message says which), nothing else
- *    changes;
- *  - a request past prompt_cap_ms: IDLELOCK_ERR_LOCK_UNAVAILABLE ("expired"),
- *    nothing else changes (for ENABLE the shortcut stays as it was);
+ *    changes but the prompt's end;
  *  - a sign-out by another process, seen now: IDLELOCK_ERR_NO_PASSCODE;
  *  - UNLOCK, IDLELOCK_AUTH_OK: as idlelock_unlock_with_biometrics after a
  *    release: a passcode policy requiring the passcode by now (judged
  *    again as the unlock is applied, with a store under its lock, so the
  *    biometric unlocks of every handle and process of the sign-in count
- *    toward biometric_max_uses), a shortcut
- *    changed or turned off since begin (IDLELOCK_ERR_LOCK_UNAVAILABLE); a
- *    secret that does not open the shortcut's wrap turns the shortcut off
- *    (IDLELOCK_ERR_LOCK_UNAVAILABLE; delete your item); otherwise the
- *    attempt count resets (never raised) and the session unlocks
- *    (REASON_NONE, last activity = now) unless it was locked out after
+ *    toward biometric_max_uses), a shortcut changed or turned off since
+ *    begin (IDLELOCK_ERR_LOCK_UNAVAILABLE); a secret that does not open
+ *    the shortcut's wrap turns the shortcut off
+ *    (IDLELOCK_ERR_LOCK_UNAVAILABLE; delete your item), which voids every
+ *    other open request; otherwise the attempt count resets (never raised)
+ *    and the session unlocks (REASON_NONE, last activity = now; while
+ *    away, the departure moves to now too) unless it was locked out after
  *    begin (IDLELOCK_ERR_LOCKED_OUT, the count stays), locked after begin
  *    (IDLELOCK_ERR_SESSION_LOCKED, the count reset all the same), or a
  *    store write failed (IDLELOCK_ERR_STORAGE, still locked);
  *  - ENABLE, IDLELOCK_AUTH_OK: the shortcut is on (its wrap saved with the
- *    store) unless the session was locked or given another passcode after
- *    begin (IDLELOCK_ERR_SESSION_LOCKED: delete your item).
+ *    store; the UNLOCK requests begun under a shortcut before it are void)
+ *    unless the session was locked or given another passcode after begin
+ *    (IDLELOCK_ERR_SESSION_LOCKED: delete your item).
  * IDLELOCK_ERR_INVALID_ARGUMENT, with nothing changed (the request stays
  * open): a NULL lock, a result that is not an IDLELOCK_AUTH_* code, a
  * secret that does not fit the purpose and result (NULL with a length, a
  * length other than 32 with UNLOCK and IDLELOCK_AUTH_OK, a length other
  * than 0 otherwise), a bad out->size, or a token that is not open on this
- * handle (never issued here, already finished, or voided). Otherwise the
- * request is finished, whatever the status. `out` may be NULL; when given
- * it receives the state when the call returns. Thread: any, also from a
- * listener; any thread may finish a request another thread began. */
+ * handle (never issued here, already finished, voided, or expired and freed
+ * by a later begin: see "Requests"). Otherwise the request is finished,
+ * whatever the status. `out` may be NULL; when given it receives the state
+ * when the call returns. Thread: any, also from a listener; any thread may
+ * finish a request another thread began. */
 int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, const uint8_t *secret,
                               size_t secret_len, idlelock_snapshot *out);
 
@@ -1144,11 +1206,12 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
 /* snapshot.is_passcode_required = 1) until the passcode is entered again:  */
 /*  - passcode_after_reboot: with a store, after the device restarted (the  */
 /*    store records the boot of the last passcode entry: Linux              */
-/*    /proc/sys/kernel/random/boot_id), as iOS and Android require after a  */
-/*    restart. A memory-only session never outlives its boot. A boot id     */
-/*    that cannot be read counts as another boot (fail closed). On a Linux  */
-/*    desktop a process of the same user can show the library another boot  */
-/*    id (docs/STORE.md, "What a process of the same user can fake").       */
+/*    /proc/sys/kernel/random/boot_id, Darwin kern.bootsessionuuid), as iOS */
+/*    and Android require after a restart. A memory-only session never      */
+/*    outlives its boot. A boot id that cannot be read counts as another    */
+/*    boot (fail closed). On a Linux desktop a process of the same user can */
+/*    show the library another boot id (docs/STORE.md, "What a process of   */
+/*    the same user can fake").                                             */
 /*  - passcode_max_age_ms: once the last passcode entry is that old (iOS    */
 /*    asks for the passcode when it was not used for 156 hours: elapsed >=  */
 /*    passcode_max_age_ms), measured on the handle's clock. An entry from   */

@@ -5,7 +5,7 @@
 # relocations, bind-now, a stack that is not executable). Prints one line
 # per check and "N passed, N failed".
 #
-#   check-library.sh [--self-contained] [--strip TOOL] [--size-goal BYTES] LIB HEADER
+#   check-library.sh [--self-contained] [--libc musl|bionic] [--strip TOOL] [--size-goal BYTES] LIB HEADER
 #
 # The default is the system variant, libidlelock.so.<major>: NEEDED may list
 # libsodium besides the C library. --self-contained checks the variant with
@@ -14,14 +14,26 @@
 # loader), and no libsodium symbol exported or needed. --strip names the
 # strip of the library's CPU (the size line; the host's strip reads only
 # the host's CPU); --size-goal fails when the stripped library is larger.
+# --libc musl: the library is built for musl (mk/musl.mk), whose C library
+# is the one file libc.so (also its loader); --libc bionic: for Android
+# (docs/PLATFORMS.md), whose C library is libc.so, libm.so and libdl.so.
 # Reads any CPU's ELF with the host's nm and readelf.
 set -u
 variant=system
 strip_tool=strip
 size_goal=
+libc='libc\.so\.6|libpthread\.so\.0|ld-linux[-a-z0-9_.]*\.so\.[0-9]+'
+libc_what="libc, libpthread, the loader"
 while [ $# -gt 2 ]; do
     case "$1" in
         --self-contained) variant=self-contained; shift ;;
+        --libc)
+            case "$2" in
+                musl) libc='libc\.so'; libc_what="musl's libc.so" ;;
+                bionic) libc='libc\.so|libm\.so|libdl\.so'; libc_what="bionic's libc.so, libm.so, libdl.so" ;;
+                *) echo "check-library.sh: unknown C library $2 (musl or bionic)" >&2; exit 2 ;;
+            esac
+            shift 2 ;;
         --strip) strip_tool="$2"; shift 2 ;;
         --size-goal) size_goal="$2"; shift 2 ;;
         *) echo "check-library.sh: unknown option $1" >&2; exit 2 ;;
@@ -48,8 +60,7 @@ fi
 
 readelf -dW "$lib" > "$tmp/dynamic"
 needed=$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' "$tmp/dynamic" | tr '\n' ' ')
-libc='libc\.so\.6|libpthread\.so\.0|ld-linux[-a-z0-9_.]*\.so\.[0-9]+'
-if [ "$variant" = self-contained ]; then allowed="$libc"; what="the C library (libc, libpthread, the loader)"
+if [ "$variant" = self-contained ]; then allowed="$libc"; what="the C library ($libc_what)"
 else allowed="$libc|libsodium\.so\.[0-9]+"; what="libc/libpthread/libsodium"; fi
 bad=$(echo "$needed" | tr ' ' '\n' | grep -vE "^($allowed)?\$" || true)
 if [ -z "$bad" ]; then check "NEEDED is only $what: $needed" ok; else check "unexpected NEEDED entries: $bad" fail; fi

@@ -18,6 +18,9 @@
 #                             architectures, their cross gcc and glibc,
 #                             their libsodium (and so their libc6, whose
 #                             loader qemu-user runs the tests with), qemu-user
+#   install-deps.sh --musl    `make musl-deps`, the library's level and
+#                             musl's compiler and C library (musl-tools:
+#                             make musl, mk/musl.mk)
 #   install-deps.sh --test    `make test-deps`, everything `make test` needs:
 #                             all of the above, the bindings' runtimes (a
 #                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
@@ -36,13 +39,15 @@ installed() {
 
 c_tests=0
 cross=0
+musl=0
 test=0
 for arg in "$@"; do
     case "$arg" in
         --c-tests) c_tests=1 ;;
         --cross) cross=1 ;;
-        --test) c_tests=1; cross=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --test)" >&2; exit 2 ;;
+        --musl) musl=1 ;;
+        --test) c_tests=1; cross=1; musl=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --test)" >&2; exit 2 ;;
     esac
 done
 
@@ -68,6 +73,10 @@ if [ "$cross" = 1 ]; then
              libsodium-dev:arm64 libsodium-dev:armhf qemu-user; do
         installed "$p" || missing="$missing $p"
     done
+fi
+
+if [ "$musl" = 1 ]; then
+    installed musl-tools || missing="$missing musl-tools"
 fi
 
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then

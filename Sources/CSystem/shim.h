@@ -12,12 +12,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/eventfd.h>
 #include <sys/stat.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 #include <sodium.h>
+
+/* A thread (Sources/IdleLock/Platform/Threads.swift). pthread_t is an
+ * integer on glibc and bionic and a pointer on musl and Darwin, and a
+ * start routine's argument is optional in some headers only: the Swift
+ * code holds this struct and calls these, the same on every system. */
+typedef struct { pthread_t id; } ilk_thread;
+static inline ilk_thread ilk_thread_self(void) { ilk_thread t; t.id = pthread_self(); return t; }
+static inline int ilk_thread_equal(ilk_thread a, ilk_thread b) { return pthread_equal(a.id, b.id); }
+static inline int ilk_thread_create(ilk_thread *t, void *(*start)(void *), void *argument) {
+    return pthread_create(&t->id, NULL, start, argument);
+}
+static inline int ilk_thread_join(ilk_thread t) { return pthread_join(t.id, NULL); }
+static inline int ilk_thread_detach(ilk_thread t) { return pthread_detach(t.id); }
+
+/* The platform layer's system calls (Sources/IdleLock/Platform/). */
+#if defined(__APPLE__)
+#include <mach/mach_time.h>
+#include <sys/event.h>
+#include <sys/sysctl.h>
+
+/* fcntl(F_FULLFSYNC) (variadic: Swift cannot call fcntl). */
+static inline int ilk_full_fsync(int fd) { return fcntl(fd, F_FULLFSYNC); }
+#else
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#endif
 
 /* errno is a macro Swift cannot import. */
 static inline int ilk_errno(void) { return errno; }

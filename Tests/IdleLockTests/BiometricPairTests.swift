@@ -390,9 +390,10 @@ struct BiometricPairTests {
     }
 
     /// A host that lost its tokens (an Activity destroyed, an isolate
-    /// killed) is not kept from the shortcut: requests that had expired by
-    /// the handle's latest reading make room, and their tokens are no
-    /// longer open. Requests still within the cap keep theirs.
+    /// killed) is not kept from the shortcut: requests that have expired by
+    /// the begin's reading make room (RequestLifeTests.swift has the begin
+    /// as the only call), and their tokens are no longer open. Requests
+    /// still within the cap keep their places.
     @Test func expiredRequestsMakeRoom() {
         let l = PairLock(promptCap: 30_000)
         l.setPasscode()

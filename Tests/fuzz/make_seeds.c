@@ -375,6 +375,40 @@ static void api_seeds(const char *dir)
     put8(&q, OP_DISABLE);
     write_seed(dir, "biometric-pair", q.b, q.n, NULL, 0);
 
+    /* Issue 19, finding 8: several requests open on an unlocked session
+     * (idle 5 s); one finish with a secret that does not open the wrap
+     * turns the shortcut off, which voids the others: the idle deadline
+     * then falls due with nothing deferring it (the library before the
+     * fix kept them deferring it: "next deadline 114000 after the idle
+     * lock 0"). Then requests expired by a clock step back and by a step
+     * forward. */
+    header(&q, 0, 0, 0, 2, 0, 5);
+    set_pass(&q, "pair-pass");
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_ENABLE); put8(&q, 0);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 0);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 1);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 2);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_ENABLE); put8(&q, 3);
+    tick(&q, 1000);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH_CORRUPT); put8(&q, 1); put8(&q, 9); put8(&q, 2);
+    tick(&q, 5000);
+    ev(&q, OP_CHECK);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 2);   /* voided */
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 3);   /* voided */
+    unlock_last(&q);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_ENABLE); put8(&q, 4);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 4);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 5);
+    put8(&q, OP_CLOCK); put8(&q, 5); put16(&q, 10);          /* a step back of 10 ms */
+    ev(&q, OP_SNAPSHOT);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 5);   /* expired by the step */
+    unlock_last(&q);
+    put8(&q, OP_PAIR); put8(&q, PAIR_BEGIN_UNLOCK); put8(&q, 6);
+    put8(&q, OP_CLOCK); put8(&q, 4); put32(&q, 200000);      /* a step forward past its life */
+    ev(&q, OP_CHECK);
+    put8(&q, OP_PAIR); put8(&q, PAIR_FINISH); put8(&q, 6);
+    write_seed(dir, "pair-shortcut-off-voids-requests", q.b, q.n, NULL, 0);
+
     /* A tour of bad arguments. */
     header(&q, 0, 0, 0, 0, 0, 3);
     for (unsigned k = 0; k < 12; k++) { put8(&q, OP_NULLS); put8(&q, k); if (k == 7) put32(&q, 0x7fffffff); }

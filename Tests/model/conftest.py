@@ -937,7 +937,8 @@ class Harness:
             self.sound_store = None
         self.store.damaged = False
 
-    SECOND_HANDLE_ACTIONS = ("gate", "pair_unlock", "pair_enable", "foreign_token")
+    SECOND_HANDLE_ACTIONS = ("gate", "pair_unlock", "pair_enable", "foreign_token", "pair_wrong",
+                             "disable_biometrics")
 
     def _second_handle(self, start: bool, action: str, what: str) -> None:
         """Another process (an app extension) opens the store with the same
@@ -948,9 +949,13 @@ class Harness:
         "gate" nothing more; "pair_unlock" / "pair_enable" it unlocks
         through the pair (the count reset and one more biometric use are
         the sign-in's, in the store) or turns on another shortcut (this
-        handle sees the new wrap at its next re-check); "foreign_token"
-        each handle finishes a token the other one issued (INVALID_ARGUMENT,
-        nothing changed: "bound to its handle")."""
+        handle sees the new wrap at its next re-check: its UNLOCK requests
+        are void); "foreign_token" each handle finishes a token the other
+        one issued (INVALID_ARGUMENT, nothing changed: "bound to its
+        handle"); "pair_wrong" / "disable_biometrics" it turns the shortcut
+        off, by a finish whose secret does not open the wrap or by
+        idlelock_disable_biometrics (this handle's requests are void once it
+        sees the store, issue 19)."""
         assert self.store_path is not None and action in self.SECOND_HANDLE_ACTIONS, action
         other = Library(self.clock, self.keystore)
         reads = self.clock.reads
@@ -973,12 +978,19 @@ class Harness:
                     model_status = model.finish_call(model.require_unlocked(self.now))
                 self._compare(f"{what} ({call})", model_status, status, snap,
                               self.clock.reads - reads, model=model)
-            if action in ("pair_unlock", "pair_enable"):
-                purpose = action[len("pair_"):]
+            if action in ("pair_unlock", "pair_enable", "pair_wrong"):
+                purpose = "enable" if action == "pair_enable" else "unlock"
                 lib_token = self._begin(other, model, purpose, f"{what} (begin)")
                 if lib_token is not None:
                     model_token = max(model.requests)
-                    self._finish(other, model, lib_token, model_token, "ok", f"{what} (finish)")
+                    answer = "wrong_secret" if action == "pair_wrong" else "ok"
+                    self._finish(other, model, lib_token, model_token, answer, f"{what} (finish)")
+            elif action == "disable_biometrics":
+                reads = self.clock.reads
+                status = other.disable_biometrics()
+                model_status = model.finish_call(model.disable_biometrics(self.now))
+                self._compare(f"{what} (disable_biometrics)", model_status, status, None,
+                              self.clock.reads - reads, model=model)
             elif action == "foreign_token":
                 lib_token = self._begin(other, model, "unlock", f"{what} (begin)")
                 if lib_token is not None:

@@ -1040,6 +1040,23 @@ class Model:
             self._absorb()
         return None
 
+    def _set_shortcut(self, wrap: Optional[int]) -> None:
+        """The shortcut is now `wrap` (None: off), in memory. Header,
+        "Requests": "Every open request is void when the shortcut turns
+        off, whatever turns it off [...]. When the shortcut is replaced [...],
+        the UNLOCK requests begun under the old one are void; the ENABLE
+        requests stay open."""
+        if wrap == self.bio_wrap:
+            return
+        self.bio_wrap = wrap
+        if wrap is None:
+            self._void_requests()
+            return
+        for key, request in list(self.requests.items()):
+            if request.purpose == "unlock" and request.wrap != wrap:
+                self._discard_prompt(request.prompt)
+                del self.requests[key]
+
     def _absorb(self) -> None:
         """What other processes of the sign-in changed in the store, taken
         on at a re-check and at every durable step (a second handle's
@@ -1053,7 +1070,7 @@ class Model:
             self.state = State.LOCKED_OUT
             self.lock_epoch += 1
             self._make_prompts_inert()
-        self.bio_wrap = store.bio_wrap
+        self._set_shortcut(store.bio_wrap)
         self._adopt_policy_record()
 
     def _forget_session(self) -> None:
@@ -1332,12 +1349,12 @@ class Model:
             self._save_activity(at)
 
     def _shortcut_off(self) -> None:
-        self.bio_wrap = None
+        self._set_shortcut(None)
         if self.store is not None:
             self.store.bio_wrap = None
 
     def _shortcut_on(self, wrap: int) -> None:
-        self.bio_wrap = wrap
+        self._set_shortcut(wrap)
         if self.store is not None:
             self.store.bio_wrap = wrap
 
@@ -1463,9 +1480,10 @@ class Model:
             self.departure.prompt_ended = None
 
     def _void_requests(self) -> None:
-        """Header: a sign-out, a new passcode and disable_biometrics "void
-        every open request and end its prompt": its token is no longer open
-        (finishing it is INVALID_ARGUMENT)."""
+        """Header, "Requests": the shortcut turned off (by any path), a new
+        passcode and a sign-out void every open request: "its token is no
+        longer open (finishing it is IDLELOCK_ERR_INVALID_ARGUMENT [...]) and
+        its prompt goes without an end"."""
         for request in self.requests.values():
             self._discard_prompt(request.prompt)
         self.requests.clear()
@@ -1510,18 +1528,21 @@ class Model:
                        passcode_gen=self.passcode_gen, opened_at=now, wrap=wrap)
 
     def _expired(self, request: Request, now: int) -> bool:
-        """"A request lives prompt_cap_ms from its begin, on the handle's
-        clock [...]; a clock that reads earlier than its begin, or a clock
-        step any call of the handle saw since, expires it too." """
+        """Header, "Requests": "a request has expired at a reading once
+        prompt_cap_ms has passed since its begin (elapsed >= prompt_cap_ms),
+        or once the clock reads earlier than its begin or has stepped back
+        since (a step any call of the handle saw, that reading included)".
+        One definition, for the finish and for the table of open requests."""
         return (now < request.opened_at or request.stepped
                 or now - request.opened_at >= self.config.prompt_cap_ms)
 
-    def _apply_answer(self, now: int, request: Request, answer: str) -> Status:
+    def _apply_answer(self, now: int, request: Request, answer: str, expired: bool) -> Status:
         """The host's answer, at the end of the check (already judged at
         `now`): what other processes did is seen first (the store re-check);
-        a failed, cancelled or unavailable check is LOCK_UNAVAILABLE; then,
-        for a released secret (UNLOCK) or a stored one (ENABLE): an expired
-        request is LOCK_UNAVAILABLE; a sign-out seen now is NO_PASSCODE;
+        an expired request is LOCK_UNAVAILABLE, whatever the answer; a
+        failed, cancelled or unavailable check is LOCK_UNAVAILABLE; then,
+        for a released secret (UNLOCK) or a stored one (ENABLE): a sign-out
+        seen now is NO_PASSCODE;
         UNLOCK: a policy requiring the passcode by now, a shortcut changed
         since begin, a secret that does not open the wrap (the shortcut goes)
         are LOCK_UNAVAILABLE; then as an unlock's commit (§4: never counted,
@@ -1531,9 +1552,9 @@ class Model:
         status = self._recheck()
         if status is not None:
             return status
-        if answer not in ("ok", "wrong_secret"):
+        if expired:
             return Status.LOCK_UNAVAILABLE
-        if self._expired(request, now):
+        if answer not in ("ok", "wrong_secret"):
             return Status.LOCK_UNAVAILABLE
         if not self.engaged:
             return Status.NO_PASSCODE
@@ -1550,7 +1571,7 @@ class Model:
             return Status.LOCK_UNAVAILABLE
         if answer == "wrong_secret":
             # "a secret that does not open the shortcut's wrap turns the
-            # shortcut off"
+            # shortcut off [...], which voids every other open request"
             self._shortcut_off()
             return Status.LOCK_UNAVAILABLE
         if self.passcode_gen != request.passcode_gen:
@@ -1569,10 +1590,17 @@ class Model:
     def _close_request(self, end: int, request: Request, answer: str) -> Status:
         """The end of a check "exactly as a prompt ends (clock read, step
         check, deadlines judged, then activity)": judged at `end`, the
-        answer applied, then the prompt's end."""
+        answer applied, then the prompt's end. Header, "Requests": an
+        expired request's finish "changes nothing but the judging every
+        call does: its end is no activity [...] and starts no grace
+        window" (its prompt goes as a voided one's)."""
         self._enter(end)
-        status = self._apply_answer(end, request, answer)
-        self._end_prompt(end, request.prompt)
+        expired = self._expired(request, end)
+        status = self._apply_answer(end, request, answer, expired)
+        if expired:
+            self._discard_prompt(request.prompt)
+        else:
+            self._end_prompt(end, request.prompt)
         return status
 
     # -------------------------------------------------- the callback calls
@@ -1638,23 +1666,26 @@ class Model:
     # ------------------------------------------------------ the pair (1.2)
 
     def biometric_begin(self, now: int, purpose: str) -> "tuple[Status, int]":
-        """idlelock_biometric_begin: INVALID_ARGUMENT, nothing changed, when
-        IDLELOCK_BIOMETRIC_REQUESTS_MAX requests are open and none had expired
-        by the latest reading (those make room); then judges and
-        checks as the call it stands for; on success a prompt is open until
-        the request is finished or voided. Returns the model's token (0
-        when none was issued)."""
+        """idlelock_biometric_begin: judges first; with
+        IDLELOCK_BIOMETRIC_REQUESTS_MAX requests open, those that have
+        expired at this reading make room, and INVALID_ARGUMENT (nothing else
+        changed) when none has; then checks as the call it stands for; on
+        success a prompt is open until the request is finished or voided.
+        Returns the model's token (0 when none was issued)."""
         assert purpose in ("unlock", "enable"), purpose
+        self._enter(now)
         if len(self.requests) >= BIOMETRIC_REQUESTS_MAX:
-            # Header: "requests that had expired by the latest reading the
-            # handle judged at make room first".
+            # Header: "A begin that finds that many open first frees those
+            # that have expired at its own reading (their tokens are then no
+            # longer open, as a voided one's)"; their prompts go without an
+            # end, as an expired request's finish ends it.
             for key, request in list(self.requests.items()):
-                if self._expired(request, self.latest):
+                if self._expired(request, now):
                     self._discard_prompt(request.prompt)
                     del self.requests[key]
         if len(self.requests) >= BIOMETRIC_REQUESTS_MAX:
+            # "nothing else changed" (the judging above is every call's).
             return Status.INVALID_ARGUMENT, 0
-        self._enter(now)
         status = self._begin_checks(now, purpose, callback=False)
         if status is not None:
             return status, 0

@@ -16,7 +16,10 @@ the two-phase pair, or finish a token of this handle's), and the store
 removed (a sign-out elsewhere), damaged (six kinds) and repaired; 1.2: the
 two-phase pair (`biometric_begin` UNLOCK / ENABLE, `biometric_finish` of an
 open, a finished, a voided, a never-issued or another handle's token with
-every answer and bad arguments), `require_recent_auth`. Configurations
+every answer and bad arguments; the table filled to
+IDLELOCK_BIOMETRIC_REQUESTS_MAX, so that a begin frees the requests that
+expired; requests voided by every path that turns the shortcut off, here or
+in the second handle), `require_recent_auth`. Configurations
 include the 1.1 fields (`prompt_cap_ms`, `warn_before_ms`,
 `delay_schedule`), the 1.2 passcode policies and, sometimes, no callback
 authenticator. The clock moves before each call, biased to the
@@ -366,13 +369,35 @@ class IdleLockMachine(RuleBasedStateMachine):
         dt = self._resolve(move)
         if dt:
             self.h.step("clock", dt)
+        before = self._open_requests()
         self.h.step(name, *args)
         STATS["steps"] += 1
-        self._tally(name)
+        self._tally(name, before, args[0] if name == "biometric_finish" else None)
 
-    def _tally(self, name: str) -> None:
+    def _open_requests(self) -> Any:
+        """The model and its open request tokens, before a step."""
+        model = self.h.model
+        return (model, set(model.requests) if model is not None else set())
+
+    def _tally_requests(self, name: str, before: Any, finished: Any) -> None:
+        """Which paths voided requests, and which expired them."""
         model = self.h.model
         assert model is not None
+        was, tokens = before
+        if was is model:
+            gone = tokens - set(model.requests) - {finished}
+            if gone and name == "biometric_begin":
+                REACHED["biometric requests freed (expired) or voided at a begin"] += 1
+            elif gone:
+                REACHED[f"biometric requests voided by {name}"] += 1
+        if any(r.stepped for r in model.requests.values()):
+            REACHED["biometric request expired by a clock step"] += 1
+
+    def _tally(self, name: str, before: Any = None, finished: Any = None) -> None:
+        model = self.h.model
+        assert model is not None
+        if before is not None:
+            self._tally_requests(name, before, finished)
         if model.state == State.UNLOCKED:
             REACHED["engaged unlocked" if model.engaged else "not engaged"] += 1
         else:
@@ -578,6 +603,24 @@ class IdleLockMachine(RuleBasedStateMachine):
     def biometric_begin(self, move: Move, purpose: str) -> None:
         self._call("biometric_begin", move, purpose)
 
+    @precondition(lambda self: self.h is not None and self.h.model is not None
+                  and self.h.model.engaged)
+    @rule(move=moves(), purpose=st.sampled_from(["unlock", "enable"]))
+    def fill_requests(self, move: Move, purpose: str) -> None:
+        """Begins requests until IDLELOCK_BIOMETRIC_REQUESTS_MAX are open
+        (or one is refused): the next begin meets a full table and frees
+        the requests that have expired by its reading."""
+        model = self.h.model
+        assert model is not None
+        self._call("biometric_begin", move, purpose)
+        for _ in range(M.BIOMETRIC_REQUESTS_MAX):
+            count = len(model.requests)
+            if count >= M.BIOMETRIC_REQUESTS_MAX or self.h.model is not model:
+                break
+            self._call("biometric_begin", STAY, purpose)
+            if len(model.requests) == count:
+                break
+
     @rule(move=moves(), pick=st.integers(0, 20),
           kind=st.sampled_from(["open", "open", "open", "open", "open", "done", "never",
                                 "stale"]),
@@ -628,9 +671,10 @@ class IdleLockMachine(RuleBasedStateMachine):
         if delta:
             self.h.step("clock", delta)
         host = self._host_time(dt)
+        before = self._open_requests()
         self.h.step(name, *outcome, host)
         STATS["steps"] += 1
-        self._tally(name)
+        self._tally(name, before)
 
     # ------------------------------------------------ the store, from outside
 

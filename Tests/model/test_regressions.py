@@ -1994,6 +1994,287 @@ CASES.append(Case(
     ],
 ))
 
+# Issue 19: a biometric request's life, the requests a shortcut turned off
+# leaves behind, and the header's promises on clock steps and departures.
+_EIGHT_BEGINS = [("biometric_begin", "unlock")] * 8
+
+FIXED += [
+    (
+        Case(
+            "a_full_table_judged_expiry_at_an_earlier_calls_reading",
+            mode="memory",
+            config=dict(NO_IDLE, prompt_cap_ms=30_000),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("lock",),
+                *_EIGHT_BEGINS,  # tokens 1..8, begin the only call from here on
+                ("clock", 29_999),
+                ("biometric_begin", "unlock"),  # INVALID_ARGUMENT: none has expired
+                ("clock", 1),  # elapsed == prompt_cap_ms: all eight have expired
+                ("biometric_begin", "unlock"),  # frees them: token 9
+                ("biometric_finish", 1, "ok"),  # INVALID_ARGUMENT: freed, no longer open
+                ("expect", dict(state=L, reason=Reason.MANUAL)),
+                ("biometric_finish", 9, "ok"),
+                ("expect", dict(state=U)),
+            ],
+        ),
+        "SPEC §10 (Requests: one definition of expired serves both finish and "
+        "the table; begin frees expired requests before it reports a full "
+        "table). Issue 19, finding 6: begin judged the table at the latest "
+        "reading of an earlier call, before reading the clock, so with begin "
+        "as the only call the table stayed full forever.",
+    ),
+    (
+        Case(
+            "a_step_back_seen_by_a_full_begin_freed_nothing",
+            mode="memory",
+            config=dict(NO_IDLE, prompt_cap_ms=30_000),
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("lock",),
+                *_EIGHT_BEGINS,
+                ("clock", 1_000),
+                ("check",),
+                ("clock", -1),  # a step back, first seen by the begin below
+                ("biometric_begin", "unlock"),  # frees the eight: token 9
+                ("biometric_finish", 9, "ok"),
+                ("expect", dict(state=U)),
+            ],
+        ),
+        "SPEC §10 (a request expires on a clock step; begin frees expired "
+        "requests before it reports a full table). Issue 19, finding 6.",
+    ),
+    (
+        Case(
+            "a_wrong_secret_left_the_other_requests_deferring_the_idle_lock",
+            mode="memory",
+            config=BASE,  # idle 60 s, prompt_cap_ms 120 s
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("biometric_begin", "unlock"),  # re-checks on the unlocked session
+                ("biometric_begin", "unlock"),
+                ("biometric_begin", "enable"),
+                ("clock", 10_000),
+                ("biometric_finish", 1, "wrong_secret"),  # the shortcut goes: 2 and 3 are void
+                ("expect", dict(state=U, is_biometrics_enabled=0, ms_until_next_deadline=60_000)),
+                ("clock", 60_000),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+                ("biometric_finish", 2, "ok"),  # INVALID_ARGUMENT: voided
+                ("biometric_finish", 3, "ok"),
+            ],
+        ),
+        "Issue 19, finding 8 (the fuzzer's 'next deadline 117950 after the "
+        "idle lock 0'): disable_biometrics voids the open requests and ends "
+        "their prompts; a finish whose secret did not open the wrap turned "
+        "the shortcut off too but left them open, deferring an idle lock "
+        "that was due for up to prompt_cap_ms though none could unlock "
+        "anything any more.",
+    ),
+    (
+        Case(
+            "an_enrolment_change_seen_by_load_secret_left_the_requests_open",
+            mode="memory",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("biometric_begin", "unlock"),
+                ("clock", 10_000),
+                ("unlock_with_biometrics", "wrong_secret", 0),  # the shortcut goes
+                ("clock", 60_000),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+                ("biometric_finish", 1, "cancelled"),  # INVALID_ARGUMENT: voided
+            ],
+        ),
+        "Issue 19, finding 8: every path that turns the shortcut off voids "
+        "the open requests (here the callback authenticator's check).",
+    ),
+    (
+        Case(
+            "another_process_turning_the_shortcut_off_left_the_requests_open",
+            mode="store+key",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("biometric_begin", "unlock"),
+                ("biometric_begin", "enable"),
+                ("second_handle", True, "disable_biometrics"),
+                ("require_unlocked",),  # this handle looks at the store
+                ("expect", dict(is_biometrics_enabled=0)),
+                ("clock", 60_000),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+                ("biometric_finish", 1, "ok"),  # INVALID_ARGUMENT: voided
+                ("biometric_finish", 2, "ok"),
+            ],
+        ),
+        "Issue 19, finding 8: another process turning the shortcut off (seen "
+        "through the store) voids this handle's requests as it would its own.",
+    ),
+    (
+        Case(
+            "another_process_replacing_the_shortcut_left_the_unlock_requests_open",
+            mode="store+key",
+            config=BASE,
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("biometric_begin", "unlock"),
+                ("second_handle", True, "pair_enable"),  # another shortcut
+                ("require_unlocked",),
+                ("clock", 60_000),
+                ("check",),
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+                ("biometric_finish", 1, "ok"),  # INVALID_ARGUMENT: voided
+            ],
+        ),
+        "Issue 19, finding 8 (its sibling): an UNLOCK request begun under a "
+        "shortcut that was replaced can no longer unlock anything; it is "
+        "void, and defers nothing.",
+    ),
+    (
+        Case(
+            "an_expired_finish_was_activity",
+            mode="memory",
+            config=dict(BASE, prompt_cap_ms=30_000),  # idle 60 s
+            steps=[
+                ("set_passcode", "2468"),
+                ("enable_biometrics", 0),
+                ("touch",),
+                ("biometric_begin", "unlock"),  # a re-check of the unlocked session
+                ("clock", 40_000),  # past its life, not yet idle
+                ("biometric_finish", 1, "ok"),  # LOCK_UNAVAILABLE ("expired")
+                ("expect", dict(state=U, ms_until_idle_lock=20_000)),
+                ("biometric_begin", "unlock"),
+                ("clock", 30_000),
+                ("biometric_finish", 2, "cancelled"),  # expired, whatever the result
+                ("expect", dict(state=L, reason=Reason.IDLE)),
+                ("unlock", "2468"),
+                ("unlock_with_biometrics", "ok", 30_000),  # load_secret outlives its life
+                ("expect", dict(state=U, ms_until_idle_lock=30_000)),
+            ],
+        ),
+        "Issue 19, finding 10 (a): the header said an expired request's "
+        "finish changes nothing, yet on an unlocked session its end counted "
+        "as activity; a late answer to a stale sheet no longer extends the "
+        "session.",
+    ),
+]
+
+CASES += [
+    Case(
+        "a_step_forward_ages_a_request",
+        mode="memory",
+        config=dict(NO_IDLE, prompt_cap_ms=30_000),
+        steps=[
+            ("set_passcode", "2468"),
+            ("enable_biometrics", 0),
+            ("lock",),
+            ("biometric_begin", "unlock"),
+            ("clock", 86_400_000),  # a day ahead: time passing, as far as the handle can tell
+            ("biometric_finish", 1, "ok"),  # LOCK_UNAVAILABLE ("expired")
+            ("expect", dict(state=L)),
+        ],
+    ),
+    Case(
+        "the_clock_step_check_compares_with_the_most_recent_reading",
+        mode="memory",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("clock", 10_000),
+            ("check",),
+            ("clock", -5_000),  # a step back
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.CLOCK)),
+            ("unlock", "2468"),
+            ("clock", 1_000),  # earlier than the highest reading, later than the latest
+            ("check",),
+            ("expect", dict(state=U)),
+        ],
+    ),
+    Case(
+        "last_auth_ms_is_forgotten_by_any_step_even_one_that_reads_later_than_it",
+        mode="memory",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("clock", 10_000),
+            ("unlock", "2468"),
+            ("expect", dict(last_auth_ms=T0 + 10_000)),
+            ("clock", 10_000),
+            ("check",),
+            # A step back that still reads later than the authentication: it
+            # locks (CLOCK) and forgets last_auth_ms (header, clock steps).
+            ("clock", -5_000),
+            ("check",),
+            ("expect", dict(state=L, reason=Reason.CLOCK, last_auth_ms=NEVER)),
+            ("clock", -10_000),  # earlier than the authentication: still forgotten
+            ("check",),
+            ("expect", dict(last_auth_ms=NEVER)),
+        ],
+    ),
+    Case(
+        "an_unlock_while_away_measures_the_absence_from_the_unlock",
+        mode="memory",
+        config=BASE,  # background 10 s
+        steps=[
+            ("set_passcode", "2468"),
+            ("lock",),
+            ("background",),
+            ("clock", 50_000),
+            ("unlock", "2468"),  # the departure moves to the unlock
+            ("clock", 9_999),
+            ("check",),
+            ("expect", dict(state=U, is_away=1)),
+            ("clock", 1),
+            ("foreground",),
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+        ],
+    ),
+    Case(
+        "a_re_check_answered_while_away_is_judged_from_a_success",
+        mode="memory",
+        config=BASE,  # inactive 30 s, grace 1.5 s
+        steps=[
+            ("set_passcode", "2468"),
+            ("enable_biometrics", 0),
+            ("biometric_begin", "unlock"),
+            ("inactive",),  # the system sheet
+            ("clock", 40_000),
+            ("biometric_finish", 1, "ok"),  # while away: the departure moves here
+            ("clock", 2_000),  # past the prompt's grace window
+            ("foreground",),
+            ("expect", dict(state=U)),
+        ],
+    ),
+    Case(
+        "a_re_check_that_fails_while_away_leaves_the_real_departure",
+        mode="memory",
+        config=BASE,
+        steps=[
+            ("set_passcode", "2468"),
+            ("enable_biometrics", 0),
+            ("biometric_begin", "unlock"),
+            ("inactive",),
+            ("clock", 40_000),
+            ("biometric_finish", 1, "failed"),
+            ("clock", 1_500),  # within the grace window after the prompt's end
+            ("check",),
+            ("expect", dict(state=U)),
+            ("clock", 1),
+            ("foreground",),  # away 41.501 s since the real departure
+            ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
+        ],
+    ),
+]
+
 CASES = CASES + [case for case, _ in FIXED]
 
 

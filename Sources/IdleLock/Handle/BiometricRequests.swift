@@ -1,13 +1,15 @@
-// The biometric shortcut as requests (SPEC §5, §9; header "the two-phase
-// pair"): one core for both ways a host runs its biometric check. A request
-// is opened (the call's checks, a prompt), the host runs its check with no
-// lock held, and the request is finished with the host's answer as a
-// prompt ends (HostCheck.swift's closeHostCheck: the clock is read, the
-// step and the deadlines judged, the answer applied, then the end is
-// activity). The callback authenticator (HandleBiometrics.swift) opens a
-// request, calls load_secret or store_secret and finishes it in the same
-// call; a host told the result later holds the request's token between
-// `idlelock_biometric_begin` and `idlelock_biometric_finish`.
+// The biometric shortcut as requests (header, "Biometric shortcut" and
+// "Biometrics for asynchronous hosts"; docs/BIOMETRICS.md): one core for
+// both ways a host runs its biometric check. A request is opened (the
+// call's checks, a prompt), the host runs its check with no lock held, and
+// the request is finished with the host's answer as a prompt ends
+// (HostCheck.swift's closeHostCheck: the clock is read, the step and the
+// deadlines judged, the answer applied, then the end is activity unless
+// the request has expired). The callback authenticator
+// (HandleBiometrics.swift) opens a request, calls load_secret or
+// store_secret and finishes it in the same call; a host told the result
+// later holds the request's token between `idlelock_biometric_begin` and
+// `idlelock_biometric_finish`.
 
 import CSystem
 import CIdleLockSupport
@@ -25,14 +27,11 @@ struct BiometricRequest {
     /// the library runs itself within one call (the callback path).
     let token: UInt64
     let purpose: BiometricPurpose
-    /// The lock epoch and passcode generation at begin (SPEC §4: a lock
-    /// after begin wins over a success).
+    /// The lock epoch and passcode generation at begin (header,
+    /// idlelock_unlock: a lock after begin wins over a success).
     let ticket: AttemptTicket
-    /// Its prompt.
+    /// Its prompt, and what its life is measured from.
     let check: HostCheck
-    let openedAt: Int64
-    /// `rules.clockSteps` at begin: a step since expires the request.
-    let clockSteps: UInt32
     /// UNLOCK: the shortcut's wrap and the passcode wrap at begin.
     let shortcut: KeyWrap?
     let passcode: PasscodeWrap?
@@ -55,10 +54,11 @@ extension IdleLockHandle {
 
     // MARK: - The core (mutex held)
 
-    /// Opens a request at `now`, after judging. UNLOCK checks what SPEC §5
-    /// checks first, then the passcode policies; ENABLE needs an unlocked
-    /// session and writes a new random secret into `secret` (32 bytes),
-    /// whose wrap of the session key the request keeps. `viaAuthenticator`:
+    /// Opens a request at `now`, after judging. UNLOCK checks what
+    /// idlelock_unlock_with_biometrics checks first, then the passcode
+    /// policies; ENABLE needs an unlocked session and writes a new random
+    /// secret into `secret` (32 bytes), whose wrap of the session key the
+    /// request keeps. `viaAuthenticator`:
     /// the library runs the check through `config.authenticator`, which must
     /// then be configured. Throws, with nothing opened, when a check fails.
     func openBiometricRequest(_ purpose: BiometricPurpose, token: UInt64, now: Int64, secret: SecureBytes?,
@@ -96,8 +96,7 @@ extension IdleLockHandle {
         }
         return BiometricRequest(token: token, purpose: purpose,
                                 ticket: AttemptTicket(epoch: rules.lockEpoch, generation: rules.passcodeGeneration),
-                                check: openHostCheck(now: now), openedAt: now, clockSteps: rules.clockSteps,
-                                shortcut: shortcut, passcode: passcode, made: made)
+                                check: openHostCheck(now: now), shortcut: shortcut, passcode: passcode, made: made)
     }
 
     /// A passcode policy refusing the shortcut at `now` (LOCK_UNAVAILABLE,
@@ -127,13 +126,16 @@ extension IdleLockHandle {
 
     /// With the mutex held, inside `closeHostCheck` at `now` (the check's
     /// end, already judged): applies the host's answer to `request`.
-    /// `turnedOff` is set when the shortcut was turned off (the caller
-    /// deletes the authenticator's item).
+    /// `expired`: the request has expired by `now` (`hostCheckExpired`),
+    /// and its answer counts for nothing, whatever it is. `turnedOff` is
+    /// set when the shortcut was turned off (the caller deletes the
+    /// authenticator's item).
     func applyBiometricOutcome(_ request: BiometricRequest, _ outcome: BiometricOutcome, now: Int64,
-                               turnedOff: inout Bool) throws(IdleLockError) {
+                               expired: Bool, turnedOff: inout Bool) throws(IdleLockError) {
         // What other processes did meanwhile (a sign-out, a new passcode, a
         // lockout) is seen before the answer is applied.
         try refreshFromStore()
+        if expired { throw IdleLockHandle.requestExpired }
         if let failure = outcome.failure { throw failure }
         switch outcome.result {
         case .failed:
@@ -142,7 +144,8 @@ extension IdleLockHandle {
             throw IdleLockError(.lockUnavailable, "the biometric check was cancelled")
         case .unavailable:
             // The cache is refreshed only at create, enable and
-            // foreground (SPEC §5); this answer does not change it.
+            // foreground (header, idlelock_snapshot); this answer does
+            // not change it.
             throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available; unlock with the passcode")
         case .released:
             break
@@ -152,7 +155,6 @@ extension IdleLockHandle {
             guard let shortcut = request.shortcut, let passcode = request.passcode else {
                 throw IdleLockError(.internal, "the unlock request has no wraps")
             }
-            try requireUnexpired(request, now: now)
             // Signed out elsewhere meanwhile (seen just now): as unlock.
             guard rules.engaged else { throw IdleLockHandle.noPasscode }
             try requireNoPasscodeDemand(now: now)
@@ -171,7 +173,6 @@ extension IdleLockHandle {
             try apply(result, key: opened)
         case .enable:
             guard let made = request.made else { throw IdleLockError(.internal, "the biometric wrap is missing") }
-            try requireUnexpired(request, now: now)
             guard rules.engaged else { throw IdleLockHandle.noPasscode }
             guard rules.handsOut, request.ticket.epoch == rules.lockEpoch,
                   request.ticket.generation == rules.passcodeGeneration else {
@@ -182,13 +183,9 @@ extension IdleLockHandle {
         }
     }
 
-    /// A request past `prompt_cap_ms` (or behind a clock step) unlocks and
-    /// enables nothing.
-    private func requireUnexpired(_ request: BiometricRequest, now: Int64) throws(IdleLockError) {
-        if rules.requestExpired(openedAt: request.openedAt, steps: request.clockSteps, now: now) {
-            throw IdleLockError(.lockUnavailable, "the biometric request expired: it was open longer than prompt_cap_ms (or the clock stepped back); begin a new one")
-        }
-    }
+    /// A request past its life (`prompt_cap_ms`, or behind a clock step)
+    /// unlocks and enables nothing.
+    static let requestExpired = IdleLockError(.lockUnavailable, "the biometric request expired: it was open prompt_cap_ms or longer (or the clock stepped back since it began); its answer counts for nothing: begin a new one")
 
     /// The session key under `shortcut`, opened with the host's secret; nil
     /// when the secret does not open it. No lock needed.
@@ -202,25 +199,52 @@ extension IdleLockHandle {
 
     /// With the mutex held: every open request of the pair is void (a
     /// sign-out, a new passcode, the shortcut turned off): its token is no
-    /// longer open and its prompt is gone.
+    /// longer open and its prompt is gone (without an end: no activity, no
+    /// grace window), so it defers nothing any more.
     func voidBiometricRequests() {
         for request in biometricRequests { rules.discardPrompt(request.check.prompt) }
         biometricRequests.removeAll()
     }
 
-    /// With the mutex held, before the clock is read: the requests that had
-    /// expired by the latest reading this handle judged at make room (they
-    /// defer nothing and unlock nothing; a host that lost their tokens must
-    /// not be kept from the shortcut). Their finish is then a token no
-    /// longer open.
-    private func reclaimExpiredRequests() {
-        let at = rules.latestReading
-        for request in biometricRequests
-        where rules.requestExpired(openedAt: request.openedAt, steps: request.clockSteps, now: at) {
-            rules.discardPrompt(request.check.prompt)
+    /// With the mutex held, after `bioWrap` was set (it was `old`): when the
+    /// shortcut changed (turned off, or another one replaced it, here or in
+    /// another process), every request whose answer can no longer count is
+    /// void: all of them when it went off (as `idlelock_disable_biometrics`
+    /// does), the UNLOCK requests begun under another shortcut when it was
+    /// replaced.
+    func shortcutChanged(from old: KeyWrap?) {
+        guard let current = bioWrap else {
+            if old != nil { voidBiometricRequests() }
+            return
         }
-        biometricRequests.removeAll {
-            rules.requestExpired(openedAt: $0.openedAt, steps: $0.clockSteps, now: at)
+        guard current != old else { return }
+        var i = 0
+        while i < biometricRequests.count {
+            let request = biometricRequests[i]
+            if request.purpose == .unlock && request.shortcut != current {
+                rules.discardPrompt(request.check.prompt)
+                biometricRequests.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// With the mutex held, at a reading `now` the call has judged: the
+    /// requests that have expired make room (they defer nothing and unlock
+    /// nothing; a host that lost their tokens must not be kept from the
+    /// shortcut). Their prompts go without an end, as an expired request's
+    /// finish ends it, and their tokens are no longer open.
+    private func retireExpiredRequests(now: Int64) {
+        var i = 0
+        while i < biometricRequests.count {
+            let request = biometricRequests[i]
+            if hostCheckExpired(request.check, at: now) {
+                rules.discardPrompt(request.check.prompt)
+                biometricRequests.remove(at: i)
+            } else {
+                i += 1
+            }
         }
     }
 
@@ -240,13 +264,15 @@ extension IdleLockHandle {
             }
         }
         var token: UInt64 = 0
-        let result = transact(checking: { () throws(IdleLockError) in
-            if biometricRequests.count >= ConfigLimits.biometricRequestsMax { reclaimExpiredRequests() }
+        let result = transact(into: out) { now throws(IdleLockError) in
+            rules.check(now: now)
+            // A full table is judged at this call's own reading (its clock
+            // step counted): what has expired by now makes room. Nothing
+            // else changes when none has.
+            if biometricRequests.count >= ConfigLimits.biometricRequestsMax { retireExpiredRequests(now: now) }
             if biometricRequests.count >= ConfigLimits.biometricRequestsMax {
                 throw .invalid("IDLELOCK_BIOMETRIC_REQUESTS_MAX (", Int64(ConfigLimits.biometricRequestsMax), ") requests are open on this handle and none has expired: finish the ones no longer needed (IDLELOCK_AUTH_CANCELLED) first")
             }
-        }, into: out) { now throws(IdleLockError) in
-            rules.check(now: now)
             let fresh = newRequestToken()
             biometricRequests.append(try openBiometricRequest(purpose, token: fresh, now: now, secret: secret))
             token = fresh
@@ -302,7 +328,7 @@ extension IdleLockHandle {
         var turnedOff = false
         let outcome = transact(checking: { () throws(IdleLockError) in
             guard let i = biometricRequests.firstIndex(where: { $0.token == token }) else {
-                throw .invalid("token is not an open biometric request on this handle (never issued here, already finished, or voided by idlelock_disable, a new passcode or idlelock_disable_biometrics)")
+                throw .invalid("token is not an open biometric request on this handle (never issued here, already finished, voided by idlelock_disable, a new passcode or idlelock_disable_biometrics, or by the shortcut going off or being replaced, or expired and freed by a later begin)")
             }
             let found = biometricRequests[i]
             if found.purpose == .unlock && result == .released && secretLength != HostAuthenticator.secretBytes {
@@ -323,8 +349,8 @@ extension IdleLockHandle {
                     answer.failure = error
                 }
             }
-            try closeHostCheck(request.check, now: now) { () throws(IdleLockError) in
-                try applyBiometricOutcome(request, answer, now: now, turnedOff: &turnedOff)
+            try closeHostCheck(request.check, now: now) { (expired: Bool) throws(IdleLockError) in
+                try applyBiometricOutcome(request, answer, now: now, expired: expired, turnedOff: &turnedOff)
             }
         }
         if turnedOff { liveAuthenticator()?.delete() }

@@ -1,6 +1,7 @@
-// The biometric shortcut through the callback authenticator (SPEC §5): the
-// library runs the host's check itself, on the core the two-phase pair uses
-// (BiometricRequests.swift), so both obey one set of rules. A call opens a
+// The biometric shortcut through the callback authenticator (header,
+// "Biometric shortcut"): the library runs the host's check itself, on the
+// core the two-phase pair uses (BiometricRequests.swift), so both obey one
+// set of rules. A call opens a
 // request, runs the host's callbacks with no internal lock held, and
 // finishes the request with their answer: what the call started from (the
 // lock epoch, the passcode generation, the wrap) is re-checked then.
@@ -8,7 +9,7 @@
 import CIdleLockSupport
 
 extension IdleLockHandle {
-    /// SPEC §5 `enable_biometrics`: an ENABLE request whose check is
+    /// `idlelock_enable_biometrics`: an ENABLE request whose check is
     /// `is_available` and `store_secret`.
     func enableBiometrics() -> CallResult {
         let secret: SecureBytes
@@ -39,7 +40,7 @@ extension IdleLockHandle {
         var turnedOff = false
         var kept = false
         let result = transact { now throws(IdleLockError) in
-            try closeHostCheck(request.check, now: now) { () throws(IdleLockError) in
+            try closeHostCheck(request.check, now: now) { (expired: Bool) throws(IdleLockError) in
                 bioAvailable = available
                 if !available {
                     throw IdleLockError(.lockUnavailable, "the authenticator reports no biometric check available (is_available returned 0)")
@@ -48,7 +49,8 @@ extension IdleLockHandle {
                     throw IdleLockError(.lockUnavailable, "the authenticator could not store the secret (store_secret failed); the shortcut stays off")
                 }
                 do throws(IdleLockError) {
-                    try applyBiometricOutcome(request, BiometricOutcome(result: .released), now: now, turnedOff: &turnedOff)
+                    try applyBiometricOutcome(request, BiometricOutcome(result: .released), now: now, expired: expired,
+                                              turnedOff: &turnedOff)
                     kept = true
                 } catch {
                     // store_secret replaced the host's item, which is deleted
@@ -65,7 +67,7 @@ extension IdleLockHandle {
         return result
     }
 
-    /// SPEC §5 `disable_biometrics`: forget the wrap, then `delete_secret`.
+    /// `idlelock_disable_biometrics`: forget the wrap, then `delete_secret`.
     func disableBiometrics() -> CallResult {
         var wasOn = false
         let result = transact { now throws(IdleLockError) in
@@ -81,7 +83,7 @@ extension IdleLockHandle {
         return result
     }
 
-    /// SPEC §5 `unlock_with_biometrics`: an UNLOCK request whose check is
+    /// `idlelock_unlock_with_biometrics`: an UNLOCK request whose check is
     /// `load_secret`. The snapshot goes into `out` (written by each
     /// transaction: the last one's is the call's).
     func unlockWithBiometrics(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
@@ -110,8 +112,8 @@ extension IdleLockHandle {
 
         var turnedOff = false
         let result = transact(into: out) { now throws(IdleLockError) in
-            try closeHostCheck(request.check, now: now) { () throws(IdleLockError) in
-                try applyBiometricOutcome(request, answer, now: now, turnedOff: &turnedOff)
+            try closeHostCheck(request.check, now: now) { (expired: Bool) throws(IdleLockError) in
+                try applyBiometricOutcome(request, answer, now: now, expired: expired, turnedOff: &turnedOff)
             }
         }
         if turnedOff { liveAuthenticator()?.delete() }

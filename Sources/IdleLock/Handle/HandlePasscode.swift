@@ -193,7 +193,7 @@ extension IdleLockHandle {
             // A listener of the first half destroyed the handle: the second
             // half did not run, so the turn is passed here.
             mutex.lock()
-            if destroyed, let holder = attemptHolder, pthread_equal(holder, pthread_self()) != 0 {
+            if destroyed, let holder = attemptHolder, holder.isCurrent {
                 passAttemptTurn()
             }
             mutex.unlock()
@@ -210,12 +210,11 @@ extension IdleLockHandle {
     private func takeAttemptTurn() -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        let me = pthread_self()
         while let holder = attemptHolder {
-            if pthread_equal(holder, me) != 0 { return false }
+            if holder.isCurrent { return false }
             mutex.wait()
         }
-        attemptHolder = me
+        attemptHolder = PlatformThread.current()
         return true
     }
 

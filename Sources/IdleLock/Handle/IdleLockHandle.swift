@@ -32,8 +32,13 @@ final class IdleLockHandle {
     var keyLoaded = true
     let deviceKey: SecureBytes?
     var wrap: PasscodeWrap?
-    /// The biometric wrap: the shortcut is on exactly when it is set.
-    var bioWrap: KeyWrap? = nil
+    /// The biometric wrap: the shortcut is on exactly when it is set. Every
+    /// change (turned off or replaced, by this handle or seen in the store)
+    /// voids the requests it leaves without a purpose
+    /// (BiometricRequests.swift, `shortcutChanged`).
+    var bioWrap: KeyWrap? = nil {
+        didSet { shortcutChanged(from: oldValue) }
+    }
     /// `is_available`, cached (create, enable, foreground): the hot path
     /// never calls the host.
     var bioAvailable = false
@@ -53,12 +58,12 @@ final class IdleLockHandle {
     private var registry = ListenerRegistry()
     private var queue = SnapshotQueue()
     private var draining = false
-    private var drainer = pthread_self()
+    private var drainer = PlatformThread.current()
     private var inFlightToken: UInt64 = 0
     /// The thread whose passcode attempt is being checked: attempts on one
     /// handle are checked one at a time, so that a delay a wrong one starts
     /// refuses the next (HandlePasscode.swift, `takeAttemptTurn`).
-    var attemptHolder: pthread_t? = nil
+    var attemptHolder: PlatformThread? = nil
     /// Where `settle` builds a snapshot the caller did not ask for (for
     /// listeners, or the watcher), under the mutex.
     private let scratch: UnsafeMutablePointer<Snapshot>
@@ -136,20 +141,19 @@ final class IdleLockHandle {
 
     // MARK: - Clock and transactions
 
-    /// The caller's clock, or `CLOCK_BOOTTIME` (which counts suspend).
-    /// Inlined: the host's callback is called straight from the call.
+    /// The caller's clock, or the system's, which counts suspend
+    /// (Platform/SystemClock.swift). Inlined: the host's callback is called
+    /// straight from the call; the system's reading is one shared copy, out
+    /// of line (inlined, it would grow each hot call).
     @inline(always)
     static func readClock(_ clock: HostClock?) -> Int64 {
         if let clock { return clock.function(clock.context) }
-        return bootTime()
+        return systemClock()
     }
 
-    /// `CLOCK_BOOTTIME` in milliseconds.
     @inline(never)
-    static func bootTime() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &ts)
-        return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec / 1_000_000)
+    static func systemClock() -> Int64 {
+        SystemClock.milliseconds()
     }
 
     /// Runs `body` under the mutex with one clock reading, then seals the
@@ -301,8 +305,8 @@ final class IdleLockHandle {
     }
 
     /// A transaction's body failed with `error`: a store that is present
-    /// but damaged locks the session (docs/STORE.md): never read as a sign-out,
-    /// never left open.
+    /// but damaged locks the session (header, "The store"): never read as a
+    /// sign-out, never left open.
     @inline(never)
     private func bodyFailed(_ error: IdleLockError) -> IdleLockError {
         if error.isStoreDamage { rules.storeDamaged() }
@@ -584,8 +588,7 @@ final class IdleLockHandle {
         destroyed = true
         registry.removeAll()
         queue.removeAll()
-        let me = pthread_self()
-        while inFlightToken != 0 && !(draining && pthread_equal(drainer, me) != 0) {
+        while inFlightToken != 0 && !(draining && drainer.isCurrent) {
             mutex.wait()
         }
         mutex.unlock()
@@ -607,7 +610,7 @@ final class IdleLockHandle {
     /// Starts the watcher (default clock only). Starting it twice is fine.
     func watchStart() throws(IdleLockError) {
         guard config.clock == nil else {
-            throw .invalid("the watcher sleeps on CLOCK_BOOTTIME and cannot follow a caller-supplied clock; call idlelock_check from your own timer at ms_until_next_deadline")
+            throw .invalid("the watcher sleeps on the system's clock (Linux CLOCK_BOOTTIME) and cannot follow a caller-supplied clock; call idlelock_check from your own timer at ms_until_next_deadline")
         }
         mutex.lock()
         defer { mutex.unlock() }
@@ -618,17 +621,14 @@ final class IdleLockHandle {
         // start it cannot adopt the new thread's watcher (and swallow its
         // stop).
         let retained = Unmanaged.passRetained(WatchThread(handle: self, watcher: started))
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { argument in
-            let own = Unmanaged<WatchThread>.fromOpaque(argument!).takeRetainedValue()
-            IdleLockHandle.watch(own.handle, own.watcher)
+        let rc = PlatformThread.start({ argument in
+            IdleLockHandle.watch(argument)
             return nil
-        }, retained.toOpaque())
+        }, retained.toOpaque(), as: &started.thread)
         guard rc == 0 else {
             retained.release()
             throw IdleLockError(.internal, "pthread_create failed for the watcher (error ", Int64(rc), ")")
         }
-        started.thread = thread
         watcher = started
     }
 
@@ -646,10 +646,10 @@ final class IdleLockHandle {
         watcher = nil
         mutex.unlock()
         stopping.wake()
-        if pthread_equal(stopping.thread, pthread_self()) != 0 {
-            pthread_detach(stopping.thread)
+        if stopping.thread.isCurrent {
+            stopping.thread.detach()
         } else {
-            pthread_join(stopping.thread, nil)
+            stopping.thread.join()
         }
     }
 
@@ -657,7 +657,11 @@ final class IdleLockHandle {
     /// then `check`. It holds its own references to the handle and to its
     /// watcher (its own from creation), so a listener on this thread may
     /// destroy the handle.
-    private static func watch(_ handle: IdleLockHandle, _ mine: DeadlineWatcher) {
+    private static func watch(_ argument: UnsafeMutableRawPointer?) {
+        guard let argument else { return }
+        let own = Unmanaged<WatchThread>.fromOpaque(argument).takeRetainedValue()
+        let handle = own.handle
+        let mine = own.watcher
         var lastFired = Int64.min
         while true {
             handle.mutex.lock()
@@ -667,8 +671,7 @@ final class IdleLockHandle {
             }
             let now = readClock(nil)
             let wait = handle.rules.msUntilNextDeadline(now: now)
-            var at = wait == Millis.never ? Int64.max : Millis.add(now, wait)
-            if at != Int64.max && at <= lastFired { at = Millis.add(lastFired, 1) } // never spin
+            let at = AlarmRules.nextAlarm(now: now, wait: wait, lastFired: lastFired) // never spins
             mine.armedAt = at
             handle.mutex.unlock()
             mine.arm(at: at)
@@ -730,8 +733,7 @@ final class IdleLockHandle {
         guard registry.remove(token: token) else {
             throw .invalid("no listener is subscribed with token ", Int64(clamping: token))
         }
-        let me = pthread_self()
-        while inFlightToken == token && !(draining && pthread_equal(drainer, me) != 0) {
+        while inFlightToken == token && !(draining && drainer.isCurrent) {
             mutex.wait()
         }
     }
@@ -767,7 +769,7 @@ final class IdleLockHandle {
         // outlives that listener's return however the call reached it.
         let held = Unmanaged.passRetained(self)
         draining = true
-        drainer = pthread_self()
+        drainer = PlatformThread.current()
         while let snapshot = queue.pop(through: limit) {
             var after: UInt64 = 0
             while let listener = registry.first(after: after) {

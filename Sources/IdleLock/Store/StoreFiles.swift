@@ -297,7 +297,7 @@ final class StoreFiles {
                 }
                 done += n
             }
-            if injected(.fsync) || fsync(fd) != 0 {
+            if injected(.fsync) || !DurableSync.sync(fd) {
                 throw IdleLockError(.storage, "fsync of the new store file failed (errno ", Int64(ilk_errno()), "); the old store stands")
             }
         }
@@ -353,7 +353,7 @@ final class StoreFiles {
     }
 
     private func syncFolder() throws(IdleLockError) {
-        if fsync(folderFD) != 0 {
+        if !DurableSync.sync(folderFD) {
             throw IdleLockError(.storage, "fsync of the store's folder failed (errno ", Int64(ilk_errno()), ")")
         }
     }
@@ -380,31 +380,5 @@ final class StoreFiles {
             }
             if matches { _ = unlinkat(folderFD, entryName, 0) }
         }
-    }
-}
-
-/// `/proc/sys/kernel/random/boot_id`: 36 ASCII bytes, or zeros when it
-/// cannot be read (then every restart counts as another boot: errs toward
-/// locking). What a process of the same user can show here on a Linux
-/// desktop is in docs/STORE.md ("What a process of the same user can
-/// fake").
-enum BootID {
-    static let count = 36
-
-    /// Whether `stamp` (read from the store) is the boot `current`: an id
-    /// that could not be read (zeros) never matches, not even another
-    /// unreadable one (fail closed: a reboot).
-    static func matches(_ stamp: [UInt8], _ current: [UInt8]) -> Bool {
-        stamp == current && current.contains { $0 != 0 }
-    }
-
-    static func current() -> [UInt8] {
-        var id = [UInt8](repeating: 0, count: count)
-        let fd = ilk_open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC, 0)
-        guard fd >= 0 else { return id }
-        defer { close(fd) }
-        let n = id.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
-        if n != count { return [UInt8](repeating: 0, count: count) }
-        return id
     }
 }

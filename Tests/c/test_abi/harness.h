@@ -133,6 +133,7 @@ void test_saturation(void);
 void test_threads(void);
 /* watcher.c */
 void test_watcher_toggling(void);
+void test_watcher_far_deadline(void);
 /* destroy.c */
 void test_destroy_from_listeners(void);
 

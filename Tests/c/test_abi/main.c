@@ -68,6 +68,7 @@ int main(void)
     test_threads();
     test_watcher_toggling();
     test_destroy_from_listeners();
+    test_watcher_far_deadline();
     printf("%u passed, %u failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -114,3 +114,39 @@ void test_watcher_toggling(void)
         printf("     %d threads before the watcher test, %d after destroy\n", before, after);
     CHECK(after <= before);
 }
+
+/* The watcher armed for deadlines far beyond what a 32-bit time_t holds
+ * (2^31 s, 68 years): idle timeouts of 10^13 ms (317 years) and
+ * INT64_MAX - 1 ms are valid. It must arm its alarm, wake for the touch
+ * that moves the deadline, and stop, with the session still unlocked.
+ *
+ * Regression (issue 21): on 32-bit ARM the watcher converted the deadline's
+ * seconds to time_t with a trapping conversion, so idlelock_watch_start
+ * with such a timeout killed the process on the watcher thread. */
+void test_watcher_far_deadline(void)
+{
+    static const int64_t idle[] = {10000000000000LL, INT64_MAX - 1};
+    struct timespec pause = {0, 20000000};
+    idlelock_config c;
+    idlelock *l;
+    size_t i;
+    for (i = 0; i < sizeof idle / sizeof idle[0]; i++) {
+        base_config(&c);
+        c.clock = NULL;
+        c.clock_ctx = NULL;
+        c.idle_after_ms = idle[i];
+        c.background_after_ms = IDLELOCK_NEVER;
+        c.lock_on_start = 0;
+        l = create_or_report(&c, __FILE__, __LINE__);
+        if (l == NULL)
+            return;
+        CHECK_ST(idlelock_set_passcode(l, LIT("1234")), OK);
+        CHECK_ST(idlelock_watch_start(l), OK);
+        nanosleep(&pause, NULL); /* the watcher arms for the idle deadline */
+        CHECK_ST(idlelock_touch(l, NULL), OK);
+        nanosleep(&pause, NULL); /* and again after the touch */
+        CHECK_EQ(snap_of(l).state, IDLELOCK_STATE_UNLOCKED);
+        CHECK_ST(idlelock_watch_stop(l), OK);
+        idlelock_destroy(l);
+    }
+}

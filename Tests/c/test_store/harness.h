@@ -137,5 +137,7 @@ void test_before_start(void);                   /* processes.c */
 void test_policies(void);                       /* policies.c */
 /* Issue 19: an older copy of the store is damage (finding 5). */
 void test_rollback(void);                       /* rollback.c */
+/* Issue 19: another process turning the shortcut off voids the requests. */
+void test_requests_across_processes(void);     /* requests.c */
 
 #endif

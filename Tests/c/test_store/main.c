@@ -1,7 +1,8 @@
 /*
  * test_store: the on-disk store of libidlelock shared by real processes
- * (fork/waitpid), checked against include/idlelock.h ("The store") and
- * include/idlelock.h ("The store", "Life cycle", "Passcode") and docs/STORE.md.
+ * (fork/waitpid), checked against include/idlelock.h ("Life cycle", "The
+ * store", "Passcode", "Sealed secrets and the gate", "Biometrics for
+ * asynchronous hosts") and docs/STORE.md.
  *
  * Prints one line per failed check (children print their own, and report
  * their counts to the parent through a pipe), then exactly
@@ -38,8 +39,12 @@
  *     handle and for a process started after it; a sign-out is final; a
  *     new sign-in starts afresh; an empty <store>.lock (1.2.0) is no mark
  *     (rollback.c).
+ * 13. Another process turning the biometric shortcut off, replacing it,
+ *     setting a new passcode or signing out voids this process's open
+ *     requests once it looks at the store (requests.c).
  *
- * Every handle is created after fork() in the process that uses it, and
+ * Every handle is created in the process that uses it (after fork() in a
+ * child; a child never uses a handle it inherited), and
  * every config uses the Argon2id floor and the default clock
  * (CLOCK_BOOTTIME, shared by the processes of one boot) with 10-minute
  * timeouts that never fire during the test.
@@ -51,9 +56,9 @@
  * The files: harness.h and harness.c hold the checks, the counters, the
  * helpers and the child processes; processes.c holds areas 1 to 3 and 10
  * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
- * faults.c 6, damage.c 8, paths.c 9, policies.c 11 and rollback.c 12;
- * this one makes the temporary
- * folder, runs the areas in order and prints the count.
+ * faults.c 6, damage.c 8, paths.c 9, policies.c 11, rollback.c 12 and
+ * requests.c 13; this one makes the temporary folder, runs the areas in
+ * order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
@@ -122,6 +127,7 @@ int main(int argc, char **argv)
     test_before_start();
     test_policies();
     test_rollback();
+    test_requests_across_processes();
 
     remove_tmpdir();
     printf("%u passed, %u failed\n", passed, failed);

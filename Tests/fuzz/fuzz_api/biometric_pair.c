@@ -14,6 +14,18 @@
  * that returns OK for an unlock leaves the session unlocked; a step-up
  * check that passes means an unlocked session whose last authentication
  * is at most max_age_ms old.
+ *
+ * Which requests defer the idle rule (for oracles.c's deadline check,
+ * issue 19): a request's prompt is live when it was begun on an unlocked
+ * session and no lock came since; it defers while it is neither voided
+ * (a sign-out, a new passcode, disable_biometrics, the shortcut turned off
+ * by any path, or replaced for an UNLOCK request) nor expired
+ * (prompt_cap_ms since its begin, or a clock step back the handle saw
+ * since: callbacks.c counts them). Locks and the shortcut turning off are
+ * heard by an observer, a listener the harness subscribes while a request
+ * may defer: every lock changes the snapshot's state (no call locks and
+ * unlocks in one step), and its snapshot reaches every listener before
+ * the call returns.
  */
 #include "fuzz_api.h"
 
@@ -21,7 +33,9 @@ typedef struct pair_req {
     uint64_t token;      /* 0: the slot is free */
     int32_t purpose;
     int64_t begun;       /* the clock reading of the begin */
-    int voided;          /* a sign-out, a new passcode or disable_biometrics since */
+    unsigned long steps; /* clk.steps at the begin */
+    int voided;          /* the shortcut turned off (or replaced: UNLOCK), a sign-out or a new passcode since */
+    int live;            /* its prompt can defer: begun unlocked, no lock since */
     uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES]; /* an enable's, as handed out */
 } pair_req;
 
@@ -30,6 +44,9 @@ static uint8_t kept[IDLELOCK_AUTH_SECRET_BYTES]; /* the host's item from the pai
 static int has_kept;
 static uint64_t last_finished;
 int64_t pair_cap = 120000; /* the handle's prompt_cap_ms (main.c sets it) */
+/* The observer's subscription (0: none), and the last state it heard. */
+static uint64_t observer_token;
+static int observer_bio;
 
 void pair_reset(void)
 {
@@ -37,6 +54,7 @@ void pair_reset(void)
     memset(kept, 0, sizeof kept);
     has_kept = 0;
     last_finished = 0;
+    observer_token = 0; /* the handle it listened to is gone */
 }
 
 void pair_void_all(void)
@@ -45,13 +63,62 @@ void pair_void_all(void)
         if (reqs[i].token != 0) reqs[i].voided = 1;
 }
 
+void pair_shortcut_replaced(void)
+{
+    for (int i = 0; i < MAX_TOKENS; i++)
+        if (reqs[i].token != 0 && reqs[i].purpose == IDLELOCK_BIOMETRIC_UNLOCK) reqs[i].voided = 1;
+}
+
 /* The request expired at `now`: prompt_cap_ms passed since its begin, or
- * the clock reads earlier than it (a step back). */
+ * the clock reads earlier than it, or stepped back since (a step the
+ * handle saw: header, "Requests"). */
 static int expired(const pair_req *q)
 {
-    if (clk.now < q->begun) return 1;
+    if (clk.now < q->begun || clk.steps != q->steps) return 1;
     if ((uint64_t)clk.now - (uint64_t)q->begun >= (uint64_t)INT64_MAX) return 1;
     return clk.now - q->begun >= pair_cap;
+}
+
+int pair_defers(void)
+{
+    for (int i = 0; i < MAX_TOKENS; i++) {
+        const pair_req *q = &reqs[i];
+        if (q->token != 0 && q->live && !q->voided && !expired(q)) return 1;
+    }
+    return 0;
+}
+
+/* The observer: a lock makes every open prompt inert; the shortcut going
+ * off (or a sign-out) voids every request. */
+static void observer(void *ctx, const idlelock_snapshot *s)
+{
+    (void)ctx;
+    REQUIRE(s != NULL && s->size >= sizeof *s, "observer snapshot");
+    if (s->state != IDLELOCK_STATE_UNLOCKED || !s->is_enabled)
+        for (int i = 0; i < MAX_TOKENS; i++) reqs[i].live = 0;
+    if (!s->is_enabled || (observer_bio && !s->is_biometrics_enabled)) pair_void_all();
+    observer_bio = s->is_biometrics_enabled != 0;
+}
+
+/* Subscribes the observer before a begin, so that it hears every change
+ * after it (also one a listener makes during the begin itself). */
+static void observer_start(void)
+{
+    idlelock_snapshot s;
+    if (observer_token != 0) return;
+    s = snap_now();
+    observer_bio = s.is_biometrics_enabled != 0;
+    REQUIRE(idlelock_subscribe(H, observer, NULL, &observer_token) == IDLELOCK_OK && observer_token != 0,
+            "subscribe (observer)");
+}
+
+void pair_observer_tidy(void)
+{
+    if (observer_token == 0) return;
+    for (int i = 0; i < MAX_TOKENS; i++)
+        if (reqs[i].token != 0 && reqs[i].live && !reqs[i].voided && !expired(&reqs[i])) return;
+    REQUIRE(idlelock_unsubscribe(H, observer_token) == IDLELOCK_OK, "unsubscribe (observer)");
+    observer_token = 0;
 }
 
 /* The secret the host would release: the pair's item, or the fake
@@ -74,6 +141,7 @@ static void begin(reader *r, int32_t purpose)
     s.size = sizeof s;
     memset(secret, 0, sizeof secret);
     if (reqs[slot].token != 0) return; /* keep it: it may be finished later */
+    observer_start();
     st = idlelock_biometric_begin(H, purpose, &token, purpose == IDLELOCK_BIOMETRIC_ENABLE ? secret : NULL,
                                   purpose == IDLELOCK_BIOMETRIC_ENABLE ? sizeof secret : 0, &s);
     check_status(st, "biometric_begin");
@@ -89,7 +157,13 @@ static void begin(reader *r, int32_t purpose)
     reqs[slot].token = token;
     reqs[slot].purpose = purpose;
     reqs[slot].begun = clk.now;
+    reqs[slot].steps = clk.steps;
     reqs[slot].voided = 0;
+    /* The state its prompt opened in (`out` is the call's own state); a
+     * listener that locked after it is heard by the observer, whose
+     * snapshot is delivered before the call returns, so after this. */
+    reqs[slot].live = s.state == IDLELOCK_STATE_UNLOCKED;
+    if (reqs[slot].live && snap_now().state != IDLELOCK_STATE_UNLOCKED) reqs[slot].live = 0;
     memcpy(reqs[slot].secret, secret, sizeof secret);
 }
 
@@ -157,6 +231,7 @@ static void finish(reader *r, int slot, int how)
         REQUIRE(after.is_biometrics_enabled, "an enable finished OK but the shortcut is off");
         memcpy(kept, q->secret, sizeof kept);
         has_kept = 1;
+        pair_shortcut_replaced(); /* the UNLOCK requests begun under the old one */
     }
     if (st != IDLELOCK_ERR_INVALID_ARGUMENT) {
         /* Finished: a second finish is refused and changes nothing. */

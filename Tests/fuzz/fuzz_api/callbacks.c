@@ -7,8 +7,15 @@
 
 int64_t fuzz_clock(void *ctx)
 {
-    REQUIRE(ctx == &clk, "clock called with ctx %p", ctx);
-    clk.reads++;
+    REQUIRE(ctx == &clk || ctx == &clk_other, "clock called with ctx %p", ctx);
+    if (ctx == &clk) {
+        /* Every reading of the handle under test is checked for a step
+         * against the one before it (header, "Events and the decision
+         * rules"): a reading earlier than it is a step back it sees. */
+        if (clk.reads > 0 && clk.now < clk.last_read) clk.steps++;
+        clk.last_read = clk.now;
+        clk.reads++;
+    }
     return clk.now;
 }
 

@@ -21,6 +21,12 @@
 typedef struct clock_state {
     int64_t now;
     unsigned long reads;
+    /* The handle under test's readings (a second handle reads the same
+     * time through clk_other): the last one, and how many were earlier
+     * than the one before (a clock step back the handle saw; it expires
+     * the biometric requests begun before it). */
+    int64_t last_read;
+    unsigned long steps;
 } clock_state;
 
 typedef struct fake_auth {
@@ -41,6 +47,7 @@ typedef struct model_entry {
 } model_entry;
 
 extern clock_state clk;
+extern clock_state clk_other;        /* the second handles' clock context: clk's time */
 extern fake_auth fauth;
 extern idlelock *H;                  /* the handle under test */
 extern int max_attempts_cfg;
@@ -138,6 +145,13 @@ extern int64_t pair_cap;             /* the handle's prompt_cap_ms */
 void pair_reset(void);
 /* A sign-out, a new passcode or disable_biometrics voided every request. */
 void pair_void_all(void);
+/* A new shortcut went on: the UNLOCK requests begun under another are void. */
+void pair_shortcut_replaced(void);
+/* Some open request defers the idle rule now (its prompt is live: begun on
+ * an unlocked session, no lock since; not voided, not expired). */
+int pair_defers(void);
+/* Unsubscribes the harness's observer once no request can defer. */
+void pair_observer_tidy(void);
 void biometric_pair_ops(reader *r);
 void recent_auth_op(reader *r);
 

@@ -30,8 +30,10 @@
  *  - the secrets read back are the ones put (a model of name -> value), as
  *    long as the store was not tampered with;
  *  - a secret read or an open gate means the session is unlocked;
- *  - while present, unlocked and with no prompt open, the next deadline is
- *    not later than the idle lock.
+ *  - while present, unlocked and with no prompt deferring the idle rule
+ *    (the harness's own, the library's load_secret, or a biometric request
+ *    still live: biometric_pair.c knows which), the next deadline is not
+ *    later than the idle lock.
  *
  * Argon2id runs at the floor (19 MiB, 2 passes) and at most KDF_BUDGET
  * calls per input may reach it, so one input stays in the tens of ms.

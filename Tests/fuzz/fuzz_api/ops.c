@@ -17,6 +17,7 @@ void run_ops(reader *r, int use_store)
         uint8_t op = rd_u8(r) % 33;
         int st;
         if (trace > 0) fprintf(stderr, "trace: op %u\n", (unsigned)op);
+        pair_observer_tidy();
         switch (op) {
         case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: {
             static const char *const names[] = {"touch", "inactive", "background", "foreground",
@@ -116,6 +117,7 @@ void run_ops(reader *r, int use_store)
         case 12:
             st = idlelock_enable_biometrics(H);
             check_status(st, "enable_biometrics");
+            if (st == IDLELOCK_OK) pair_shortcut_replaced(); /* a new wrap */
             break;
         case 13:
             st = idlelock_disable_biometrics(H);

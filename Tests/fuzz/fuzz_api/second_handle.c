@@ -51,7 +51,7 @@ void second_handle(reader *r)
     cfg->kdf_opslimit = IDLELOCK_KDF_OPSLIMIT_MIN;
     cfg->kdf_memlimit = IDLELOCK_KDF_MEMLIMIT_MIN;
     cfg->clock = fuzz_clock;
-    cfg->clock_ctx = &clk;
+    cfg->clock_ctx = &clk_other; /* the same time, not counted as the handle under test's readings */
     /* Each bit of `sel` fuzzes one group of fields. */
     if (sel & 1) {
         cfg->idle_after_ms = times[rd_u8(r) % 11];

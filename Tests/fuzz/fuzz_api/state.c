@@ -6,6 +6,7 @@
 #include "fuzz_api.h"
 
 clock_state clk;
+clock_state clk_other;
 fake_auth fauth;
 idlelock *H;                  /* the handle under test */
 int max_attempts_cfg;

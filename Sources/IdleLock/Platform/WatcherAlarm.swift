@@ -1,0 +1,41 @@
+// The watcher's alarm (Handle/DeadlineWatcher.swift): a timer on the
+// library's clock (SystemClock.swift) armed for an absolute reading, a
+// wake-up any thread may send, and a wait for either.
+//
+//   Linux   a timerfd on CLOCK_BOOTTIME (glibc refuses CLOCK_BOOTTIME for
+//           condition variables), an eventfd for the wake-up, poll(2) on
+//           both: WatcherAlarmLinux.swift
+//   Darwin  one kqueue: an EVFILT_TIMER on mach continuous time (which
+//           counts sleep, as the clock does) and an EVFILT_USER for the
+//           wake-up: WatcherAlarmDarwin.swift
+//
+// Each is a noncopyable `WatcherAlarm` with the same operations, and keeps
+// the same rules (WatcherTests check them on the host's alarm):
+//   make()      a disarmed alarm, or INTERNAL when the system refuses one;
+//   arm(at:)    fire once the clock reads `at` ms, never before; arming
+//               again replaces the deadline (a firing not yet waited for
+//               is dropped); `AlarmRules.disarmed` disarms;
+//   wake()      from any thread: ends the current wait, or the next one if
+//               none is under way (a wake-up is never lost), and all
+//               wake-ups sent before a wait end that one wait only;
+//   sleep()     waits: true when the deadline came (also when a wake-up came
+//               with it), false for a wake-up alone or an interrupted wait.
+// What does not depend on the system (which reading to arm for) is
+// `AlarmRules`, used by the watcher on every system.
+
+enum AlarmRules {
+    /// `arm(at:)`'s reading that disarms the alarm (no deadline).
+    static let disarmed = Int64.max
+
+    /// The reading to arm for: `wait` ms after `now` (`Millis.never`: no
+    /// deadline), and always later than the deadline that fired last, so a
+    /// deadline the handle still reports as due after its check (a clock
+    /// step, a reading at the deadline's edge) re-arms 1 ms on instead of
+    /// spinning.
+    static func nextAlarm(now: Int64, wait: Int64, lastFired: Int64) -> Int64 {
+        if wait == Millis.never { return disarmed }
+        let at = Millis.add(now, wait)
+        if at != disarmed && at <= lastFired { return Millis.add(lastFired, 1) }
+        return at
+    }
+}
