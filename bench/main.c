@@ -43,11 +43,13 @@ static void usage(void)
          "         [--unlock-rounds N] [--dl-rounds N] [--alloc-calls N]\n"
          "         [--py-iters N] [--py-rounds N] [--lib PATH] [--stripped PATH]\n"
          "         [--probe PATH] [--python CMD] [--tmpdir DIR] [--json PATH]\n"
-         "         [--only CASE]\n"
+         "         [--only CASE] [--list]\n"
          "--smoke: every section once with tiny counts (make bench-smoke).\n"
          "--only CASE: only section 1 for CASE (touch, touch_after_prompt, touch_out,\n"
          "  check, snapshot_get, background_foreground, require_unlocked, secret_get),\n"
-         "  for valgrind --tool=callgrind; see BENCHMARKS.md.");
+         "  for valgrind --tool=callgrind; see BENCHMARKS.md.\n"
+         "--list: print each case of section 1 as `key library-function baseline-function label`\n"
+         "  (scripts/callgrind-hot.sh counts their instructions) and exit.");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -144,6 +146,8 @@ int main(int argc, char **argv)
             opt.alloc_calls = 20;
             opt.py_iters = 50;
             opt.py_rounds = 1;
+        } else if (strcmp(a, "--list") == 0) {
+            opt.list = 1;
         } else if (value_option(argc, argv, &i)) {
             continue;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -153,6 +157,12 @@ int main(int argc, char **argv)
             usage();
             die("unknown option %s", a);
         }
+    }
+    if (opt.list) {
+        for (i = 0; i < N_HOT; i++) {
+            printf("%s %s %s %s\n", HOT[i].key, HOT[i].lib_fn, HOT[i].base_fn, HOT[i].label);
+        }
+        return 0;
     }
     if (opt.rounds < 1 || opt.rounds > MAX_ROUNDS || opt.unlock_rounds < 1 ||
         opt.unlock_rounds > MAX_ROUNDS || opt.alloc_calls < 1) {

@@ -5,10 +5,12 @@
 #   make bench-smoke  the same, once, with tiny counts (part of `make test`):
 #                     it only proves the bench still builds and runs; it
 #                     checks no timing
-#   make bench-instructions OLD_LIB=path/to/libidlelock.so.1
-#                     instructions per hot call (valgrind's callgrind, exact
-#                     whatever else loads the machine) of OLD_LIB and of
-#                     the library built here, side by side
+#   make bench-instructions [OLD_LIB=path/to/libidlelock.so.1]
+#                     instructions per call of every hot call of section 1
+#                     (valgrind's callgrind, exact whatever else loads the
+#                     machine), the library's and its C baseline's side by
+#                     side, with the ratio and section 1's goal; with
+#                     OLD_LIB, that build's counts too
 #
 # BENCH_ARGS adds options, e.g. `make bench BENCH_ARGS="--rounds 21"`.
 
@@ -61,10 +63,10 @@ bench: lib $(BENCH_DEPS)
 bench-smoke: lib $(BENCH_DEPS)
 	@$(STEPS_BEGIN)
 	$(STEP) $(BENCH_RUN) --smoke --json $(BENCH_DIR)/smoke.json $(BENCH_ARGS)
+	$(STEP) sh scripts/callgrind-hot.sh --smoke $(BENCH_BIN) $(LIB)
 	@$(STEPS_END)
 
-bench-instructions: c-test-deps lib
-	@test -n "$(OLD_LIB)" || { echo "bench-instructions: set OLD_LIB to the library to compare with"; exit 2; }
-	sh scripts/callgrind-hot.sh $(OLD_LIB) $(LIB)
+bench-instructions: c-test-deps lib $(BENCH_BIN)
+	sh scripts/callgrind-hot.sh $(BENCH_BIN) $(LIB) $(OLD_LIB)
 
 TEST_SUITES += bench-smoke

@@ -1,4 +1,4 @@
-// The warning before the idle lock and the next deadline (SPEC §9).
+// The warning before the idle lock and the next deadline (docs/RULES.md, "Since 1.1").
 
 import CIdleLock
 import CSystem
@@ -180,6 +180,73 @@ struct DeadlineTests {
         raw.storeBytes(of: UInt32(56), as: UInt32.self)
         #expect(idlelock_snapshot_get(h, raw.assumingMemoryBound(to: idlelock_snapshot.self)) == 0)
         #expect(UnsafeRawBufferPointer(start: raw + 56, count: 40).allSatisfy { $0 == 0xAB })
+    }
+
+    /// The snapshot's times come from `report`, which computes each input
+    /// once and has an inline path for what nearly every call finds (no
+    /// prompt, no delay, no policy moment, judged at the reading); the
+    /// one-field queries (and the watcher) compute each field alone, the
+    /// next deadline in full. They must agree on every state, also with
+    /// readings and timeouts at the ends of the Int64 range, where the
+    /// saturating arithmetic decides.
+    @Test func theSnapshotsReportAgreesWithTheFieldByFieldRules() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { // SplitMix64: the same sequence on every run
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
+        let starts: [Int64] = [0, 1_000, -5_000_000, Int64.max - 200_000, Int64.min + 10, Int64.max - 3]
+        var checked = 0
+        for _ in 0..<400 {
+            let idle = pick([60_000, 1, 500, Int64.max - 1, Millis.never])
+            let warn = idle == Millis.never || idle < 2 ? 0 : pick([0, 0, 1, idle / 2, idle - 1])
+            var r = LockRules(timeouts: Timeouts(idle: idle, background: pick([0, 10_000, Millis.never]),
+                                                 inactive: pick([0, 30_000]), grace: pick([0, 1_500, 60_000]),
+                                                 promptCap: pick([0, 1_000, 120_000]), warnBefore: warn),
+                              lockOnStart: false, maxAttempts: 3, now: pick(starts),
+                              delaySchedule: [DelayStep(failedAttempts: 1, delay: 5_000)])
+            var now = r.lastActivity
+            if next() % 4 != 0 { r.passcodeSet(now: now) }
+            var tokens: [UInt64] = []
+            for _ in 0..<30 {
+                let step = Int64(pick([0, 1, 7, 499, 1_000, 1_501, 9_999, 60_000, 200_000]))
+                now = next() % 16 == 0 ? now &- step : Millis.add(now, step) // now and then a step back
+                switch next() % 9 {
+                case 0: r.touch(now: now)
+                case 1: r.check(now: now)
+                case 2: r.depart(now: now, toBackground: next() % 2 == 0)
+                case 3: r.foreground(now: now)
+                case 4: r.check(now: now); tokens.append(r.openPrompt(now: now))
+                case 5:
+                    r.check(now: now)
+                    if let t = tokens.popLast() { r.closePrompt(t, now: now) }
+                case 6:
+                    r.check(now: now)
+                    if case .check(let ticket) = r.beginAttempt(now: now) {
+                        _ = r.finishAttempt(ticket, right: next() % 3 == 0, now: now)
+                    }
+                case 7: r.lockNow(now: now)
+                default: r.touch(now: now)
+                }
+                // Right after an event at `now` (judged at it), and at a
+                // later reading nothing judged yet.
+                for (at, judged) in [(now, true), (Millis.add(now, Int64(next() % 5_000)), false)] {
+                    let report = r.report(now: at, judgedNow: judged)
+                    #expect(report.msUntilIdleLock == r.msUntilIdleLock(now: at))
+                    #expect(report.isWarning == r.isWarning(now: at))
+                    #expect(report.msUntilWarning == r.msUntilWarning(now: at))
+                    #expect(report.msUntilRetry == r.msUntilRetry(now: at))
+                    #expect(report.msUntilNextDeadline == r.msUntilNextDeadline(now: at),
+                            "next deadline at \(at) (judged \(judged)), idle \(idle), warn \(warn)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 400 * 30 * 2)
     }
 }
 

@@ -87,29 +87,81 @@ private enum EventCall {
     case lifecycle(PresenceEvent)
 }
 
-/// An event call with an optional `out` snapshot.
+/// A hot event's export (touch, check, snapshot_get, background,
+/// foreground): on a handle without a store and an `out` of this version's
+/// size (or none), a few compares, then `hot`, with nothing of the export
+/// kept across the call. Every other case is `event`'s, out of line.
 @inline(__always)
+private func hotEvent(_ function: StaticString, _ lock: OpaquePointer?,
+                      _ out: UnsafeMutablePointer<idlelock_snapshot>?, _ call: EventCall,
+                      _ hot: IdleLockHandle.HotEvent) -> Int32 {
+    if let lock {
+        let h = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock))
+        let target = out.flatMap { inPlace($0) }
+        if (out == nil) == (target == nil) && h._withUnsafeGuaranteedRef({ $0.store == nil }) {
+            // Without a store it cannot fail. Foreground asks the
+            // authenticator first, with no lock held.
+            h._withUnsafeGuaranteedRef {
+                $0.hot(hot, into: target, available: hot == .foreground ? $0.config.authenticator?.isAvailable() : nil,
+                       failure: nil)
+            }
+            return statusOK
+        }
+    }
+    return event(function, lock, out, call)
+}
+
+/// An event call with an optional `out` snapshot: `out` of this version's
+/// size is filled in place, read once for its size; any other size is
+/// `throughCopy`'s. Not inlined: the hot events come here only for what is
+/// not their hot path (`hotEvent`).
+@inline(never)
 private func event(_ function: StaticString, _ lock: OpaquePointer?,
                    _ out: UnsafeMutablePointer<idlelock_snapshot>?, _ call: EventCall) -> Int32 {
     guard let lock else { return fail(function, nullHandle) }
-    let checked = checkOut(out)
-    if let bad = checked.error { return fail(function, bad) }
+    var target: UnsafeMutablePointer<Snapshot>? = nil
+    if let out {
+        guard let direct = inPlace(out) else { return throughCopy(function, lock, out, call) }
+        target = direct
+    }
     return borrowing(lock) { h in
-        plain(function, snapshotting(into: out, size: checked.size) { target in
-            switch call {
-            case .start: return h.start(into: target)
-            case .touch: return h.touch(into: target)
-            case .inactive: return h.inactive(into: target)
-            case .background: return h.background(into: target)
-            case .foreground: return h.foreground(into: target)
-            case .check: return h.check(into: target)
-            case .lockNow: return h.lockNow(into: target)
-            case .snapshot: return h.snapshot(into: target)
-            case .lifecycle(let presence): return h.lifecycle(presence, into: target)
-            }
-        })
+        let result: CallResult
+        switch call {
+        case .start: result = h.start(into: target)
+        case .touch: result = h.touch(into: target)
+        case .inactive: result = h.inactive(into: target)
+        case .background: result = h.background(into: target)
+        case .foreground: result = h.foreground(into: target)
+        case .check: result = h.check(into: target)
+        case .lockNow: result = h.lockNow(into: target)
+        case .snapshot: result = h.snapshot(into: target)
+        case .lifecycle(let presence): result = h.lifecycle(presence, into: target)
+        }
+        return plain(function, result)
     }
 }
+
+/// An event call whose `out` is not this version's struct (an earlier
+/// version's, or a later one's): its size is checked (before any effect),
+/// the call runs (`event`) on a struct of this version's size, and the
+/// bytes the host's size covers are copied out, when the call wrote its
+/// snapshot (`state` set: not when it failed before it).
+@inline(never)
+private func throughCopy(_ function: StaticString, _ lock: OpaquePointer,
+                         _ out: UnsafeMutablePointer<idlelock_snapshot>, _ call: EventCall) -> Int32 {
+    let checked = checkOut(out)
+    if let bad = checked.error { return fail(function, bad) }
+    var local = idlelock_snapshot()
+    local.size = UInt32(snapshotSize)
+    local.state = notWritten
+    let status = event(function, lock, &local, call)
+    if local.state != notWritten { writeSnapshot(local, to: out, size: checked.size) }
+    return status
+}
+
+/// No `IDLELOCK_STATE_*`: a snapshot whose state is still this was not
+/// written by the call.
+private let notWritten: Int32 = -1
 
 /// Any other call with an optional `out` snapshot (the unlocks and the
 /// biometric pair): calls that go on after delivering to listeners, so
@@ -146,11 +198,15 @@ private func snapshotting(into out: UnsafeMutablePointer<idlelock_snapshot>?, si
                           _ run: (UnsafeMutablePointer<Snapshot>?) -> CallResult) -> CallResult {
     // One call of `run` (each export inlines it once): its target is the
     // host's struct, or the local copy.
-    let direct = out == nil ? nil : inPlace(out, size: size)
+    let direct = out.flatMap { inPlace($0, size: size) }
     var local = Snapshot()
+    local.state = notWritten
     return withUnsafeMutablePointer(to: &local) { copy in
         let result = run(out == nil ? nil : (direct ?? copy))
-        if let out, direct == nil { writeSnapshot(copy.pointee, to: out, size: size) }
+        // Copied out when the call wrote its snapshot (as `throughCopy`).
+        if let out, direct == nil, copy.pointee.state != notWritten {
+            writeSnapshot(copy.pointee, to: out, size: size)
+        }
         return result
     }
 }
@@ -275,7 +331,7 @@ public func idlelock_start(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<i
 
 @c @implementation
 public func idlelock_touch(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_touch", lock, out, .touch)
+    hotEvent("idlelock_touch", lock, out, .touch, .touch)
 }
 
 @c @implementation
@@ -285,17 +341,17 @@ public func idlelock_inactive(_ lock: OpaquePointer?, _ out: UnsafeMutablePointe
 
 @c @implementation
 public func idlelock_background(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_background", lock, out, .background)
+    hotEvent("idlelock_background", lock, out, .background, .background)
 }
 
 @c @implementation
 public func idlelock_foreground(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_foreground", lock, out, .foreground)
+    hotEvent("idlelock_foreground", lock, out, .foreground, .foreground)
 }
 
 @c @implementation
 public func idlelock_check(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
-    event("idlelock_check", lock, out, .check)
+    hotEvent("idlelock_check", lock, out, .check, .check)
 }
 
 @c @implementation
@@ -338,7 +394,7 @@ public func idlelock_lock(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<id
 @c @implementation
 public func idlelock_snapshot_get(_ lock: OpaquePointer?, _ out: UnsafeMutablePointer<idlelock_snapshot>?) -> Int32 {
     guard out != nil else { return fail("idlelock_snapshot_get", .invalid("out is NULL")) }
-    return event("idlelock_snapshot_get", lock, out, .snapshot)
+    return hotEvent("idlelock_snapshot_get", lock, out, .snapshot, .check)
 }
 
 // MARK: - Passcode

@@ -2,7 +2,7 @@
 // `idlelock_snapshot` (Handle/Snapshot.swift), so a host's struct of this
 // version is filled in place; any other size (an earlier version's struct,
 // or a later one's) goes through a copy that covers only the bytes the
-// host's `size` covers (SPEC §8).
+// host's `size` covers (the header's "Versions"; docs/COMPATIBILITY.md).
 
 import CIdleLock
 import CSystem
@@ -34,23 +34,35 @@ extension idlelock_snapshot {
 }
 
 /// The host's `out` as the handle's `Snapshot`, to be filled in place, when
-/// the host passed this version's struct (`size`, as checked before the
-/// call) and the layouts agree; nil otherwise.
+/// the host passed this version's struct (`out->size`, read here once) and
+/// the layouts agree; nil otherwise (checked and copied by the caller).
 @inline(__always)
-func inPlace(_ out: UnsafeMutablePointer<idlelock_snapshot>?, size: Int) -> UnsafeMutablePointer<Snapshot>? {
-    guard let out, size == MemoryLayout<idlelock_snapshot>.size, snapshotLayoutAgrees else { return nil }
+func inPlace(_ out: UnsafeMutablePointer<idlelock_snapshot>) -> UnsafeMutablePointer<Snapshot>? {
+    inPlace(out, size: Int(UnsafeRawPointer(out).load(as: UInt32.self)))
+}
+
+/// `inPlace` for a size already read (and checked) by the caller.
+@inline(__always)
+func inPlace(_ out: UnsafeMutablePointer<idlelock_snapshot>, size: Int) -> UnsafeMutablePointer<Snapshot>? {
+    guard size == MemoryLayout<idlelock_snapshot>.size, snapshotLayoutAgrees else { return nil }
     return UnsafeMutableRawPointer(out).bindMemory(to: Snapshot.self, capacity: 1)
 }
 
-/// Writes `s` into the first `size` bytes of the host's `out` (an earlier
-/// version's struct, or a later one's, whose bytes past the fields this
-/// library knows are zeroed). `size` is the one checked before the call:
-/// `out->size` is never read back.
-func writeSnapshot(_ s: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>, size: Int) {
+/// Writes the first `size` bytes of `s`, this version's struct, into the
+/// host's `out` (an earlier version's struct, or a later one's, whose
+/// bytes past the fields this library knows are zeroed). `size` is the one
+/// checked before the call: `out->size` is never read back.
+func writeSnapshot(_ s: idlelock_snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>, size: Int) {
     let known = MemoryLayout<idlelock_snapshot>.size
-    var c = idlelock_snapshot(s)
+    var c = s
     c.size = UInt32(size)
     let raw = UnsafeMutableRawPointer(out)
     withUnsafeBytes(of: &c) { raw.copyMemory(from: $0.baseAddress!, byteCount: Swift.min(size, known)) }
     if size > known { memset(raw + known, 0, size - known) }
+}
+
+/// `writeSnapshot` of the handle's `Snapshot` (the calls that fill a local
+/// copy: the unlocks and the biometric pair).
+func writeSnapshot(_ s: Snapshot, to out: UnsafeMutablePointer<idlelock_snapshot>, size: Int) {
+    writeSnapshot(idlelock_snapshot(s), to: out, size: size)
 }

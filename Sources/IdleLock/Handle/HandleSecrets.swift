@@ -1,5 +1,5 @@
 // Sealed secrets, the gate, sign-out and the biometric calls on the handle
-// (SPEC §5, §6). With a store, secrets of an engaged session are changed by
+// (the header's "Biometric shortcut" and "Sealed secrets and the gate"). With a store, secrets of an engaged session are changed by
 // a durable step (re-read, apply, replace); before a passcode they live in
 // memory only.
 
@@ -7,7 +7,7 @@ import CIdleLockSupport
 
 extension IdleLockHandle {
     /// With the mutex held, after judging: the session must be unlocked,
-    /// started if it was found in the store (SPEC §3), and its key open.
+    /// started if it was found in the store (docs/STORE.md), and its key open.
     func requireOpen() throws(IdleLockError) {
         guard rules.handsOut else { throw closedError() }
         try requireKey()
@@ -103,10 +103,20 @@ extension IdleLockHandle {
         absorb(image)
     }
 
+    /// `require_unlocked`, the gate a host asks before every sensitive
+    /// action: without a store it is one of the hot calls
+    /// (`gateWithoutStore`); with one, the store is looked at first.
+    @inline(__always)
     func requireUnlocked() -> CallResult {
-        transactHot { now throws(IdleLockError) in
+        guard store == nil else { return requireUnlockedWithStore() }
+        return gateWithoutStore()
+    }
+
+    @inline(never)
+    private func requireUnlockedWithStore() -> CallResult {
+        transact { now throws(IdleLockError) in
             rules.check(now: now)
-            if store != nil { try refreshFromStore() }
+            try refreshFromStore()
             try requireOpen()
         }
     }
@@ -129,7 +139,7 @@ extension IdleLockHandle {
 
     // MARK: - Sign-out
 
-    /// SPEC §6 `disable`: works in every state. Memory first, then the store
+    /// `disable` (the header's "The store"): works in every state. Memory first, then the store
     /// is deleted (a failure there is STORAGE; this process is signed out
     /// either way).
     func disable() -> CallResult {

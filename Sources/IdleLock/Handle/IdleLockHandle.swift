@@ -142,13 +142,18 @@ final class IdleLockHandle {
     // MARK: - Clock and transactions
 
     /// The caller's clock, or the system's, which counts suspend
-    /// (Platform/SystemClock.swift). One shared copy, called by every
-    /// transaction (inlined, it would grow each hot call: BENCHMARKS.md's
-    /// size goal).
-    @inline(never)
+    /// (Platform/SystemClock.swift). Inlined: the host's callback is called
+    /// straight from the call; the system's reading is one shared copy, out
+    /// of line (inlined, it would grow each hot call).
+    @inline(always)
     static func readClock(_ clock: HostClock?) -> Int64 {
         if let clock { return clock.function(clock.context) }
-        return SystemClock.milliseconds()
+        return systemClock()
+    }
+
+    @inline(never)
+    static func systemClock() -> Int64 {
+        SystemClock.milliseconds()
     }
 
     /// Runs `body` under the mutex with one clock reading, then seals the
@@ -164,7 +169,7 @@ final class IdleLockHandle {
     /// half). Every call off the hot path shares one copy of the
     /// transaction's code (`transactOutlined`): the library stays under its
     /// size goal (BENCHMARKS.md).
-    @inline(__always)
+    @inline(always)
     func transact(into out: UnsafeMutablePointer<Snapshot>? = nil, ownChangesOnly: Bool = false,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         transactOutlined(checking: {}, into: out, ownChangesOnly: ownChangesOnly, body)
@@ -173,7 +178,7 @@ final class IdleLockHandle {
     /// As `transact`, after `precondition` (run under the lock, before the
     /// clock is read): a bad argument that can only be judged under the
     /// lock (a prompt token) fails with nothing changed.
-    @inline(__always)
+    @inline(always)
     func transact(checking precondition: () throws(IdleLockError) -> Void,
                   into out: UnsafeMutablePointer<Snapshot>? = nil,
                   _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
@@ -202,18 +207,90 @@ final class IdleLockHandle {
         return transactLocked(into: out, ownChangesOnly: ownChangesOnly, body)
     }
 
-    /// `transact` inlined into the call: for the hot calls of BENCHMARKS.md
-    /// only (touch, check, snapshot_get, background, foreground and the
-    /// gate), which must not pay for a closure call.
-    @inline(__always)
-    func transactHot(into out: UnsafeMutablePointer<Snapshot>? = nil,
-                     _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
+    /// The events of the hot path (BENCHMARKS.md): touch, check (and
+    /// snapshot_get), background, foreground.
+    typealias HotEvent = LockRules.Event
+
+    /// A hot event, its failure (a lock that could not be saved to the
+    /// store) as a `CallResult`: for the exports' other paths, the
+    /// lifecycle names and the watcher.
+    @inline(always)
+    func event(_ event: HotEvent, into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
+        let available = event == .foreground ? config.authenticator?.isAvailable() : nil
+        var failure: IdleLockError? = nil
+        withUnsafeMutablePointer(to: &failure) { hot(event, into: out, available: available, failure: $0) }
+        return CallResult(error: failure)
+    }
+
+    /// Every hot event: one function, the transaction's end inlined into
+    /// it. Only a handle with a store can fail (a lock it could not save):
+    /// then the error goes into `failure`, which the caller must give (nil
+    /// skips the store: the exports' own path to this takes only handles
+    /// without one, and cannot fail). `available`: for `foreground`,
+    /// `is_available` as the authenticator answered, asked by the caller
+    /// before the lock.
+    @inline(never)
+    func hot(_ event: HotEvent, into out: UnsafeMutablePointer<Snapshot>?, available: Bool?,
+             failure: UnsafeMutablePointer<IdleLockError?>?) {
         mutex.lock()
-        return transactLocked(into: out, ownChangesOnly: false, body)
+        let now = IdleLockHandle.readClock(config.clock)
+        apply(event, now: now, available: available) // judges at `now` (`begin`)
+        if let failure { saveLock(into: failure) }
+        settleAndUnlock(now: now, into: out, ownChangesOnly: false, judgedNow: true, direct: true)
+    }
+
+    /// `saveLockIfNeeded` for `hot` (with a store): its failure into
+    /// `failure`.
+    @inline(never)
+    private func saveLock(into failure: UnsafeMutablePointer<IdleLockError?>) {
+        if store != nil, let error = saveLockIfNeeded() { failure.pointee = error }
+    }
+
+    /// A hot event's rule, at `now` (`available`: `is_available` as the
+    /// authenticator answered before the lock, for `foreground`).
+    @inline(always)
+    private func apply(_ event: HotEvent, now: Int64, available: Bool?) {
+        // One copy of `begin` in each case (no second dispatch after it).
+        switch event {
+        case .touch: rules.touch(now: now)
+        case .check: rules.begin(now: now) // `check`, inlined
+        case .background: rules.depart(now: now, toBackground: true)
+        case .foreground:
+            if let available { bioAvailable = available }
+            rules.foreground(now: now)
+        }
+    }
+
+    /// `require_unlocked` on a handle without a store (HandleSecrets.swift):
+    /// judge, then the gate's verdict, with no closure and no error thrown
+    /// on the way (an error is 66 bytes, copied at each throw and catch:
+    /// BENCHMARKS.md "Profile").
+    @inline(always)
+    func gateWithoutStore() -> CallResult {
+        mutex.lock()
+        let now = IdleLockHandle.readClock(config.clock)
+        rules.begin(now: now) // `check`, inlined
+        guard rules.handsOut && keyLoaded else { return gateRefused(now: now) }
+        leave(now: now, into: nil, ownChangesOnly: false)
+        return CallResult(error: nil)
+    }
+
+    /// The gate closed: why (`requireOpen`), then the end of the
+    /// transaction (no store: nothing to save).
+    @inline(never)
+    private func gateRefused(now: Int64) -> CallResult {
+        var failure: IdleLockError? = nil
+        do {
+            try requireOpen()
+        } catch {
+            failure = error
+        }
+        leave(now: now, into: nil, ownChangesOnly: false)
+        return CallResult(error: failure)
     }
 
     /// The rest of a transaction, entered with the mutex held.
-    @inline(__always)
+    @inline(always)
     private func transactLocked(into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool,
                                 _ body: (Int64) throws(IdleLockError) -> Void) -> CallResult {
         let now = IdleLockHandle.readClock(config.clock)
@@ -221,32 +298,84 @@ final class IdleLockHandle {
         do {
             try body(now)
         } catch {
-            // A store that is present but damaged locks the session (header,
-            // "The store"): never read as a sign-out, never left open.
-            if error.isStoreDamage { rules.storeDamaged() }
-            failure = error
+            failure = bodyFailed(error)
         }
-        if store != nil, let saveFailure = saveLockIfNeeded(), failure == nil { failure = saveFailure }
-        settle(now: now, into: out)
-        guard !queue.isEmpty else {
+        let saveFailure = finish(now: now, into: out, ownChangesOnly: ownChangesOnly)
+        return CallResult(error: failure ?? saveFailure)
+    }
+
+    /// A transaction's body failed with `error`: a store that is present
+    /// but damaged locks the session (header, "The store"): never read as a
+    /// sign-out, never left open.
+    @inline(never)
+    private func bodyFailed(_ error: IdleLockError) -> IdleLockError {
+        if error.isStoreDamage { rules.storeDamaged() }
+        return error
+    }
+
+    /// The end of every transaction, with the mutex held since its clock
+    /// reading `now`: save a lock (with a store: its failure is returned,
+    /// and counts when the call did not fail already), then `leave`. A
+    /// handle without a store returns no failure here, known at compile
+    /// time on the hot path (an optional error is 66 bytes: no copy of one
+    /// is made when there is none).
+    @inline(always)
+    private func finish(now: Int64, into out: UnsafeMutablePointer<Snapshot>?,
+                        ownChangesOnly: Bool) -> IdleLockError? {
+        guard store == nil else { return saveAndLeave(now: now, into: out, ownChangesOnly: ownChangesOnly) }
+        leave(now: now, into: out, ownChangesOnly: ownChangesOnly)
+        return nil
+    }
+
+    /// `finish` with a store.
+    @inline(never)
+    private func saveAndLeave(now: Int64, into out: UnsafeMutablePointer<Snapshot>?,
+                              ownChangesOnly: Bool) -> IdleLockError? {
+        let failure = saveLockIfNeeded()
+        leave(now: now, into: out, ownChangesOnly: ownChangesOnly)
+        return failure
+    }
+
+    /// `settleAndUnlock`, for every transaction but the hot events (which
+    /// inline it into `hot`): not inlined, one copy.
+    @inline(never)
+    private func leave(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool) {
+        settleAndUnlock(now: now, into: out, ownChangesOnly: ownChangesOnly, judgedNow: false, direct: false)
+    }
+
+    /// Settle (seal, publish, the snapshot into `out`), then release the
+    /// mutex and deliver what is queued. `judgedNow`: the transaction judged
+    /// at `now` (LockRules.report). `direct`: a snapshot only the caller
+    /// reads may be written straight into `out` (`settle`).
+    @inline(always)
+    private func settleAndUnlock(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool,
+                                 judgedNow: Bool, direct: Bool) {
+        // Straight into `out` (`settle` true): nothing was queued before,
+        // and with no listener the call queued nothing.
+        if settle(now: now, into: out, judgedNow: judgedNow, direct: direct) || queue.isEmpty {
             mutex.unlock()
-            return CallResult(error: failure)
+            return
         }
         // Listeners run now, with the mutex released; one may reuse or
         // scribble on the caller's buffer, so the call's own snapshot is
         // written again after them: `out` holds this call's state. (With
         // listeners, settle built it in `scratch`, the library's memory.)
+        deliverAfter(into: out, ownChangesOnly: ownChangesOnly)
+    }
+
+    /// The end of `settleAndUnlock` when snapshots are queued: not inlined.
+    @inline(never)
+    private func deliverAfter(into out: UnsafeMutablePointer<Snapshot>?, ownChangesOnly: Bool) {
         let own = out == nil ? nil : scratch.pointee
         let limit = ownChangesOnly ? seq : UInt64.max
         mutex.unlock()
         deliver(through: limit)
         if let out, let own { out.pointee = own }
-        return CallResult(error: failure)
     }
 
     /// A lock takes effect in memory first: the session key is wiped. The
     /// test is inlined into every call; the wipe is not.
-    @inline(__always)
+    @inline(always)
     func sealIfLocked() {
         if rules.state != .unlocked && keyLoaded { seal() }
     }
@@ -262,36 +391,51 @@ final class IdleLockHandle {
     /// listeners). The full snapshot (with its deadlines) is computed only
     /// when the caller asked for it (into `out`), or a listener or the
     /// watcher needs it.
-    @inline(__always)
-    private func settle(now: Int64, into out: UnsafeMutablePointer<Snapshot>?) {
+    /// Returns true when the snapshot went straight into `out` (nothing
+    /// queued before or by the call). Only the hot events do that
+    /// (`direct`); the other calls build it in `scratch` and copy it, one
+    /// copy of that code less.
+    @inline(always)
+    private func settle(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, judgedNow: Bool,
+                        direct: Bool) -> Bool {
         sealIfLocked()
-        let visible = visibleState(now: now)
-        let changed = visible != published
-        if changed {
-            published = visible
-            seq &+= 1
+        let listening = !registry.isEmpty
+        // Straight into the host's `out` when only the caller reads it: the
+        // rules report the snapshot's times in one pass, whose warning is
+        // also the visible state's. (`size` is this version's already.)
+        if direct, let out, !listening, watcher == nil, queue.isEmpty {
+            let report = rules.report(now: now, judgedNow: judgedNow)
+            writeTimes(to: out, report: report)
+            let shown = shownState(now: now, isWarning: report.isWarning)
+            publish(shown.visible)
+            writeState(to: out, shown)
+            return true
         }
-        let heard = changed && !registry.isEmpty
-        guard out != nil || heard || watcher != nil else { return }
-        // Straight into the host's `out` when only the caller reads it. When
-        // a listener or the watcher reads it too, or listeners will run
-        // after the call, it is built in `scratch` and copied out: the
-        // library never reads back the host's memory (another thread of the
-        // host may be writing the same buffer).
-        guard let out, watcher == nil, registry.isEmpty, queue.isEmpty else {
-            settleShared(now: now, into: out, heard: heard, visible: visible)
-            return
-        }
-        writeSnapshot(now: now, to: out, visible: visible)
+        let heard = publish(visibleState(now: now, isWarning: rules.isWarning(now: now))) && listening
+        guard out != nil || heard || watcher != nil else { return false }
+        settleShared(now: now, into: out, heard: heard)
+        return false
     }
 
-    /// `settle` when others read the snapshot too: built in `scratch`,
-    /// copied out, queued, shown to the watcher. Not inlined into every
-    /// call (the library stays under its size goal).
+    /// Gives a change of the visible state a new `seq`; true when it changed.
+    @inline(always)
+    @discardableResult
+    private func publish(_ visible: VisibleState) -> Bool {
+        guard visible != published else { return false }
+        published = visible
+        seq &+= 1
+        return true
+    }
+
+    /// `settle` when a listener or the watcher reads the snapshot too, or
+    /// listeners will run after the call: it is built in `scratch` and
+    /// copied out (the library never reads back the host's memory: another
+    /// thread of the host may be writing the same buffer), queued, shown
+    /// to the watcher. Not inlined.
     @inline(never)
-    private func settleShared(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, heard: Bool,
-                              visible: VisibleState) {
-        writeSnapshot(now: now, to: scratch, visible: visible)
+    private func settleShared(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, heard: Bool) {
+        let report = rules.report(now: now)
+        writeSnapshot(to: scratch, report: report, shown: shownState(now: now, isWarning: report.isWarning))
         out?.pointee = scratch.pointee
         // A deadline that moved earlier than the watcher's alarm wakes it.
         if let watcher, Millis.add(now, scratch.pointee.msUntilNextDeadline) < watcher.armedAt {
@@ -302,40 +446,83 @@ final class IdleLockHandle {
 
     /// The part of the state whose change produces a new `seq` (not the
     /// times, which move on every touch).
-    @inline(__always)
+    @inline(always)
+    private func visibleState(now: Int64, isWarning: Bool) -> VisibleState {
+        shownState(now: now, isWarning: isWarning).visible
+    }
+
+    /// The fields of the visible state, each read once: packed for the
+    /// comparison with the published state, and written to the snapshot
+    /// from the same values (after a write to the host's struct, which
+    /// may be anywhere, the compiler would read the handle's fields
+    /// again).
+    struct Shown {
+        let state: LockState
+        let reason: LockReason
+        let engaged: Bool
+        let biometricsEnabled: Bool
+        let biometricsAvailable: Bool
+        let away: Bool
+        let attemptsRemaining: Int32
+        let passcodeRequired: Bool
+        let visible: VisibleState
+    }
+
+    @inline(always)
+    private func shownState(now: Int64, isWarning: Bool) -> Shown {
+        let state = rules.state, reason = rules.reason, engaged = rules.engaged
+        let biometricsEnabled = bioWrap != nil, biometricsAvailable = bioAvailable, away = rules.isAway
+        let attempts = rules.attemptsRemaining, passcodeRequired = rules.isPasscodeRequired(now: now)
+        return Shown(state: state, reason: reason, engaged: engaged, biometricsEnabled: biometricsEnabled,
+                     biometricsAvailable: biometricsAvailable, away: away, attemptsRemaining: attempts,
+                     passcodeRequired: passcodeRequired,
+                     visible: VisibleState(state: state, reason: reason, isEnabled: engaged,
+                                           isBiometricsEnabled: biometricsEnabled,
+                                           isBiometricsAvailable: biometricsAvailable, isAway: away,
+                                           attemptsRemaining: attempts, isWarning: isWarning,
+                                           isPasscodeRequired: passcodeRequired))
+    }
+
+    /// The visible state at `now` (create: no listener hears it).
     private func visibleState(now: Int64) -> VisibleState {
-        VisibleState(state: rules.state, reason: rules.reason, isEnabled: rules.engaged,
-                     isBiometricsEnabled: bioWrap != nil, isBiometricsAvailable: bioAvailable,
-                     isAway: rules.isAway, attemptsRemaining: rules.attemptsRemaining,
-                     isWarning: rules.isWarning(now: now), isPasscodeRequired: rules.isPasscodeRequired(now: now))
+        visibleState(now: now, isWarning: rules.isWarning(now: now))
     }
 
     /// Fills `s` field by field (in place: `s` is usually the host's own
-    /// `out`); `visible` is the state `settle` computed at `now` (not
-    /// computed twice).
-    @inline(__always)
-    private func writeSnapshot(now: Int64, to s: UnsafeMutablePointer<Snapshot>, visible: VisibleState) {
-        let r = LockRules.report(of: &rules, now: now)
+    /// `out`) from what `settle` computed at one reading: the rules'
+    /// report and the visible state's fields (nothing computed twice).
+    @inline(always)
+    private func writeSnapshot(to s: UnsafeMutablePointer<Snapshot>, report r: RulesReport, shown: Shown) {
         s.pointee.size = UInt32(MemoryLayout<Snapshot>.size)
-        s.pointee.state = r.state.rawValue
-        s.pointee.seq = seq
-        s.pointee.reason = r.reason.rawValue
-        s.pointee.isEnabled = r.engaged ? 1 : 0
-        s.pointee.isBiometricsEnabled = bioWrap != nil ? 1 : 0
-        s.pointee.isBiometricsAvailable = bioAvailable ? 1 : 0
-        s.pointee.isAway = r.isAway ? 1 : 0
-        s.pointee.attemptsRemaining = r.attemptsRemaining
-        s.pointee.lastActivity = r.lastActivity
+        writeTimes(to: s, report: r)
+        writeState(to: s, shown)
+    }
+
+    /// The report's fields, written as soon as they are computed (fewer
+    /// values kept across the rest: BENCHMARKS.md "Profile").
+    @inline(always)
+    private func writeTimes(to s: UnsafeMutablePointer<Snapshot>, report r: RulesReport) {
         s.pointee.msUntilIdleLock = r.msUntilIdleLock
         s.pointee.isWarning = r.isWarning ? 1 : 0
         s.pointee.reserved1 = 0
         s.pointee.msUntilWarning = r.msUntilWarning
         s.pointee.msUntilRetry = r.msUntilRetry
         s.pointee.msUntilNextDeadline = r.msUntilNextDeadline
-        // The 1.2 fields are not in the report: `settle` judged the policy
-        // already, and the last authentication is one load (BENCHMARKS.md,
-        // the instruction counts).
-        s.pointee.isPasscodeRequired = visible.isPasscodeRequired ? 1 : 0
+    }
+
+    /// The rest, after `publish` (which gives `seq`).
+    @inline(always)
+    private func writeState(to s: UnsafeMutablePointer<Snapshot>, _ shown: Shown) {
+        s.pointee.state = shown.state.rawValue
+        s.pointee.seq = seq
+        s.pointee.reason = shown.reason.rawValue
+        s.pointee.isEnabled = shown.engaged ? 1 : 0
+        s.pointee.isBiometricsEnabled = shown.biometricsEnabled ? 1 : 0
+        s.pointee.isBiometricsAvailable = shown.biometricsAvailable ? 1 : 0
+        s.pointee.isAway = shown.away ? 1 : 0
+        s.pointee.attemptsRemaining = shown.attemptsRemaining
+        s.pointee.lastActivity = rules.lastActivity
+        s.pointee.isPasscodeRequired = shown.passcodeRequired ? 1 : 0
         s.pointee.reserved2 = 0
         s.pointee.lastAuthentication = rules.lastAuthentication
     }
@@ -345,26 +532,26 @@ final class IdleLockHandle {
     func start(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
         transact(into: out) { now in rules.start(now: now, restart: restart) }
     }
+    @inline(always)
     func touch(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transactHot(into: out) { now in rules.touch(now: now) }
+        event(.touch, into: out)
     }
     func inactive(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transact(into: out) { now in rules.depart(now: now, toBackground: false) }
+        transact(into: out) { now in rules.becomeInactive(now: now) }
     }
+    @inline(always)
     func background(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transactHot(into: out) { now in rules.depart(now: now, toBackground: true) }
+        event(.background, into: out)
     }
     /// `foreground` also refreshes the cached `is_available` (asked before
     /// the internal lock is taken).
+    @inline(always)
     func foreground(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        let available = config.authenticator?.isAvailable()
-        return transactHot(into: out) { now in
-            if let available { bioAvailable = available }
-            rules.foreground(now: now)
-        }
+        event(.foreground, into: out)
     }
+    @inline(always)
     func check(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
-        transactHot(into: out) { now in rules.check(now: now) }
+        event(.check, into: out)
     }
 
     /// A platform's lifecycle state, mapped by `LifecycleNames`; a name with
@@ -525,8 +712,9 @@ final class IdleLockHandle {
         }
     }
 
+    @inline(always)
     func snapshot(into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
-        transactHot(into: out) { now in rules.check(now: now) }
+        event(.check, into: out)
     }
 
     // MARK: - Listeners

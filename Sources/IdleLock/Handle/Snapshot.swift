@@ -50,9 +50,11 @@ struct VisibleState: Equatable {
          isBiometricsAvailable: Bool, isAway: Bool, attemptsRemaining: Int32, isWarning: Bool,
          isPasscodeRequired: Bool) {
         @inline(__always) func bit(_ flag: Bool, _ at: UInt64) -> UInt64 { UInt64(flag ? 1 : 0) << at }
+        // A state's raw value is 0...2 and a reason's 0...5 (their enums):
+        // they fit their bits unmasked.
         word = UInt64(UInt32(bitPattern: attemptsRemaining))
-            | UInt64(UInt32(bitPattern: state.rawValue) & 3) << 32
-            | UInt64(UInt32(bitPattern: reason.rawValue) & 7) << 34
+            | UInt64(UInt32(bitPattern: state.rawValue)) << 32
+            | UInt64(UInt32(bitPattern: reason.rawValue)) << 34
             | bit(isEnabled, 37) | bit(isBiometricsEnabled, 38) | bit(isBiometricsAvailable, 39)
             | bit(isAway, 40) | bit(isWarning, 41) | bit(isPasscodeRequired, 42)
     }

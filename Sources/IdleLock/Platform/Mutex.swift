@@ -3,7 +3,10 @@
 import CSystem
 
 /// `pthread_mutex_t` (default, non-recursive) with one `pthread_cond_t`.
-final class Mutex {
+/// A non-copyable struct, not a class: stored in the handle, its pointers
+/// are the handle's own fields (one load to reach the mutex on every
+/// call, not two: BENCHMARKS.md "Profile").
+struct Mutex: ~Copyable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 

@@ -80,14 +80,9 @@ enum AttemptStart: Equatable {
     case retryLater(Int64)
 }
 
-/// What the rules report for a snapshot.
+/// The times a snapshot reports, and the warning, at one reading
+/// (`LockRules.report`).
 struct RulesReport {
-    var state: LockState
-    var reason: LockReason
-    var engaged: Bool
-    var isAway: Bool
-    var attemptsRemaining: Int32
-    var lastActivity: Int64
     var msUntilIdleLock: Int64
     var isWarning: Bool
     var msUntilWarning: Int64
@@ -249,8 +244,10 @@ struct LockRules {
     /// `start`: secrets and the gate may open.
     var handsOut: Bool { state == .unlocked && !awaitingStart }
 
+    /// `failedAttempts` stays within 0...maxAttempts: the difference
+    /// cannot wrap (no overflow check on every call's path).
     var attemptsRemaining: Int32 {
-        engaged ? maxAttempts - failedAttempts : maxAttempts
+        engaged ? maxAttempts &- failedAttempts : maxAttempts
     }
 
     /// Time until the idle deadline: 0 when due, `never` when the idle
@@ -267,19 +264,28 @@ struct LockRules {
         return timeouts.idle - idleFor
     }
 
-    /// Everything a snapshot reports, computed in one pass (its helpers are
-    /// inlined into it). It changes nothing: `rules` is `inout` only so the
-    /// handle's rules are read in place (a non-mutating call on a struct
-    /// this large stored in a class is passed a copy of it: 200 bytes on
-    /// every call that writes a snapshot, BENCHMARKS.md).
-    @inline(never)
-    static func report(of rules: inout LockRules, now: Int64) -> RulesReport {
-        RulesReport(state: rules.state, reason: rules.reason, engaged: rules.engaged,
-                    isAway: rules.departure != nil, attemptsRemaining: rules.attemptsRemaining,
-                    lastActivity: rules.lastActivity, msUntilIdleLock: rules.msUntilIdleLock(now: now),
-                    isWarning: rules.isWarning(now: now), msUntilWarning: rules.msUntilWarning(now: now),
-                    msUntilRetry: rules.msUntilRetry(now: now),
-                    msUntilNextDeadline: rules.msUntilNextDeadline(now: now))
+    /// The times a snapshot reports and the warning, each computed once:
+    /// the time until the idle lock, whether a prompt shields the session
+    /// and the delay left are each read once and shared by the fields that
+    /// depend on them (as `isWarning`, `msUntilWarning` and
+    /// `msUntilNextDeadline` each compute them alone). Inlined into the one
+    /// function that writes a snapshot (IdleLockHandle.swift), which reads
+    /// the rules in place. `judgedNow`: the caller's transaction judged at
+    /// `now` (`begin`), so nothing is due at this reading (false: the rules
+    /// look it up). Changes nothing (`mutating` for
+    /// `msUntilNextDeadlineInFull`).
+    @inline(always)
+    mutating func report(now: Int64, judgedNow: Bool = false) -> RulesReport {
+        let untilIdle = msUntilIdleLock(now: now)
+        // Only the warning asks whether a prompt shields the session.
+        let shielded = timeouts.warnBefore > 0 && shield.isActive(now: now)
+        let retryLeft = msUntilRetry(now: now)
+        return RulesReport(msUntilIdleLock: untilIdle,
+                           isWarning: isWarning(untilIdle: untilIdle, shielded: shielded),
+                           msUntilWarning: msUntilWarning(untilIdle: untilIdle, shielded: shielded, now: now),
+                           msUntilRetry: retryLeft,
+                           msUntilNextDeadline: msUntilNextDeadline(now: now, retryLeft: retryLeft,
+                                                                    judgedNow: judgedNow))
     }
 
     /// A policy refuses the biometric shortcut at `now`: the lock screen
@@ -318,9 +324,13 @@ struct LockRules {
     /// there?". Activity ends it.
     @inline(always)
     func isWarning(now: Int64) -> Bool {
-        guard timeouts.warnBefore > 0, !shield.isActive(now: now) else { return false }
-        let left = msUntilIdleLock(now: now)
-        return left != Millis.never && left <= timeouts.warnBefore
+        guard timeouts.warnBefore > 0 else { return false }
+        return isWarning(untilIdle: msUntilIdleLock(now: now), shielded: shield.isActive(now: now))
+    }
+
+    @inline(always)
+    private func isWarning(untilIdle left: Int64, shielded: Bool) -> Bool {
+        timeouts.warnBefore > 0 && !shielded && left != Millis.never && left <= timeouts.warnBefore
     }
 
     /// Time until the warning window opens: 0 when open, `never` when there
@@ -328,9 +338,13 @@ struct LockRules {
     @inline(always)
     func msUntilWarning(now: Int64) -> Int64 {
         guard timeouts.warnBefore > 0 else { return Millis.never }
-        let left = msUntilIdleLock(now: now)
-        if left == Millis.never { return Millis.never }
-        if shield.isActive(now: now), let untilCap = shield.msUntilCap(now: now) {
+        return msUntilWarning(untilIdle: msUntilIdleLock(now: now), shielded: shield.isActive(now: now), now: now)
+    }
+
+    @inline(always)
+    private func msUntilWarning(untilIdle left: Int64, shielded: Bool, now: Int64) -> Int64 {
+        guard timeouts.warnBefore > 0, left != Millis.never else { return Millis.never }
+        if shielded, let untilCap = shield.msUntilCap(now: now) {
             // A prompt defers the idle rule: no warning before its cap.
             return Swift.max(1, Swift.max(untilCap, left - timeouts.warnBefore))
         }
@@ -342,9 +356,73 @@ struct LockRules {
     /// host timer wakes exactly then instead of polling: 0 when a `check`
     /// now would change the state or the warning, `never` when nothing is
     /// due. It may wake a host early (then it re-reads this), never late.
-    @inline(always)
+    /// (For the watcher and the tests: it reads a copy of the rules. The
+    /// calls that write a snapshot read them in place, `report`.)
     func msUntilNextDeadline(now: Int64) -> Int64 {
-        let retryLeft = msUntilRetry(now: now)
+        var rules = self
+        return rules.msUntilNextDeadlineInFull(now: now, retryLeft: msUntilRetry(now: now))
+    }
+
+    /// `msUntilNextDeadline` with the delay left at `now` already read.
+    /// What nearly every call of an app in use finds (engaged and
+    /// unlocked, judged at this reading, no prompt open or covering an
+    /// absence, no delay running, no policy moment ahead) is computed
+    /// inline: then only the idle deadline, the warning's start and, while
+    /// away, the end of the grace window and the absence's timeout can lie
+    /// ahead. Everything else is `msUntilNextDeadlineInFull`'s, out of line.
+    @inline(always)
+    private mutating func msUntilNextDeadline(now: Int64, retryLeft: Int64, judgedNow: Bool) -> Int64 {
+        guard engaged, state == .unlocked, judgedNow || judgedAt == now, retryLeft == 0, shield.earliestLive == nil,
+              !absenceCovered, passcodePolicy.requiredFrom == Int64.max else {
+            return msUntilNextDeadlineInFull(now: now, retryLeft: retryLeft)
+        }
+        var next = idleMoments(now: now)
+        if let departed = departure { next = Swift.min(next, absenceMoments(departed, now: now)) }
+        return next == Int64.max ? Millis.never : Millis.elapsed(from: now, to: next)
+    }
+
+    /// While away since `departed`: the earliest of the end of the grace
+    /// window and the absence's timeout that is later than `now`, or
+    /// Int64.max.
+    @inline(always)
+    private func absenceMoments(_ departed: Int64, now: Int64) -> Int64 {
+        var next = Int64.max
+        let graceEnd = Millis.add(departed, Millis.add(timeouts.grace, 1))
+        if graceEnd > now { next = graceEnd }
+        // A NEVER timeout never passes: no moment (from a departure below
+        // 0, adding it would not even saturate).
+        let absence = absenceTimeout(reachedBackground: reachedBackground)
+        if absence != Millis.never {
+            let timeout = Millis.add(departed, absence)
+            if timeout > now { next = Swift.min(next, timeout) }
+        }
+        return next
+    }
+
+    /// The earliest of the idle deadline and the warning's start that is
+    /// later than `now`, or Int64.max (engaged and unlocked).
+    @inline(always)
+    private func idleMoments(now: Int64) -> Int64 {
+        var next = Int64.max
+        if timeouts.idle != Millis.never {
+            let deadline = Millis.add(lastActivity, timeouts.idle)
+            if deadline > now { next = deadline }
+            // warn < idle: the window's start from the last activity cannot
+            // overflow before the final saturating add.
+            if timeouts.warnBefore > 0 {
+                let opens = Millis.add(lastActivity, timeouts.idle - timeouts.warnBefore)
+                if opens > now { next = Swift.min(next, opens) }
+            }
+        }
+        return next
+    }
+
+    /// Changes nothing: `mutating` only so that it is passed the rules in
+    /// place (a call of an out-of-line non-mutating method on the rules,
+    /// stored in the handle, is passed a copy of all of them: about 300
+    /// bytes and two retains, BENCHMARKS.md "Profile").
+    @inline(never)
+    private mutating func msUntilNextDeadlineInFull(now: Int64, retryLeft: Int64) -> Int64 {
         let retryEnd: Int64? = retryLeft > 0 ? Millis.add(now, retryLeft) : nil
         guard engaged, state == .unlocked else {
             // Locked: only the end of an escalating delay and the moment a
@@ -358,27 +436,15 @@ struct LockRules {
             return Millis.never
         }
         if judgedAt != now && pendingLock(now: now) != nil { return 0 }
-        var next = Int64.max
+        var next = idleMoments(now: now)
         func consider(_ moment: Int64?) {
             if let moment, moment > now { next = Swift.min(next, moment) }
-        }
-        if timeouts.idle != Millis.never {
-            consider(Millis.add(lastActivity, timeouts.idle))
-            // warn < idle: the window's start from the last activity cannot
-            // overflow before the final saturating add.
-            if timeouts.warnBefore > 0 {
-                consider(Millis.add(lastActivity, timeouts.idle - timeouts.warnBefore))
-            }
         }
         consider(shield.capDeadline())
         consider(retryEnd)
         consider(passcodePolicy.requiredFrom) // Int64.max (never, or the last reading) lists nothing
         if let departed = departure {
-            consider(Millis.add(departed, Millis.add(timeouts.grace, 1)))
-            // A NEVER timeout never passes: no moment (from a departure
-            // below 0, adding it would not even saturate).
-            let absence = absenceTimeout(reachedBackground: reachedBackground)
-            if absence != Millis.never { consider(Millis.add(departed, absence)) }
+            next = Swift.min(next, absenceMoments(departed, now: now))
             // The end of a prompt's cover, for an absence that began under it.
             if absenceCovered, let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
         }
@@ -389,7 +455,10 @@ struct LockRules {
 
     /// Header, "Events and the decision rules": the clock-step check
     /// against the latest reading, the activity and the departure as they
-    /// stood, then judging the deadlines that are due.
+    /// stood, then judging the deadlines that are due. Inlined into every
+    /// call: on a reading that is no step and with nothing due, a few
+    /// compares; a step and a lock are out of line.
+    @inline(always)
     mutating func begin(now: Int64) {
         checkClockStep(now: now)
         judge(now: now)
@@ -407,6 +476,7 @@ struct LockRules {
     /// step never re-opens what an age had closed. A step forward is not
     /// seen (it is time passing as far as any clock reading can tell).
     /// Nothing here runs on a reading that is no step (the hot path).
+    @inline(always)
     private mutating func checkClockStep(now: Int64) {
         let previous = latestReading
         // Against the latest reading too: a step back that lands after the
@@ -457,6 +527,7 @@ struct LockRules {
 
     /// `check`: while away past the grace window, the absence's timeout then
     /// the idle timeout; not away, the idle timeout. Within grace, nothing.
+    @inline(always)
     private mutating func judge(now: Int64) {
         guard engaged, state == .unlocked else { return }
         if let due = verdict(now: now) { lock(due) }
@@ -488,10 +559,11 @@ struct LockRules {
     }
 
     /// The idle rule; it waits while a prompt the app opened is open
-    /// (never past the cap).
+    /// (never past the cap). The timeout first: on nearly every call it has
+    /// not passed, and the prompts are not looked at.
     @inline(always)
     private func idleTimeoutPassed(now: Int64) -> Bool {
-        !shield.isActive(now: now) && Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle)
+        Millis.hasPassed(Millis.elapsed(from: lastActivity, to: now), timeouts.idle) && !shield.isActive(now: now)
     }
 
     /// `background_after_ms` for an absence that reached the background;
@@ -502,6 +574,7 @@ struct LockRules {
         reachedBackground ? timeouts.background : max(timeouts.background, timeouts.inactive)
     }
 
+    @inline(never)
     private mutating func lock(_ why: LockReason) {
         state = .locked
         reason = why
@@ -513,20 +586,47 @@ struct LockRules {
     // MARK: - Events
 
     /// `check`.
+    /// (The hot calls inline `begin` itself; this one copy out of line
+    /// serves the others, `lockNow`, `start` and `becomeInactive` too.)
+    @inline(never)
     mutating func check(now: Int64) {
         begin(now: now)
     }
 
+    /// The events of the hot path (the handle's `hot`): `touch`, `check`,
+    /// `depart` to the background, `foreground`.
+    enum Event {
+        case touch, check, background, foreground
+    }
+
     /// User activity: nothing while locked; otherwise, if still unlocked
     /// after judging, last activity = now.
+    @inline(always)
     mutating func touch(now: Int64) {
         begin(now: now)
+        touched(now: now)
+    }
+
+    @inline(always)
+    private mutating func touched(now: Int64) {
         if state == .unlocked { lastActivity = now }
     }
 
     /// `inactive` (`toBackground` false) or `background` (true).
+    @inline(always)
     mutating func depart(now: Int64, toBackground: Bool) {
         begin(now: now)
+        departed(now: now, toBackground: toBackground)
+    }
+
+    /// `inactive` (not a hot call): `depart` with `begin` out of line.
+    mutating func becomeInactive(now: Int64) {
+        check(now: now)
+        departed(now: now, toBackground: false)
+    }
+
+    @inline(always)
+    private mutating func departed(now: Int64, toBackground: Bool) {
         var recordedNow = false
         if departure == nil {
             departure = now
@@ -544,8 +644,14 @@ struct LockRules {
     }
 
     /// `foreground`: take and clear the departure, then rules 1–5.
+    @inline(always)
     mutating func foreground(now: Int64) {
         begin(now: now)
+        cameBack(now: now)
+    }
+
+    @inline(always)
+    private mutating func cameBack(now: Int64) {
         let departed = departure
         let wasBackground = reachedBackground
         let covered = absenceCovered
@@ -579,7 +685,7 @@ struct LockRules {
 
     /// "Lock now".
     mutating func lockNow(now: Int64) {
-        begin(now: now)
+        check(now: now) // `begin`, its one out-of-line copy: not a hot call
         if engaged && state == .unlocked { lock(.manual) }
     }
 
@@ -588,7 +694,7 @@ struct LockRules {
     /// `lock_on_start` off, the time since the last saved activity is
     /// judged as an absence that reached the background.
     mutating func start(now: Int64, restart: RestartInfo? = nil) {
-        begin(now: now)
+        check(now: now) // `begin`, its one out-of-line copy: not a hot call
         guard !started else { return }
         started = true
         awaitingStart = false

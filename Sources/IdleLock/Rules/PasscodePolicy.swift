@@ -68,19 +68,17 @@ struct PasscodePolicy {
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
+    /// Every call asks this. `requiredFrom` is a moment that comes unless
+    /// it is "never" (Int64.max with no policy asking, or an age that
+    /// passes only after INT64_MAX): that is read only once the reading
+    /// reached `requiredFrom`, so the hot calls, whose readings stay below
+    /// it, load nothing more for it. Inlined whole: a call of a
+    /// non-mutating method on this struct, stored in the handle's rules,
+    /// is passed a copy of the struct (65 bytes on every call,
+    /// BENCHMARKS.md "Profile").
     @inline(always)
     func requiresPasscode(now: Int64) -> Bool {
-        now >= requiredFrom && momentComes()
-    }
-
-    /// `requiredFrom` is a moment that comes: not "never" (Int64.max with
-    /// no policy asking, or an age that passes only after INT64_MAX).
-    /// Asked only once the reading reached `requiredFrom`; not inlined, so
-    /// the hot calls, whose readings stay below it, load nothing more for
-    /// it (BENCHMARKS.md, the instruction counts).
-    @inline(never)
-    private func momentComes() -> Bool {
-        requiredFrom != Int64.max || requiredAtTheEnd
+        now >= requiredFrom && (requiredFrom != Int64.max || requiredAtTheEnd)
     }
 
     /// The first policy that asks for the passcode at `now`, if any (for the
