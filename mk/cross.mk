@@ -92,12 +92,15 @@ CROSS_LDFLAGS = -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,-z
     $(cross_linker_$(1))
 # AArch64 links with the Swift toolchain's lld. Its segments are 64 KiB
 # aligned (kernels with 64 KiB pages), and GNU ld pads the file itself up to
-# that alignment where RELRO ends (42 KB at 1.3: 199 520 bytes stripped,
+# that alignment where RELRO ends (42 KB at 1.2.1: 199 520 bytes stripped,
 # right at the size goal, whatever the code's size); lld leaves the gap in
-# the address space only (157 736 bytes). Same alignment, same RELRO, same
-# exports (check-library and the glibc floor check both read the result).
+# the address space only (157 736 bytes). common-page-size=64 KiB makes lld
+# end RELRO on a 64 KiB boundary too (its .relro_padding, no file bytes), so
+# the loader can make it read-only under 4, 16 and 64 KiB pages alike
+# (glibc rounds RELRO's end down to the page). Same exports, same glibc
+# floor (check-library and check-glibc-floor read the result).
 SWIFT_TOOLCHAIN_BIN := $(dir $(realpath $(shell command -v $(SWIFTC))))
-cross_linker_aarch64 := -B$(SWIFT_TOOLCHAIN_BIN) -fuse-ld=lld
+cross_linker_aarch64 := -B$(SWIFT_TOOLCHAIN_BIN) -fuse-ld=lld -Wl,-z,common-page-size=65536
 CROSS_TEST_LINK = -L$(1) -l:$(2) -Wl,-rpath,$(abspath $(1)) -lpthread
 
 # The support objects of the native build (Makefile), per CPU, and the
