@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libidlelock: build, demo and tests.
 #
 #   make demo   build the library and the replay tool, replay every trace
@@ -37,6 +38,9 @@ LIB     := $(BUILD)/$(SONAME)
 # Sources/IdleLock/<layer>/*.swift (docs/ARCHITECTURE.md).
 SWIFT_SOURCES := $(sort $(wildcard Sources/IdleLock/*/*.swift))
 HEADER  := include/idlelock.h
+# BENCHMARKS.md: the stripped system variant's size goal, on every CPU
+# (check-library here, test-cross for the other CPUs).
+LIB_SIZE_GOAL := 200000
 # The version every artifact's name and metadata carry: the header's.
 VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
 
@@ -51,7 +55,7 @@ C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 # shell operators).
 BUILD_STEP = @V=$(V) sh scripts/build-step.sh $(BUILD)/logs
 
-.PHONY: all lib deps c-test-deps test-deps list-suites demo test test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
+.PHONY: all lib deps c-test-deps test-deps list-suites demo test check-licence test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
         test-traces test-python check-library check-layers clean
 
 all: lib
@@ -122,7 +126,7 @@ demo: lib $(BUILD)/idlelock-replay
 # The suites of this file; each mk/*.mk appends its own (verification
 # machinery, benchmarks, bindings).
 RESULTS     := $(BUILD)/results
-TEST_SUITES := check-layers test-swift test-swift-tsan test-swift-asan test-c test-traces
+TEST_SUITES := check-layers check-licence test-swift test-swift-tsan test-swift-asan test-c test-traces
 # The Python package's tests; the source tarball (mk/dist.mk) carries the
 # library without the bindings, and so without this suite.
 ifneq ($(wildcard bindings/python/tests),)
@@ -180,7 +184,7 @@ test-swift-asan:
 # suites (Tests/c/), and the README's C example.
 test-c: c-test-deps lib $(C_PROGRAMS)
 	@$(STEPS_BEGIN)
-	$(STEP) sh scripts/check-library.sh $(LIB) $(HEADER)
+	$(STEP) sh scripts/check-library.sh --size-goal $(LIB_SIZE_GOAL) $(LIB) $(HEADER)
 	$(STEP) $(CC) $(CWARN) -Iinclude -fsyntax-only -x c $(HEADER)
 	$(STEP) $(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror -Iinclude -fsyntax-only Tests/c/header_cxx_check.cpp
 	$(STEP) $(BUILD)/test_abi
@@ -203,6 +207,11 @@ test-python: lib $(BUILD)/idlelock-replay
 # Sources/IdleLock imports only what its row allows, and only the platform
 # layer calls the system for its services; then the check itself, on
 # planted violations.
+# The licence: LICENSE and the notices present, and every source file
+# names its licence (SPDX), as every artifact built from them must.
+check-licence:
+	@sh scripts/check-spdx.sh
+
 check-layers:
 	@$(STEPS_BEGIN)
 	$(STEP) sh scripts/check-layers.sh
@@ -212,7 +221,7 @@ check-layers:
 # The shipped library: exports exactly the header's functions, no Swift
 # runtime, the right soname.
 check-library: lib
-	sh scripts/check-library.sh $(LIB) $(HEADER)
+	sh scripts/check-library.sh --size-goal $(LIB_SIZE_GOAL) $(LIB) $(HEADER)
 
 clean:
 	rm -rf $(BUILD) .build

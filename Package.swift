@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // swift-tools-version: 6.0
 //
 // SwiftPM builds the library in normal Swift for `swift test`. The shipped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allocations.c: section 4: heap allocations per hot call, counted by
  * the malloc-counting shim (malloc_count.c), and for unlock and a bare

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * baseline.c: the baseline of sections 1 and 2: the essential work of
  * each hot call in plain C (the same clock callback, one pthread mutex,

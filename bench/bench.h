@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench.h: the harness the sections of the benchmark share (main.c says
  * what the benchmark measures): the options, the timers and statistics,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """bench_python.py: what the Python binding adds to a call (BENCHMARKS.md, 6).
 
 Measures, in one process, ns per call of:

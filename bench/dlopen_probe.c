@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dlopen_probe.c: the load-time figures of bench/footprint.c (section 5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * footprint.c: section 5: the library's footprint: file sizes, NEEDED,
  * and dlopen + create + destroy + dlclose against dlopen of libsodium

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.c: what every section of the benchmark shares (see bench.h): the
  * options, the timers and statistics, the clock, the handles under test,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hot_calls.c: sections 1 and 2: thread CPU ns per hot call (touch,
  * check, snapshot_get, a background+foreground pair within grace,

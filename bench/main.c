@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * idlelock-bench: the benchmarks of libidlelock (see BENCHMARKS.md).
  *

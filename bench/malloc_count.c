@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * malloc_count.c: a heap-allocation counter linked into the benchmark
  * executable (bench/allocations.c, section 4).

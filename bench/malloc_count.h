@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* malloc_count.h: the counter of bench/malloc_count.c. */
 #ifndef BENCH_MALLOC_COUNT_H
 #define BENCH_MALLOC_COUNT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * noop.c: the C no-op behind the Python binding's baseline
  * (bench/bench_python.py). Same shape as idlelock_touch: two pointers in,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * python.c: section 6: the Python binding (bench_python.py, run as a
  * child): a call of the package against a bare ctypes call.

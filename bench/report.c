@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c: the output: the table on stdout and the figures in JSON
  * (--json), with each goal of BENCHMARKS.md.

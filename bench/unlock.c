@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unlock.c: section 3: unlock with the right passcode (memory-only
  * handle) against a bare crypto_pwhash with the same parameters; the

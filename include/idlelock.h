@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * idlelock.h: the C interface of libidlelock, an idle lock for signed-in
  * sessions.
@@ -72,9 +73,9 @@ extern "C" {
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
 #define IDLELOCK_VERSION_MINOR 2
-#define IDLELOCK_VERSION_PATCH 0
-#define IDLELOCK_VERSION_STRING "1.2.0"
-#define IDLELOCK_VERSION_NUMBER 10200
+#define IDLELOCK_VERSION_PATCH 1
+#define IDLELOCK_VERSION_STRING "1.2.1"
+#define IDLELOCK_VERSION_NUMBER 10201
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/apple.mk: the static library for iOS on arm64 (docs/PLATFORMS.md,
 # "iOS"). Compiled and link-checked here, never run here.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Benchmarks (bench/, BENCHMARKS.md).
 #
 #   make bench        build bench/ against the shipped library, print the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The bindings' benchmarks (BENCHMARKS.md, "Bindings"): per host, touch
 # through the binding against that host's call of a native no-op, in one
 # run, as a ratio (goal <= 2x).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Line coverage of Sources/ by the Swift tests (normal-mode build; the
 # tests use Swift Testing only, so XCTest's empty runner is off):
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/cross.mk: the library for the CPUs hosts run, the self-contained
 # variant, and their tests under emulation (docs/PLATFORMS.md).
 #
@@ -42,8 +43,6 @@ CROSS_TRACES               := bindings/c/traces/*.trace
 CROSS_CPUS          ?= aarch64 armv7
 SELF_CONTAINED_CPUS := x86_64 $(CROSS_CPUS)
 GLIBC_FLOOR         := 2.17
-# BENCHMARKS.md: the stripped system variant, on every CPU.
-LIB_SIZE_GOAL       := 200000
 # Each build step prints one line, its tool's output kept in build/logs/
 # (BUILD_STEP, Makefile); `make V=1 cross` prints the commands too. Q: the
 # other build commands of the mk files (`make Q= ...` echoes them).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The C# binding (bindings/csharp): LibIdleLock.dll for Mono, .NET, Unity (Mono
 # and IL2CPP) and Godot .NET, built with Mono's mcs, its tests on Mono, and its
 # NuGet package.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/dist.mk: the source tarball (docs/BUILDING.md, "From the source
 # tarball").
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Java binding over JNI (bindings/java): a plain Java library and the C
 # glue libidlelock_jni.so, built with javac, jar and cc (no network build
 # tool), and its tests on the JVM.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/libsodium.mk: libsodium built from its release source for the targets
 # that have no system libsodium to link (mk/apple.mk: iOS; mk/musl.mk: musl),
 # one static archive per target, cached under build/libsodium/.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The LuaJIT binding (bindings/luajit): one idlelock.lua module generated
 # from this template and include/idlelock.h (its ffi.cdef and constants),
 # its tests on LuaJIT, and the LÖVE demo run headless (under Xvfb).

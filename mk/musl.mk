@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/musl.mk: the library for musl (Alpine and every Linux without glibc),
 # x86-64, built and tested here (docs/PLATFORMS.md, "musl").
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/verify.mk: verification machinery (included by the top Makefile).
 #
 #   make fuzz-smoke          each libFuzzer harness for FUZZ_SMOKE_SECONDS (30)

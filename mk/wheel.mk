@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/wheel.mk: the Python platform wheel (bindings/python/README.md,
 # docs/PLATFORMS.md).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints the Info.plist of an XCFramework with one library, for iOS on
 arm64 (mk/apple.mk): apple-plist.py XCFRAMEWORK LIBRARY-FILE-NAME.
 

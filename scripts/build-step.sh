@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One build step that says what it does, in one line:
 #
 #   build-step.sh LOGDIR LABEL WHAT COMMAND [ARG...]

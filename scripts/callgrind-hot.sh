@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Instructions per hot call, of the library and of its C baseline side by
 # side, counted by valgrind's callgrind: an exact count, which other work
 # on the machine does not move (unlike the wall-clock ratios of `make

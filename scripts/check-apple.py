@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks the iOS static library `make apple` builds (mk/apple.mk), the way
 the linker of an app will meet it, without a Mac:
 

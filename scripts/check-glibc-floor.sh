@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Checks the oldest glibc each built library runs on: reads the versioned
 # symbols the library needs (GLIBC_x.y in its dynamic symbol table) and
 # fails when one is newer than FLOOR or is glibc-private. Prints one line per

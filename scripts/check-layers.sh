@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Checks the dependency rule of docs/ARCHITECTURE.md, in two parts:
 #   1. each layer of Sources/IdleLock imports only the C modules its row
 #      allows (Swift has no per-folder visibility; this keeps the folders

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Checks a built library: its exported symbols are exactly the functions
 # declared in the header, it needs no Swift runtime, its soname, what it
 # needs from the system (NEEDED), and how it is linked (no text

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs the built x86-64 libraries on an older glibc than the build machine's:
 # the C suites against both variants, and the Python suite against the
 # installed wheel, inside a Debian root. By hand, not part of `make test`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Checks a self-contained folder of `make cross` (build/<cpu>/self-contained/,
 # docs/PLATFORMS.md), the folder a user copies whole into a plugin folder:
 # it holds exactly libidlelock.so, the header of the same version, LICENSE

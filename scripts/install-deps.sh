@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs what the build and the tests need on a fresh Debian machine that
 # has only the Swift toolchain. Does nothing for what is already there, and
 # asks apt nothing then (a few dpkg-query calls).

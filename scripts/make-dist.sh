@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Makes the source tarball of `make dist` (mk/dist.mk):
 #
 #   make-dist.sh TARBALL NAME PATH...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make-test.sh RESULTS SUITE...: what `make test` runs after the build.
 #
 # Runs `$MAKE SUITE` for each suite, also when an earlier one failed,

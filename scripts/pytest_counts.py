@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A pytest plugin that ends a run with the suite's one line
 "N passed, N failed" (see the Makefile's header), after pytest's own
 summary: passed tests, and failed tests plus errors.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compiles and runs the C example of README.md exactly as written, so the
 # README cannot drift from the library.
 set -eu

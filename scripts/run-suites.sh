@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs test suites JOBS at a time and reports them in the order given:
 #
 #   run-suites.sh LABEL LOGDIR JOBS TIMEOUT < suites

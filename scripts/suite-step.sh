@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One command of a test suite made of several (see the Makefile's header):
 #
 #   suite-step.sh TALLY COMMAND [ARG...]   show COMMAND, run it (through env,

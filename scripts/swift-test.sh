@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # swift-test.sh LOG [SWIFT-TEST-ARG...]: `swift test` for this package's
 # tests, quiet when they pass, ending with "N passed, N failed".
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tests the source tarball of `make dist` (mk/dist.mk) as a user gets it:
 #
 #   test-dist.sh TARBALL NAME LOGDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tests the LuaJIT binding's rocks of `make rock` (mk/luajit.mk):
 #
 #   test-rock.sh LUAJIT LUAROCKS VERSION DIST_DIR "CPU:ARCH:STRIP ..."

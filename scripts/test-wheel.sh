@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tests the platform wheels of `make wheel` (mk/wheel.mk):
 #
 #   test-wheel.sh PYTHON WHEEL_DIR "CPUS" VERSION

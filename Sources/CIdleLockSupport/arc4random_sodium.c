@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arc4random_buf from libsodium, for the builds whose C library has none or
  * must not be the source: the Embedded Swift stdlib calls arc4random_buf
  * (random seeds), and every random byte of the library comes from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Keeps the glibc that the shipped library needs at 2.17 (manylinux2014).
  *
  * The library is built against the build machine's glibc (2.36 on Debian

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The glibc floor of the self-contained variant (libidlelock.so, libsodium
  * linked in): what glibc_floor.c does for the library's own calls, for the
  * two calls in Debian's libsodium.a that need glibc 2.25. Linked only into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-thread last-error buffer behind idlelock_last_error(). */
 #include "idlelock_support.h"
 

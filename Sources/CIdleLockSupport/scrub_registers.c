@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Zeroes the vector registers after the library has decrypted a secret.
  *
  * libsodium's XChaCha20-Poly1305 and the C library's memcpy run in SSE/AVX

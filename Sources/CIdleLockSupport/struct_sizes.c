@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The first ABI version's struct sizes: the end of each struct's last v1
  * field, measured by the C compiler for the target (pointer widths and
  * alignment differ on 32-bit hosts). Hosts built against the v1 header pass

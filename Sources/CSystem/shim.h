@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* System headers for the Swift code (see module.modulemap). Declarations
  * and static inline helpers only: nothing here defines an exported symbol. */
 #ifndef IDLELOCK_CSYSTEM_SHIM_H

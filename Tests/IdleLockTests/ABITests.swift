@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The handle through the C ABI: configuration checks, passcode, secrets
 // sealed while locked, listeners and their re-entry, and races between an
 // unlock and a lock.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two-phase biometric pair (1.2) through the C ABI: a host told the
 // result of its biometric check later. The test is the host: it keeps the
 // secret a begin(ENABLE) hands out and releases it at finish(UNLOCK).

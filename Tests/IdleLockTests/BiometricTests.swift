@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The biometric shortcut (SPEC §5) through the C ABI, with a fake keystore
 // as the host authenticator.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Clock steps make ages unknown (issue 19, finding 4; header "Events and
 // the decision rules", docs/RULES.md "Clock steps"): every age the library
 // measures on the handle's clock (passcode_max_age_ms, the step-up window,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The warning before the idle lock and the next deadline (docs/RULES.md, "Since 1.1").
 
 import CIdleLock

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Escalating delays after wrong passcodes (SPEC §9).
 
 import CIdleLock

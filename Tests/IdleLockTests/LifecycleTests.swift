@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lifecycle adapters: each platform's own names reach the right event.
 
 import CIdleLock

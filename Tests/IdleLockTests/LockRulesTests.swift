@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The decision rules of SPEC §2–§4, as values: every numbered step and every
 // boundary (elapsed == timeout, away == grace, grace 0, IDLELOCK_NEVER).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The platform layer (Sources/IdleLock/Platform): the arithmetic every
 // system shares (run here whatever the host), and the rules each system's
 // implementation keeps, checked on this host's (Linux's timerfd, eventfd

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The passcode policies, the last authentication and the biometric
 // request's life (1.2) as values: PasscodePolicy and LockRules with no
 // clock, no store and no thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The passcode policies' state with the store (1.2): shared by the handles
 // (processes) of one sign-in, kept across restarts, judged against the
 // boot, and read from a version-1 store (which lacks it) fail closed.

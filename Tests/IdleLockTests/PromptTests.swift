@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prompts the app opens itself (SPEC §9) through the C ABI: the cases of the
 // issue, the cap, inert prompts, tokens, and a randomized check that nothing
 // here ever unlocks a locked session.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A biometric request's life (issue 19): one definition of "expired" for
 // the finish and for the table of open requests, what an expired request's
 // finish changes (nothing but the judging every call does), every path

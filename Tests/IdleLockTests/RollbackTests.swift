@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A store put back to an older copy (issue 19, finding 5; docs/STORE.md,
 // "Rollback"; docs/STORE_FORMAT.md, "The lock file"): a handle never adopts
 // a lower generation of its sign-in than it has seen, and the mark in

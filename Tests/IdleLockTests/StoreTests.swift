@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The on-disk store through the C ABI (SPEC §3 creation, §4, §6, §7). Two
 // handles on one path behave as two processes (each has its own lock file
 // descriptor and flock); real separate processes are in Tests/c/test_store/.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Several threads hammer one handle with a random mix of every call,
 // including biometric unlocks through a slow fake keystore and listeners
 // that call back in, and check the invariants after every step. Bounded by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTF-8 validation (Unicode §3.9 Table 3-7).
 
 import Testing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The watcher thread: the session locks on time with no host call. These
 // run on the real default clock (CLOCK_BOOTTIME) with short timeouts; they
 // assert that something happens, not how fast (the waits are generous

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Checks the shipped library against the committed ABI baseline:
 #
 #   check-abi.sh LIB HEADER BASELINE_DIR

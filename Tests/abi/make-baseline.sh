@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Rewrites the symbol baseline (and, with abidw, the ELF ABI baseline) from
 # the library as it is now: run it only for a deliberate ABI change, and
 # review the diff (make abi-baseline).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_layout.c: the public structs' layout against the committed ABI
  * baseline of libidlelock.so.1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * header_cxx_check.cpp: proves include/idlelock.h is clean C++.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_hygiene.c: no passcode and no secret stays in the process's memory.
  *

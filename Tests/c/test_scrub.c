@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_scrub.c: ilk_scrub_vector_registers (Sources/CIdleLockSupport/
  * scrub_registers.c) on the CPU it runs on.

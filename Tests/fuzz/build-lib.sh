@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Builds an instrumented copy of the library for the verify targets
 # (mk/verify.mk), never the shipped one:
 #

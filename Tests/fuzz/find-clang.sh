@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Finds a clang that can link libFuzzer with AddressSanitizer and UBSan, and
 # writes shell assignments for the verify targets (mk/verify.mk) to $1
 # ($2: the swiftc the build uses, default swiftc):

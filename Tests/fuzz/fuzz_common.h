@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_common.h: helpers shared by the libFuzzer harnesses of libidlelock
  * (fuzz_api.c, fuzz_store.c): an input reader, a UTF-8 validator with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_mark.h: the rollback mark in `<store>.lock`, read and sealed by the
  * harnesses from docs/STORE_FORMAT.md ("The lock file"), not from the

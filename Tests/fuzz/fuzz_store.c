@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_store.c: libFuzzer harness for libidlelock's store reader.
  *

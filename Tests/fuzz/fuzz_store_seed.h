@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_store_seed.h: the constants shared by fuzz_store.c and the seed
  * maker (make_seeds.c): the device key, passcode and secret name the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * make_seeds.c: writes the fuzzers' seed corpus.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The lockstep harness shared by test_model.py and test_regressions.py.
 
 - :class:`FakeClock`: the clock the library reads (a Python int we move).

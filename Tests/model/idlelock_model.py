@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A reference model of libidlelock's decision rules, in plain Python.
 
 Written from the behaviour contract (SPEC.md §2 "Time", §3 "The decision

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The real libidlelock against the reference model (idlelock_model.py).
 
 A Hypothesis RuleBasedStateMachine draws a configuration, a clock origin and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Explicit sequences: boundary cases and every divergence the model found.
 
 Each case runs through conftest.Harness exactly as the state machine's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the C# binding adds to a call (BENCHMARKS.md, "Bindings"): thread CPU
 // ns per call of a P/Invoke no-op, of a bare P/Invoke of idlelock_touch, and
 // of IdleLock.Touch(), in interleaved rounds (the order rotates), after a

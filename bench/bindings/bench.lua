@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- What the LuaJIT binding adds to a call (BENCHMARKS.md, "Bindings"): thread
 -- CPU ns per call of an ffi call of a C no-op, of a bare ffi call of
 -- idlelock_touch, and of lock:touch(), in interleaved rounds (the order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * noop.c: the native side of the bindings' benchmarks (BENCHMARKS.md,
  * "Bindings"), built into build/bench-bindings/libidlelock_bench.so:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_keystore.h: a fake host keystore for libidlelock's biometric
  * shortcut, for tests and the replay tool.

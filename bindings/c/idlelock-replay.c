@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * idlelock-replay: replay lifecycle traces through libidlelock.
  *

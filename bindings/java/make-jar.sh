@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make-jar.sh: builds build/dist/idlelock-<version>.jar (mk/java.mk, `make jar`).
 #
 #   make-jar.sh VERSION BUILD CLASSES JAR-FILE CPU...

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- gen_cdef.lua: builds the LuaJIT module from include/idlelock.h, so its
 -- ffi.cdef and constants cannot drift from the header.
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --[[
 idlelock.lua: the LuaJIT binding of libidlelock, an idle lock for signed-in
 sessions (LÖVE 11, Defold, any LuaJIT 2.1 host). One module, built by

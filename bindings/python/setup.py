@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The platform wheel's one setuptools hook (everything else is in
 pyproject.toml).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal support for libidlelock: the per-thread last-error message.
  * Embedded Swift has no thread-locals, so the buffer lives here in C. These
  * names are not exported from libidlelock.so (see idlelock.map). */

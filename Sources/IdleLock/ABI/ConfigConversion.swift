@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The configuration at the C boundary (SPEC §3): the defaults of
 // `idlelock_config_init`, and the checks that turn a caller's
 // `idlelock_config` (and its authenticator and delay schedule) into the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C ABI: every function of include/idlelock.h, and nothing else. Each
 // one validates its pointers and sizes, borrows the handle, calls one Swift
 // method (which writes the snapshot into `out`, or into a local copy for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot at the C boundary. The handle's `Snapshot` is laid out as
 // `idlelock_snapshot` (Handle/Snapshot.swift), so a host's struct of this
 // version is filled in place; any other size (an earlier version's struct,

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 // The library's version; include/idlelock.h's IDLELOCK_VERSION_* macros must
 // agree (a test checks both).
 
 enum Version {
-    static let string: StaticString = "1.2.0"
-    static let number: Int32 = 10200
+    static let string: StaticString = "1.2.1"
+    static let number: Int32 = 10201
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Millisecond arithmetic that saturates instead of wrapping (SPEC §2).
 
 enum Millis {

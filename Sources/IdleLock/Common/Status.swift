@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Status codes and the typed error every fallible operation throws.
 
 /// The status codes of the C ABI (`IDLELOCK_OK`, `IDLELOCK_ERR_*` in

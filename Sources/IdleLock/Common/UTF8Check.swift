@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTF-8 validation over the caller's bytes, without making a String of them
 // (a passcode must never be copied into String storage).
 

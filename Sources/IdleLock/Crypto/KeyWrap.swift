@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A wrap of the session key under a 32-byte key (the device wrap key, the
 // authenticator's secret): XChaCha20-Poly1305 IETF with a label as
 // associated data, so a wrap made for one purpose never opens for another.

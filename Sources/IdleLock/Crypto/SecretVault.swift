@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sealed secrets (SPEC §6): named byte strings kept only as ciphertext.
 //
 // A record is found by its id, a keyed BLAKE2b hash of the name under a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Key material in libsodium's guarded memory.
 
 import CSystem

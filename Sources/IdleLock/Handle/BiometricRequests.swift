@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The biometric shortcut as requests (header, "Biometric shortcut" and
 // "Biometrics for asynchronous hosts"; docs/BIOMETRICS.md): one core for
 // both ways a host runs its biometric check. A request is opened (the

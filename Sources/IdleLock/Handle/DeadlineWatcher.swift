@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The optional watcher thread (SPEC §9) for hosts with no event loop: it
 // sleeps until the handle's next deadline and calls `check`. It sleeps on
 // the platform's alarm (Platform/WatcherAlarm.swift: a timer on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The biometric shortcut through the callback authenticator (header,
 // "Biometric shortcut"): the library runs the host's check itself, on the
 // core the two-phase pair uses (BiometricRequests.swift), so both obey one

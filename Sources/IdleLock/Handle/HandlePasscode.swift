@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SPEC §4 on the handle: set_passcode and unlock. Each runs in two
 // transactions around the key derivation, which runs with the mutex
 // released; the second reads the clock afresh and judges first, as every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sealed secrets, the gate, sign-out and the biometric calls on the handle
 // (the header's "Biometric shortcut" and "Sealed secrets and the gate"). With a store, secrets of an engaged session are changed by
 // a durable step (re-read, apply, replace); before a passcode they live in

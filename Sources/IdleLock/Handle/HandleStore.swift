@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The handle and its store (header, "The store"; docs/STORE.md): adopting
 // a stored session, the re-check of other processes' changes, and saving
 // every lock.

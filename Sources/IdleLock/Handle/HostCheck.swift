@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A host callback that can take a person's time (header, "Prompts the app
 // opens itself"): the library's own `load_secret` call, `store_secret`
 // while the shortcut is being enabled, and a request of the two-phase

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The handle behind `idlelock *`: the decision rules plus the clock, the
 // mutex, the session key, the passcode wrap, the sealed secrets and the
 // listeners. Every public method may be called from any thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Listener registrations and the per-handle queue of snapshots waiting to be
 // delivered (SPEC §7). Both are guarded by the handle's mutex.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A handle's validated configuration, as Swift values. The ABI layer makes
 // one from the host's `idlelock_config` (ABI/ConfigConversion.swift), which
 // checks every field against SPEC §3 first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a caller or a listener sees of the lock.
 
 /// What a call writes to its `out` and a listener receives. It is laid out

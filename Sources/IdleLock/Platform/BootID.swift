@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The identity of this boot: saved with the store's activity, so a restart
 // can tell "the same boot, later" from "after a reboot" (docs/STORE.md).
 //

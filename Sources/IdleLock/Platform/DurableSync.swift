@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The durable sync of a file and of a folder (the store's replace: the new
 // file before its rename, the folder after it; docs/STORE.md).
 //

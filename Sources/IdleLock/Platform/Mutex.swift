@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A pthread mutex and condition variable in stable heap memory.
 
 import CSystem

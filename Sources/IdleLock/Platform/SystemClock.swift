@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The library's default clock: milliseconds since an arbitrary start that
 // keep counting while the device sleeps, so a session idle across a
 // suspend locks on wake (include/idlelock.h, "Types": the clock).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Threads: the watcher's (start, join, detach) and "is this the thread
 // that ...?" for the handle's turn-taking (the listener drainer, the
 // passcode attempt holder). POSIX threads on every system, through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The watcher's alarm (Handle/DeadlineWatcher.swift): a timer on the
 // library's clock (SystemClock.swift) armed for an absolute reading, a
 // wake-up any thread may send, and a wait for either.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The watcher's alarm on Darwin (iOS): see WatcherAlarm.swift. One kqueue
 // holds both events:
 //   - the deadline: an EVFILT_TIMER on mach continuous time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The watcher's alarm on Linux (glibc, musl, bionic): see WatcherAlarm.swift.
 // Everything but Darwin compiles this file: the cross builds compile for
 // bare-metal triples (os(none)) against a Linux C library's headers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lifecycle adapters (SPEC §9): each platform's own names for its app
 // states, mapped in this one table to the three presence events, so no host
 // maps `paused` or `hidden` the wrong way round. Names that carry no change

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The decision rules (header, "Events and the decision rules" and
 // "Passcode"; docs/RULES.md) as a value type: no clock, no lock, no
 // I/O. Every method takes the clock reading of the call and moves the state;

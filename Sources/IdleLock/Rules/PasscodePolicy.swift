@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The passcode policies (config 1.2): when the biometric shortcut is refused
 // and only the passcode unlocks. After a restart of the device
 // (`passcode_after_reboot`: iOS and Android ask for the passcode after a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prompts the app opens itself (SPEC §9): a biometric sheet, a file picker,
 // the camera, a share sheet. While one is open the idle rule waits, and an
 // absence that began under it is presence until the prompt's end plus the

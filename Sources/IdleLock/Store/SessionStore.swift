@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One handle's view of its store (header, "The store"; docs/STORE.md):
 // every durable step takes the store lock, re-reads the file, applies
 // itself and replaces the file with the next generation. Between steps, a

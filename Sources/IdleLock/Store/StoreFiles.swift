@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The store's files (header, "The store"; docs/STORE_FORMAT.md): the store
 // itself, written only by replace (a new file with a random name and
 // O_EXCL in the same folder, fsync, rename, fsync of the folder, mode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The store file's format, version 2 (docs/STORE_FORMAT.md): encoding,
 // decoding (of version 2, and of version 1, which lacks the passcode
 // policies' state) and the integrity check. Everything read is checked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rollback mark kept in `<store>.lock` (docs/STORE_FORMAT.md, "The
 // lock file"; docs/STORE.md, "Rollback"): the sign-in and the highest
 // generation of its store that a process of this version has written or

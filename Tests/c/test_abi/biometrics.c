@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * biometrics.c: the biometric calls on a lock without an authenticator,
  * the two-phase pair a host without one drives itself, and the step-up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * config.c: what create takes and what it gives: config_init's
  * defaults, every config bound at and just past its edge (with the field

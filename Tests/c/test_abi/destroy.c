@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * destroy.c: idlelock_destroy called from inside a listener, on a host
  * thread and on the watcher thread, and from another thread while the

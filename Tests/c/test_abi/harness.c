@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.c: the checks and counters of test_abi, and the fixtures the
  * areas share (see harness.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.h: what every area of test_abi shares: the checks and their
  * counters (harness.c), the fixtures, and the list of areas that main.c

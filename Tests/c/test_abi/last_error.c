@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * last_error.c: idlelock_last_error() is per thread.
  */

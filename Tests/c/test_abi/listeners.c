@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * listeners.c: subscribe and unsubscribe: seq order, unsubscribe from
  * inside a listener, re-entry, a shared out buffer, the limit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_abi: edge cases of the libidlelock C ABI (include/idlelock.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * null_pointers.c: NULL handles and pointers for every function;
  * destroy(NULL); a failed create sets *out to NULL.

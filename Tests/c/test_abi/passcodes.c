@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * passcodes.c: a failed call changes nothing; passcode UTF-8
  * validation, the attempt count, the lockout order and the reports of a

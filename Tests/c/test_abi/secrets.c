@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * secrets.c: secret names and values, their limits, BUFFER_TOO_SMALL,
  * the count.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * struct_sizes.c: configs and snapshots of every size (older and newer
  * headers: read only what the size covers, zero-fill the rest, refuse a

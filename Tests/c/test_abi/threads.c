@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * threads.c: several threads on one handle: allowed statuses only,
  * secrets never mixed up, listeners in seq order and silent once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * time_edges.c: time at the ends of int64 (saturating arithmetic).
  */

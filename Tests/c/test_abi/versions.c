@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * versions.c: the version macros and functions agree, the struct size
  * functions, and the status names.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * watcher.c: the watcher thread (idlelock_watch_start / idlelock_watch_stop)
  * under threads that start and stop it on one handle at once. Every call

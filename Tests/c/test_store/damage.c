@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * damage.c: only an absent store is a sign-out (header, "The store"). A store that is
  * present but cut short, failing its checksum, foreign, of a newer format,

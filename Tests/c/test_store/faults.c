@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * faults.c: a read-only folder, a full disk, no memory for Argon2id,
  * a path that is a folder.

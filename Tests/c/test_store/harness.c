@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.c: the checks and counters of test_store, the helpers its areas
  * share, and the child processes (see harness.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.h: what every area of test_store shares: the checks and their
  * counters, the helpers, the child processes (harness.c), and the list

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kill.c: kill at any instant: a child unlocks, puts a secret, locks and
  * makes a wrong attempt in a loop and is killed with SIGKILL after a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_store: the on-disk store of libidlelock shared by real processes
  * (fork/waitpid), checked against include/idlelock.h ("Life cycle", "The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * modes.c: the store file is mode 0600 (even with umask 0);
  * `<store>.lock` is never deleted or replaced, also not by

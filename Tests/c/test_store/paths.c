@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * paths.c: store_path names one file for the life of the handle (SPEC §3):
  * a relative path is resolved once, at create, against the folder of that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * policies.c: the 1.2 passcode policies kept in the store hold for every
  * handle of the sign-in at once, not only for each handle on its own.

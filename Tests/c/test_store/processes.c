@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * processes.c: several processes on one store.
  *

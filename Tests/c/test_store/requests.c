@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * requests.c: another process that turns the biometric shortcut off, or
  * replaces it, voids this process's open requests of the two-phase pair

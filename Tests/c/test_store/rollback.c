@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rollback.c: a store put back to an older copy (docs/STORE.md,
  * "Rollback"), with real processes. A running handle never adopts a

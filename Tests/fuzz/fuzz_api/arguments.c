@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arguments.c: arguments chosen by the input: `out` snapshots of every
  * size (good and bad) and passcodes (NULL, huge lengths, invalid UTF-8,

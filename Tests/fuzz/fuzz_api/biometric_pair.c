@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * biometric_pair.c: the two-phase biometric pair and the step-up check
  * (1.2): begin and finish with good and bad arguments and every result,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * callbacks.c: the callbacks the library calls: the clock the input
  * drives, the fake biometric authenticator and the listeners (both steered

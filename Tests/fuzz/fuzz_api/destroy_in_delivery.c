@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * destroy_in_delivery.c: idlelock_destroy from inside a listener. A fresh
  * handle on the input's clock gets up to 8 listeners, one of which (at a

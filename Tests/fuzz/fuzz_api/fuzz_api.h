@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_api.h: what the files of the fuzz_api harness share (see main.c for
  * what the harness does and its oracles): the limits of one input, the

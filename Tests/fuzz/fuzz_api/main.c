@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_api: libFuzzer harness for libidlelock's C API.
  *

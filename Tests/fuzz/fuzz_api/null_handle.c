@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * null_handle.c: every function with a NULL handle or NULL config, the
  * status names, the versions and struct sizes.

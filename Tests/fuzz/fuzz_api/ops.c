@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ops.c: one input's sequence of calls on the handle under test:
  * the events, the clock, passcodes, biometrics, listeners, secrets, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oracles.c: the checks every call goes through: known statuses
  * and messages, snapshots in range with seq never going back, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * second_handle.c: a second handle made from a fuzzed config: 1.0
  * struct sizes, non-zero tails, out-of-range values, escalating-delay

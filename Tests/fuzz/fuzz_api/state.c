@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * state.c: what the harness knows between the calls of one input (reset
  * by main.c at the start of each): the handle under test, the fakes'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tamper_store.c: the store file changed between calls: deleted,
  * truncated, a bit flipped, saved and rolled back, a stray temporary.

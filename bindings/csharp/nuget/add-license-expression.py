@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # add-license-expression.py NUPKG: adds <license type="expression">MIT</license>
 # to the .nuspec inside a package packed by Debian's nuget 2.8.7, whose schema
 # predates the element (it refuses it in the nuspec it packs). Every other

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-nuget.sh NUPKG VERSION EXAMPLE: installs the C# binding's NuGet package
 # the way a Mono user does, offline, into a fresh folder, and uses it with no
 # library path set.

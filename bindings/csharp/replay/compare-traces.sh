@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare-traces.sh C_REPLAY LIBDIR CS_REPLAY_EXE TRACE...: replays every trace
 # with the C tool (bindings/c/idlelock-replay.c) and through the C# binding
 # (Replay.cs), and fails unless both print exactly the same (every event's

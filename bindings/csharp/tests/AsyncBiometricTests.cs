@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two-phase pair (1.2) as BiometricRequest, its Task-returning helpers, the passcode
 // policies and the step-up check, on Mono.
 using System;

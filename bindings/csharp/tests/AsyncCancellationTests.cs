@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Task helpers under cancellation, with a host check that never answers: the
 // task ends at once with OperationCanceledException, the library's request is
 // cancelled, and an answer that comes later is cleared and unlocks nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A plain test runner (no NUnit on a fresh Debian): each test is a named block;
 // a failure prints its name and the exception, a pass prints nothing; the run
 // ends with "N passed, N failed".

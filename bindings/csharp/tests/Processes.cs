@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dispose from every place a listener runs, and a program that must exit: each
 // risky scenario runs in a child Mono process (this executable with --child
 // NAME), so a crash or a hang is a failed test, not the end of the run.

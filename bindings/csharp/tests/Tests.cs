@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C# binding's tests on the Mono runtime and the real libidlelock.
 using System;
 using System.Collections.Generic;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-symbols.sh GLUE ALLOWLIST: the glue's imports (nm -D
 # --undefined-only, weak toolchain symbols aside) are libidlelock's
 # functions and the libc functions in ALLOWLIST, nothing else. Quiet when

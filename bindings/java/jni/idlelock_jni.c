@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * idlelock_jni.c: the JNI glue between org.idlelock (bindings/java/src) and
  * libidlelock (the self-contained libidlelock.so beside it in the jar and in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-android-api.sh CLASSES DENYLIST: the binding's classes use none of
 # the JDK members DENYLIST names (what Android 7, API 24, lacks), except
 # java/nio/file/ in org/idlelock/JarNatives (the jar loader, which Android

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-jar.sh JAR VERSION GLIBC-FLOOR DIR: what the jar carries (mk/java.mk,
 # test-jar). Unpacks it into DIR (made afresh) and checks: LICENSE and
 # THIRD_PARTY_NOTICES.md; the pom naming the MIT licence and the version;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-readme.sh README: every example file the README shows is shown
 # verbatim. The README marks each with a line
 #   <!-- example: PATH -->

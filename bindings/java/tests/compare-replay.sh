@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare-replay.sh C-REPLAY JAVA-COMMAND TRACE...: the traces through the
 # Java API (org.idlelock.tests.Replay, JAVA-COMMAND is the java command
 # line that runs it) give exactly what the C replay tool gives: both print

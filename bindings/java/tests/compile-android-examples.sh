@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compile-android-examples.sh JAR DIR: the README's Android examples
 # (bindings/java/examples/android/) compile against the binding, for Java 8
 # as an Android app would, and against stubs of the Android APIs they use

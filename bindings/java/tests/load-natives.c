@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load-natives.c: loads a jar's JNI glue on its own CPU (under qemu-user
  * for ARM; run-natives.sh) as the JVM's System.load would: dlopen resolves

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-jar.sh JAR DIR: the jar as an app uses it (mk/java.mk, test-jar). DIR
 # is made afresh; the jar is copied there (a Java "install": the jar on
 # the class path) and every JVM runs with no LD_LIBRARY_PATH,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-jvm.sh LOG JAVA-ARGS...: runs `java -Xcheck:jni JAVA-ARGS...` with its
 # output in LOG and shown, and fails when the JVM failed or -Xcheck:jni
 # reported JNI misuse (it only warns: "WARNING in native method").

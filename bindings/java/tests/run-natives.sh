@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-natives.sh DIR BUILD CPU...: each CPU's natives of the unpacked jar
 # (DIR/org/idlelock/native/linux-<cpu>/) load and work on that CPU, under
 # qemu-user for ARM (no -L: the multiarch libc6 of the CPU, as mk/cross.mk

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-readme-command.sh README: runs the README's run command as written
 # (the fenced block after the line "<!-- run -->"), from the repository's
 # root, with no LD_LIBRARY_PATH, IDLELOCK_LIBRARY or java.library.path,

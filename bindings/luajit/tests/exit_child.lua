@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Run in a child process by test_idlelock.lua (issue 19): a program that
 -- never closes its lock must still exit. MODE (arg 1):
 --   watcher       a lock whose watcher thread locked it, never closed

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Run in a fresh LuaJIT state by test_idlelock.lua (in the big test file,
 -- earlier tests' callbacks make LuaJIT's own heuristic blacklist the call
 -- sites and would hide the danger this checks).

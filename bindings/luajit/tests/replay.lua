@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The shipped lifecycle traces (bindings/c/traces/*.trace, format in their
 -- README.md) replayed through the LuaJIT API: every event is a call of an
 -- idlelock Lock (or of a biometric request), the clock is the trace's time,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-love-demo.sh LOVE DEMO_DIR: runs the LÖVE demo in its scripted input
 # mode (IDLELOCK_DEMO_SCRIPT, set by the caller) under a virtual X server
 # when there is no display, and checks what it printed. Quiet when it passes

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The LuaJIT binding's tests, on LuaJIT and the real libidlelock. A plain
 -- runner: a failure prints its name and error, a pass prints nothing; the
 -- run ends with "N passed, N failed".

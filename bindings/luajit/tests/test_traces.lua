@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Every shipped trace replayed through the LuaJIT API (replay.lua) gives
 -- exactly what the C replay tool gives: the same line for every event, the
 -- same expectations held, the same exit status (issue 20). One test per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Python binding for libidlelock, an idle lock for signed-in sessions.
 
 Pure :mod:`ctypes`; the shared library ``libidlelock.so.1`` is found as
@@ -155,4 +156,4 @@ __all__ = [
     "ios_delay_schedule",
 ]
 
-__version__ = "1.2.0"
+__version__ = "1.2.1"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The ctypes thunks the library calls back: listeners, the clock and the
 four authenticator callbacks. Each catches everything (nothing unwinds
 into C) and keeps the exception for the binding call on the same thread,

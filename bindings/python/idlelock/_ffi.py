@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ctypes declarations for libidlelock (``include/idlelock.h`` 1.2, ABI v1).
 
 This module is private: use :mod:`idlelock`. It finds and loads the shared
@@ -79,8 +80,8 @@ __all__ = [
 HEADER_VERSION_MAJOR = 1
 HEADER_VERSION_MINOR = 2
 HEADER_VERSION_PATCH = 0
-HEADER_VERSION_STRING = "1.2.0"
-HEADER_VERSION_NUMBER = 10200
+HEADER_VERSION_STRING = "1.2.1"
+HEADER_VERSION_NUMBER = 10201
 
 OK = 0
 ERR_INVALID_ARGUMENT = 1

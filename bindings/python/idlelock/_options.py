@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The validation of :class:`IdleLock`'s options and of the methods'
 arguments, before C sees them: each error names the option, and nothing
 is wrapped silently into a C type. Private: use :mod:`idlelock`."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The library's messages in this binding's words. ``idlelock_last_error()``
 speaks C: it starts with the C function's name and names config fields
 (``config.idle_after_ms``), constants (``IDLELOCK_NEVER``) and functions

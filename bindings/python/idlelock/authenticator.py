@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The host authenticator: the interface an app implements over its
 platform keystore to offer the biometric shortcut."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Biometrics for hosts told the result of their check later (1.2): the
 two-phase pair ``idlelock_biometric_begin`` / ``idlelock_biometric_finish``
 as a :class:`BiometricRequest` object, and coroutines for asyncio hosts.

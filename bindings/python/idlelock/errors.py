@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The exceptions: one :class:`IdleLockError` subclass per status code
 (``IDLELOCK_ERR_*``), the binding's own (:class:`ClosedError`,
 :class:`ListenerError`), and the outcomes an :class:`Authenticator` raises

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the loaded library says of itself: its path and version, the names
 of its status codes, its limits, and its iOS-like delay preset."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The lock: :class:`IdleLock` (``idlelock_create`` / ``idlelock_destroy``
 and a method per call of the header) and the :class:`Prompt` context
 manager of :meth:`IdleLock.prompt`."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a call reports: :class:`Snapshot`, with its :class:`State` and
 :class:`Reason`, and the :class:`Platform` whose state names
 :meth:`IdleLock.lifecycle` takes."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: a fake clock and a lock factory.
 
 Every lock made here uses the Argon2id floor (2 passes, 19 MiB) so that

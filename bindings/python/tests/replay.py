@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The shipped lifecycle traces (bindings/c/traces/*.trace, format in their
 README.md) replayed through the Python API: every event is a call of
 :class:`idlelock.IdleLock` (or of a :class:`BiometricRequest`), the clock

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The two-phase biometric pair (1.2) on CPython: BiometricRequest, the
 asyncio coroutines, the passcode policies and the step-up check, against
 the real library on a fake clock."""

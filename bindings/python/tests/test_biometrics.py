@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The biometric shortcut through a host authenticator (SPEC §5, the header's
 "Biometric shortcut" block and idlelock_authenticator).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The library a platform wheel carries (``<package>/libidlelock.so``,
 ``make wheel``): where lookup puts it, and, when the suite runs against an
 installed wheel (``make test-wheel``), that the copy under test is that

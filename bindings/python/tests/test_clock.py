@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The injected clock (SPEC §2) and the binding's handling of a clock callable
 that misbehaves."""
 

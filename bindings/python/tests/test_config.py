@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Option validation: the binding's own checks (types, signs, C field range)
 and the library's range checks (SPEC §3 configuration table), all naming the
 option."""

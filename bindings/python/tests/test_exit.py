@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A process that never closes its lock exits (issue 19): a program that
 keeps an IdleLock in a global, or drops it in a reference cycle, whose
 watcher thread has run a listener (also one still running while the

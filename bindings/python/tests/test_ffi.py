@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The raw ctypes layer: NULL handles and bad sizes never crash (SPEC §7, §8),
 and per-thread error messages."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The object's life cycle (close(), the context manager, __del__ and
 threads), then the app's: the lifecycle adapters (IdleLock.lifecycle,
 idlelock_lifecycle with IDLELOCK_PLATFORM_*; README "Lifecycle adapters")."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Listeners (SPEC §7): delivery order, what is delivered, lifetime of the
 ctypes callbacks, and exceptions raised inside listeners."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The library's messages reach Python callers in Python's words (issue
 20): no C function names, no ``config.`` fields, no ``IDLELOCK_*``
 constants, and the options, methods and constants a Python caller uses."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Passcodes, attempts, lockout, sign-out and the biometric calls (SPEC §4,
 §5, §6 `disable`, §7 table)."""
 

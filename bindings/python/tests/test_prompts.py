@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Prompts the app opens itself (header: idlelock_prompt_begin /
 idlelock_prompt_end and prompt_cap_ms; docs/RULES.md): the binding's
 prompt_begin / prompt_end and the lock.prompt() context manager.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Property tests (hypothesis).
 
 `Model` is a direct transcription of SPEC.md §3 (an engaged session driven

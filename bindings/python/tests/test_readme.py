@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The documentation runs: every ```python block of bindings/python/README.md
 and of the top README.md is a file under bindings/python/examples/ (named
 by the link on the line before the block) whose text is the block's, byte

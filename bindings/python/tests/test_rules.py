@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The decision rules of SPEC.md §3, driven through the binding with a fake
 clock. Expectations come from the contract, not from the library."""
 

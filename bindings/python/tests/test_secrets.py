@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sealed secrets and the gate (header: "Sealed secrets and the gate"; docs/STORE.md)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The on-disk store (``store_path``, ``device_key``): header "The store
 (config.store_path)", SPEC §3 (creation and start), §6, §7.
 

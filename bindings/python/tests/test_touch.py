@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """touch(): its return value (None, or a Snapshot with snapshot=True), the
 fast path (one ctypes call, no per-thread bookkeeping, when there is no
 Python clock and no listener) and the safety of close() against calls in

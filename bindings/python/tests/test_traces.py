@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every shipped trace (bindings/c/traces/*.trace) replayed through the
 Python API (tests/replay.py) gives exactly what the C replay tool gives:
 the same line for every event (status, state, reason, attempts, flags,

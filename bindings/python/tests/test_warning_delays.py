@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The 1.1 options and snapshot fields (SPEC §9): the warning before the
 idle lock (warn_before_ms, is_warning, ms_until_warning), escalating delays
 after wrong passcodes (delay_schedule, RetryLaterError, ms_until_retry) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The watcher thread (header: idlelock_watch_start / idlelock_watch_stop; docs/THREADS.md):
 it locks an idle session on the default clock with no call from the host,
 listeners then run on it, and it is refused with a custom clock."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_INTERNAL}: a failure inside the library or libsodium that is not the caller's; the message says which step. */

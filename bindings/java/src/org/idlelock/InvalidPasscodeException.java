@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_INVALID_PASSCODE}: the passcode did not open the lock. The attempt was counted; {@link #attemptsRemaining()} says how many remain. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_LOCK_UNAVAILABLE}: the biometric shortcut is not enabled, not available, failed or was cancelled (the message says which). The passcode still works. */

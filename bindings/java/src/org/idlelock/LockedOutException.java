@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_LOCKED_OUT}: too many wrong passcodes; only {@link IdleLock#disable()} (sign-out) leaves this state. */

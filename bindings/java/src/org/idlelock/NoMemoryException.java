@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_NO_MEMORY}: memory (Argon2id's kdfMemlimit bytes, or secure memory) could not be allocated; also a 257th secret name. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_NO_PASSCODE}: no passcode is set: the lock is not engaged. */

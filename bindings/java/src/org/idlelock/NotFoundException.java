@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_NOT_FOUND}: no secret has that name. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 import java.lang.ref.PhantomReference;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** Why the session is locked ({@code IDLELOCK_REASON_*}). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** (1.2) {@code IDLELOCK_ERR_REAUTH_REQUIRED} ({@code idlelock_require_recent_auth}): the session is unlocked, but its last successful authentication is older than the caller allows: ask the user again, then check again. */

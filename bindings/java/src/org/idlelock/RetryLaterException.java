@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** (1.1) {@code IDLELOCK_ERR_RETRY_LATER}: an escalating delay is running after wrong passcodes: try again in {@link #msUntilRetry()} ms. The attempt was not counted. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_SESSION_LOCKED}: the session is locked (LOCKED or LOCKED_OUT): secrets and the gate are closed; also an unlock overtaken by a lock that happened while it ran. */

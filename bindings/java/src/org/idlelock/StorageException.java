@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock;
 
 /** {@code IDLELOCK_ERR_STORAGE}: the store could not be read or written. From an event, the session locked and the lock could not be saved: it is LOCKED anyway ({@link #snapshot()}). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package android.content;
 
 /** Stub (tests only). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package androidx.biometric;
 
 import java.util.concurrent.Executor;

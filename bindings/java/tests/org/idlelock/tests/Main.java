@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock.tests;
 
 /** Runs every test group on the real JVM and libidlelock; exit status 1 on a failure. */

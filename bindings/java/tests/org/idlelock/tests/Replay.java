@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package org.idlelock.tests;
 
 import java.io.IOException;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package android.security.keystore;
 
 /** Stub (tests only). */

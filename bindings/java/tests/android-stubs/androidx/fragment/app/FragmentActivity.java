@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package androidx.fragment.app;
 
 /** Stub (tests only): an Activity is a Context. */
