@@ -125,15 +125,8 @@ $(foreach c,$(ROCK_CPUS),$(eval $(call rock_rules,$(c))))
 
 ROCK_LIBS := $(foreach c,$(ROCK_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
 
-# The libraries first, with a line saying so and their build output in a
-# log: a cross build says nothing for minutes otherwise.
 rock-libs: cross-deps
-	@if ! $(MAKE) -q --no-print-directory $(ROCK_LIBS) 2>/dev/null; then \
-	    echo "  CROSS    $(ROCK_LIBS) (Embedded Swift per CPU: minutes)"; \
-	    mkdir -p $(ROCK_DIR); \
-	    $(MAKE) --no-print-directory $(ROCK_LIBS) > $(ROCK_DIR)/cross.log 2>&1 \
-	        || { cat $(ROCK_DIR)/cross.log; echo "failed: see $(ROCK_DIR)/cross.log" >&2; exit 1; }; \
-	fi
+	$(call build_self_contained,$(ROCK_LIBS),$(ROCK_DIR))
 
 rock: test-deps rock-libs
 	@$(MAKE) -s --no-print-directory $(ROCKS)

@@ -42,15 +42,8 @@ $(WHEEL_TOOLS)/ready: bindings/python/wheel-tools.txt
 	    $(WHEEL_TOOLS)/bin/python -m pip install --disable-pip-version-check -r $<)
 	$(Q)touch $@
 
-# The libraries first, with a line saying so and their build output in a
-# log: a cross build says nothing for minutes otherwise.
 wheel-libs: cross-deps
-	@if ! $(MAKE) -q --no-print-directory $(WHEEL_LIBS) 2>/dev/null; then \
-	    echo "  CROSS    $(WHEEL_LIBS) (Embedded Swift per CPU: minutes)"; \
-	    mkdir -p $(WHEEL_DIR); \
-	    $(MAKE) --no-print-directory $(WHEEL_LIBS) > $(WHEEL_DIR)/cross.log 2>&1 \
-	        || { cat $(WHEEL_DIR)/cross.log; echo "failed: see $(WHEEL_DIR)/cross.log" >&2; exit 1; }; \
-	fi
+	$(call build_self_contained,$(WHEEL_LIBS),$(WHEEL_DIR))
 
 # wheel_rules CPU: stage the package, the licence files and the CPU's
 # library (stripped), set the header's version, build the
