@@ -80,8 +80,9 @@ SUPPORT_CFLAGS  := -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror 
 # -sil-disable-pass=closure-specialize: the optimizer otherwise clones a
 # function for every closure literal passed to it (SessionStore.update and
 # StoreFiles.locked had 15 and 8 copies, one per durable step): 32 KB of the
-# library at 1.3 for no speed (the hot calls inline their closures and
-# their instruction counts do not move: BENCHMARKS.md, "Size").
+# library at 1.2.1 for no speed (the hot calls inline their closures and
+# their instruction counts do not move: BENCHMARKS.md, "Other CPUs and the
+# self-contained variant").
 EMBEDDED_SWIFT_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
                    -Xllvm -sil-disable-pass=closure-specialize \
                    -warnings-as-errors -module-name IdleLock \
