@@ -6,7 +6,8 @@
 #   make csharp        build/csharp/LibIdleLock.dll (+ its XML documentation)
 #   make test-csharp   the tests (bindings/csharp/tests) on the Mono runtime, the
 #                      traces replayed through the binding and compared with
-#                      idlelock-replay's, the README's examples compiled and run
+#                      idlelock-replay's, the README's examples compiled and run,
+#                      no library loaded from outside the app (planted-library.sh)
 #   make nuget         build/dist/LibIdleLock.<version>.nupkg: the assembly and
 #                      runtimes/linux-x64|linux-arm64|linux-arm/native/libidlelock.so
 #                      (the self-contained variant of make cross), packed by
@@ -59,6 +60,7 @@ test-csharp: test-deps csharp $(CS_TEST_EXE) $(CS_REPLAY_EXE) $(BUILD)/idlelock-
 	$(STEP) sh bindings/csharp/replay/compare-traces.sh $(BUILD)/idlelock-replay $(abspath $(BUILD)) \
 	    $(CS_REPLAY_EXE) bindings/c/traces/*.trace
 	$(STEP) sh bindings/csharp/examples/run-examples.sh $(CS_DIR) $(abspath $(BUILD))
+	$(STEP) sh bindings/csharp/tests/planted-library.sh $(CS_DIR)
 	@$(STEPS_END)
 
 TEST_SUITES += test-csharp

@@ -8,8 +8,11 @@
 // .NET resolves runtimes/<rid>/native itself (the deps.json of a
 // PackageReference); Mono does not. So before the first P/Invoke the binding
 // looks for runtimes/<rid>/native/libidlelock.so beside the assembly (an
-// app's bin folder, as the .NET SDK lays it out) and two levels up (the
-// assembly still inside the installed package, lib/net45/), and loads it with
+// app's bin folder, as the .NET SDK lays it out) and, only when the assembly
+// is still inside the installed package (its folder is lib/<tfm>/), two levels
+// up, at the package's own runtimes/ (never above an app's folder: a folder
+// there may be writable by others, and a file planted in it would run in the
+// app; tests/planted-library.sh), and loads it with
 // dlopen, from IdleLock's static constructor: Mono resolves a P/Invoke when
 // it compiles the method that calls it, so the library must be loaded before
 // the first such method is compiled. The runtime's own lookup of [DllImport("idlelock")] then asks the
@@ -84,12 +87,14 @@ namespace LibIdleLock
                 if (rid == null || string.IsNullOrEmpty(location)) return;
                 string dir = Path.GetDirectoryName(Path.GetFullPath(location));
                 string relative = Path.Combine(Path.Combine(Path.Combine("runtimes", rid), "native"), "libidlelock.so");
-                string[] candidates =
-                {
-                    Path.Combine(dir, relative),
-                    Path.GetFullPath(Path.Combine(Path.Combine(Path.Combine(dir, ".."), ".."), relative)),
-                };
-                Searched = string.Join(", ", candidates);
+                var candidates = new System.Collections.Generic.List<string> { Path.Combine(dir, relative) };
+                // Two folders up only from a package's own lib/<tfm>/: anywhere else that
+                // folder is not the app's (an app in /tmp/x/bin would load /tmp/runtimes/...,
+                // which any local user can create).
+                string parent = Path.GetDirectoryName(dir);
+                if (parent != null && Path.GetFileName(parent) == "lib")
+                    candidates.Add(Path.Combine(Path.GetDirectoryName(parent) ?? parent, relative));
+                Searched = string.Join(", ", candidates.ToArray());
                 foreach (var path in candidates)
                 {
                     if (!File.Exists(path)) continue;
