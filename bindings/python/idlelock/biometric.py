@@ -301,12 +301,25 @@ async def _host_part(request: BiometricRequest, part: Awaitable[Any],
         raise
 
 
+def _started(request: BiometricRequest, host: Callable[[Any], Any], argument: Any) -> Any:
+    """``host(argument)``: the awaitable of the host's part. A host that
+    raises before it returns one (a plain function, a callable that
+    fails) has failed its part: the request is finished as failed (an
+    ENABLE secret is wiped with it) before the error propagates, so no
+    request is left open."""
+    try:
+        return host(argument)
+    except BaseException:
+        _finish_quietly(request, AuthResult.FAILED)
+        raise
+
+
 async def unlock_with_biometrics_async(
     lock: "IdleLock", check: Callable[[BiometricRequest], Awaitable[SecretLike]]
 ) -> Snapshot:
     """See :meth:`IdleLock.unlock_with_biometrics_async`."""
     request = lock.begin_biometric_unlock()
-    secret = await _host_part(request, check(request))
+    secret = await _host_part(request, _started(request, check, request))
     if secret is None or isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
         _finish_quietly(request, AuthResult.FAILED)
         raise TypeError(f"check must return the released secret as bytes, not {type(secret).__name__}")
@@ -338,7 +351,7 @@ async def enable_biometrics_async(
         if delete is not None:
             asyncio.ensure_future(_quietly(delete()))
 
-    await _host_part(request, store(secret), stored_too_late)
+    await _host_part(request, _started(request, store, secret), stored_too_late)
     try:
         return request.finish()
     except BaseException:

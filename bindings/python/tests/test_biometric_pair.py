@@ -261,6 +261,38 @@ def test_a_cancelled_task_or_a_crashing_check_leaves_no_request_open(engaged):
     asyncio.run(main())
 
 
+def test_a_check_or_store_that_raises_before_its_awaitable_leaves_no_request_open(engaged):
+    """A plain function (or any callable) that raises before it returns
+    its awaitable is a crashing check too. Regression: its request stayed
+    open (a slot of the table taken, its prompt deferring the idle rule for
+    prompt_cap_ms, an ENABLE secret not wiped), so the ninth call met a full
+    table."""
+    lock = engaged()
+    keystore = AsyncKeystore()
+    handed = []
+
+    def store_raises(secret: bytearray):
+        handed.append(secret)
+        raise KeyError("no keystore plugin")
+
+    def check_raises(request):
+        raise KeyError("no biometric plugin")
+
+    async def main() -> None:
+        for _ in range(idlelock.BIOMETRIC_REQUESTS_MAX + 1):
+            with pytest.raises(KeyError):
+                await lock.enable_biometrics_async(store_raises)
+        assert all(secret == bytearray(32) for secret in handed), "the secrets handed out are wiped"
+        await lock.enable_biometrics_async(keystore.store)
+        lock.lock()
+        for _ in range(idlelock.BIOMETRIC_REQUESTS_MAX + 1):
+            with pytest.raises(KeyError):
+                await lock.unlock_with_biometrics_async(check_raises)
+        assert (await lock.unlock_with_biometrics_async(keystore.check)).state == State.UNLOCKED
+
+    asyncio.run(main())
+
+
 def test_an_enable_the_library_refuses_deletes_the_item(engaged):
     lock = engaged()
     keystore = AsyncKeystore()

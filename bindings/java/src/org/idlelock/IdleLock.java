@@ -896,6 +896,11 @@ public final class IdleLock implements AutoCloseable {
             finishQuietly(request, AuthResult.FAILED);
             result.completeExceptionally(e);
             return result;
+        } catch (Error e) {
+            // A host that failed harder (a platform plugin's class missing:
+            // NoClassDefFoundError): no request is left open either.
+            finishQuietly(request, AuthResult.FAILED);
+            throw e;
         }
         stage.whenComplete((value, error) -> {
             if (error == null) {

@@ -437,6 +437,35 @@ final class AsyncBiometricTests {
                 check(begin instanceof SessionLockedException, "a begin refused fails the future: " + begin);
             }
         });
+        h.test("helper: an authenticator that throws an Error before its stage leaves no request open", () -> {
+            // Regression: only a RuntimeException finished the request; an Error (a
+            // platform plugin class missing: NoClassDefFoundError) left it open, so the
+            // ninth call met a full table (and its prompt deferred the idle rule).
+            byte[][] item = new byte[1][];
+            List<byte[]> handed = new ArrayList<>();
+            org.idlelock.AsyncAuthenticator broken = new org.idlelock.AsyncAuthenticator() {
+                @Override public java.util.concurrent.CompletionStage<byte[]> loadSecret(BiometricRequest r) {
+                    throw new NoClassDefFoundError("com/vendor/BiometricPlugin");
+                }
+                @Override public java.util.concurrent.CompletionStage<Void> storeSecret(BiometricRequest r, byte[] secret) {
+                    handed.add(secret);
+                    throw new NoClassDefFoundError("com/vendor/KeystorePlugin");
+                }
+            };
+            try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                for (int i = 0; i <= IdleLock.BIOMETRIC_REQUESTS_MAX; i++) {
+                    expect(NoClassDefFoundError.class, () -> lock.enableBiometricsAsync(broken));
+                }
+                for (byte[] secret : handed) check(Arrays.equals(secret, new byte[32]), "the secret handed out is wiped");
+                lock.lock();
+                for (int i = 0; i <= IdleLock.BIOMETRIC_REQUESTS_MAX; i++) {
+                    expect(NoClassDefFoundError.class, () -> lock.unlockWithBiometricsAsync(broken));
+                }
+                try (BiometricRequest req = lock.beginBiometricUnlock()) {
+                    eq(req.finish(AuthResult.OK, copy(item[0])).state(), State.UNLOCKED, "a begin still finds room");
+                }
+            }
+        });
         h.test("the pair works without an Authenticator; the callback Authenticator still works beside it", () -> {
             FakeKeystore ks = new FakeKeystore();
             try (IdleLock lock = BiometricTests.enabled(ks)) {
