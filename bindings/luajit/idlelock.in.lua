@@ -76,7 +76,8 @@ end
 --     (<folder>/libidlelock.so, a game's plugin folder); in LÖVE, where a
 --     module has no file path, libidlelock.so in the game's folder
 --     (love.filesystem.getSource(), unfused) or beside the .love file or
---     the fused executable (getSourceBaseDirectory()); or
+--     the fused executable (getSourceBaseDirectory(); never the folder
+--     above an unfused game's, which may be anyone's, such as /tmp); or
 --     idlelock/libidlelock.so under an absolute package.cpath folder (a
 --     tree on LUA_CPATH; relative entries such as "./?.so" are skipped: a
 --     library is never taken from whatever the current folder holds). The
@@ -95,10 +96,21 @@ local function bundled_library()
   end
   local fs = type(love) == "table" and type(love.filesystem) == "table" and love.filesystem or nil
   if fs then
-    for _, getter in ipairs{ "getSource", "getSourceBaseDirectory" } do
-      local ok, folder = pcall(fs[getter])
-      if ok and type(folder) == "string" and folder:sub(1, 1) == "/" then
-        candidates[#candidates + 1] = folder .. "/libidlelock.so"
+    local ok, source = pcall(fs.getSource)
+    if ok and type(source) == "string" and source:sub(1, 1) == "/" then
+      -- getSource() is the game's folder (unfused), or its .love file or
+      -- fused executable: the folder that holds that file is the game's
+      -- too. An unfused game's getSourceBaseDirectory() is the folder
+      -- above the game's (/tmp for /tmp/mygame): never looked in.
+      local folder = io.open(source .. "/", "rb") -- opens only a folder
+      if folder then
+        folder:close()
+        candidates[#candidates + 1] = source .. "/libidlelock.so"
+      else
+        local found, base = pcall(fs.getSourceBaseDirectory)
+        if found and type(base) == "string" and base:sub(1, 1) == "/" then
+          candidates[#candidates + 1] = base .. "/libidlelock.so"
+        end
       end
     end
   end

@@ -131,6 +131,21 @@ test("the module finds the library it ships with, never one from the current fol
                "getSourceBaseDirectory = function() return [[" .. dir .. "]] end } } " .. preload ..
                "print(require([[idlelock]]).library_path)"
   eq(loaded(";;", game), dir .. "/love/libidlelock.so\nexit 0\n", "a LÖVE game's folder")
+  -- An unfused game folder's getSourceBaseDirectory() is the folder above
+  -- the game, not the game's: a library there is never loaded (whoever can
+  -- write /tmp could plant one beside /tmp/mygame). Regression: it was.
+  -- Beside a .love file (getSource() is that file) it is the place.
+  sh("mkdir -p " .. q(dir .. "/above/mygame") .. " && : > " .. q(dir .. "/above/mygame/main.lua") .. " && : > " ..
+     q(dir .. "/above/g.love") .. " && cp " .. q(lib) .. " " .. q(dir .. "/above/libidlelock.so"))
+  local function love_game(source)
+    return "love = { filesystem = { getSource = function() return [[" .. source .. "]] end, " ..
+           "getSourceBaseDirectory = function() return [[" .. dir .. "/above]] end } } " .. preload ..
+           "print(require([[idlelock]]).library_path)"
+  end
+  local above = loaded(";;", love_game(dir .. "/above/mygame"))
+  check(not above:find(dir .. "/above/libidlelock.so", 1, true),
+        "an unfused game loaded the library planted in the folder above it: " .. above)
+  eq(loaded(";;", love_game(dir .. "/above/g.love")), dir .. "/above/libidlelock.so\nexit 0\n", "beside a .love file")
   -- A relative cpath entry ("./?.so") never brings in a library from the
   -- current folder: with nothing bundled and no system copy, it fails.
   local planted = loaded(dir .. "/broken-none/?.lua;;", preload .. "print(require([[idlelock]]).library_path)", dir .. "/cwd")
