@@ -599,12 +599,14 @@ int idlelock_create(const idlelock_config *cfg, idlelock **out);
  * snapshot stays valid until it returns, and the handle's memory is
  * released only then. The call that was delivering returns its own status
  * when its work was done before it delivered (an event, idlelock_lock,
- * idlelock_disable); a call with work left after its delivery (the check
- * of idlelock_unlock, the host's check of idlelock_unlock_with_biometrics,
- * the delete_secret a sign-out or a new passcode would make) skips it and
- * returns IDLELOCK_ERR_INVALID_ARGUMENT, and a delete_secret skipped so
- * leaves a keystore item whose secret opens nothing any more. A listener
- * that destroyed the handle must not use it again. */
+ * idlelock_disable with the shortcut off); a call with work left after its
+ * delivery (the check of idlelock_unlock, the host's check of
+ * idlelock_unlock_with_biometrics, the delete_secret that a sign-out, a new
+ * passcode, idlelock_disable_biometrics or any other call that turned the
+ * shortcut off would make) skips it and returns
+ * IDLELOCK_ERR_INVALID_ARGUMENT, and a delete_secret skipped so leaves a
+ * keystore item whose secret opens nothing any more: delete it yourself.
+ * A listener that destroyed the handle must not use it again. */
 void idlelock_destroy(idlelock *lock);
 
 /* Start a watcher thread for hosts with no event loop (a C kiosk program, a

@@ -354,7 +354,7 @@ extension IdleLockHandle {
                 try applyBiometricOutcome(request, answer, now: now, expired: expired, turnedOff: &turnedOff)
             }
         }
-        if turnedOff { liveAuthenticator()?.delete() }
+        if turnedOff { return deletingSecret(after: outcome) }
         return outcome
     }
 }

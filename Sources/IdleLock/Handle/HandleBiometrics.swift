@@ -64,7 +64,7 @@ extension IdleLockHandle {
                 }
             }
         }
-        if stored && !kept { liveAuthenticator()?.delete() }
+        if stored && !kept { return deletingSecret(after: result) }
         return result
     }
 
@@ -80,7 +80,7 @@ extension IdleLockHandle {
             bioWrap = nil
             wasOn = true
         }
-        if wasOn { liveAuthenticator()?.delete() }
+        if wasOn { return deletingSecret(after: result) }
         return result
     }
 
@@ -117,7 +117,7 @@ extension IdleLockHandle {
                 try applyBiometricOutcome(request, answer, now: now, expired: expired, turnedOff: &turnedOff)
             }
         }
-        if turnedOff { liveAuthenticator()?.delete() }
+        if turnedOff { return deletingSecret(after: result) }
         return result
     }
 

@@ -77,7 +77,7 @@ extension IdleLockHandle {
             savedEpoch = rules.lockEpoch
         }
         // A new passcode turns the shortcut off: the host's item goes too.
-        if shortcutTurnedOff { liveAuthenticator()?.delete() }
+        if shortcutTurnedOff { return deletingSecret(after: result) }
         return result
     }
 

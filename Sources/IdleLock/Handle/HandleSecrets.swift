@@ -157,7 +157,7 @@ extension IdleLockHandle {
                 }
             }
         }
-        if shortcutWasOn { liveAuthenticator()?.delete() }
+        if shortcutWasOn { return deletingSecret(after: result) }
         return result
     }
 }

@@ -606,6 +606,22 @@ final class IdleLockHandle {
         return destroyed ? nil : config.authenticator
     }
 
+    /// The `delete_secret` a call makes after its transaction (the shortcut
+    /// went off), then the call's result; when a listener of the call
+    /// destroyed the handle meanwhile, it is skipped and the call says so
+    /// (`destroyedDuringCall`, the header's idlelock_destroy): the host's
+    /// item is still there, and only the host can delete it now.
+    func deletingSecret(after result: CallResult) -> CallResult {
+        mutex.lock()
+        let gone = destroyed
+        let authenticator = config.authenticator
+        mutex.unlock()
+        guard let authenticator else { return result }
+        if gone { return CallResult(error: IdleLockHandle.destroyedDuringCall) }
+        authenticator.delete()
+        return result
+    }
+
     // MARK: - The watcher thread
 
     /// Starts the watcher (default clock only). Starting it twice is fine.

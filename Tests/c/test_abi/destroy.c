@@ -180,7 +180,8 @@ static void check_stopped(struct probe *p, const char *file, int line)
     check_i64(p->after_destroy, 0, file, line, "callbacks after idlelock_destroy returned");
 }
 
-enum host_call { CALL_LOCK, CALL_TOUCH, CALL_UNLOCK, CALL_BIO_UNLOCK, CALL_DISABLE };
+enum host_call { CALL_LOCK, CALL_TOUCH, CALL_UNLOCK, CALL_BIO_UNLOCK, CALL_DISABLE, CALL_SET_PASSCODE,
+                 CALL_DISABLE_BIOMETRICS };
 
 /* One call on a host thread whose delivery destroys the handle; `want` is
  * the call's status (OK when its work was done before it delivered; a
@@ -197,7 +198,7 @@ static void destroy_during(enum host_call call, int want, int line)
         probe_free(&p);
         return;
     }
-    if (call == CALL_BIO_UNLOCK || call == CALL_DISABLE)
+    if (call == CALL_BIO_UNLOCK || call == CALL_DISABLE || call == CALL_SET_PASSCODE || call == CALL_DISABLE_BIOMETRICS)
         check_status(idlelock_enable_biometrics(p.lock), OK, __FILE__, line, "idlelock_enable_biometrics");
     if (call == CALL_UNLOCK)
         check_status(idlelock_lock(p.lock, NULL), OK, __FILE__, line, "idlelock_lock");
@@ -211,9 +212,15 @@ static void destroy_during(enum host_call call, int want, int line)
     case CALL_UNLOCK: st = idlelock_unlock(p.lock, LIT("1234"), &s); break;
     case CALL_BIO_UNLOCK: st = idlelock_unlock_with_biometrics(p.lock, &s); break;
     case CALL_DISABLE: st = idlelock_disable(p.lock); break;
+    case CALL_SET_PASSCODE: st = idlelock_set_passcode(p.lock, LIT("5678")); break;
+    case CALL_DISABLE_BIOMETRICS: st = idlelock_disable_biometrics(p.lock); break;
     }
     check_status(st, want, __FILE__, line, "the call whose listener destroyed the handle");
     check_stopped(&p, __FILE__, line);
+    /* A delete_secret left after the delivery was skipped: the item is
+     * still the host's to delete, which the status says. */
+    if (call == CALL_DISABLE || call == CALL_SET_PASSCODE || call == CALL_DISABLE_BIOMETRICS)
+        check_i64(p.has_item, 1, __FILE__, line, "the keystore item (delete_secret skipped)");
     if (call == CALL_LOCK || call == CALL_TOUCH)
         check_i64(s.state, IDLELOCK_STATE_LOCKED, __FILE__, line, "the call's own snapshot");
     probe_free(&p);
@@ -330,13 +337,19 @@ void test_destroy_from_listeners(void)
     destroy_during(CALL_LOCK, OK, __LINE__);
     destroy_during(CALL_TOUCH, OK, __LINE__);
     /* Left after the delivery: the check of the passcode (unlock), the
-     * host's check (load_secret), and delete_secret after a sign-out that
-     * had the shortcut on. (enable_biometrics's first transaction opens
-     * its check's prompt, which holds the warning back, and any lock
-     * fails it: it delivers nothing of its own before store_secret.) */
+     * host's check (load_secret), and the delete_secret of a sign-out, a
+     * new passcode or disable_biometrics that turned the shortcut off:
+     * skipped, and the call says so (INVALID_ARGUMENT), so the host knows
+     * its item is still there. (enable_biometrics's first transaction
+     * opens its check's prompt, which holds the warning back, and any lock
+     * fails it: it delivers nothing of its own before store_secret.)
+     * Regression (red team): the three that skipped delete_secret returned
+     * OK, against the header's idlelock_destroy. */
     destroy_during(CALL_UNLOCK, INVAL, __LINE__);
     destroy_during(CALL_BIO_UNLOCK, INVAL, __LINE__);
-    destroy_during(CALL_DISABLE, OK, __LINE__);
+    destroy_during(CALL_DISABLE, INVAL, __LINE__);
+    destroy_during(CALL_SET_PASSCODE, INVAL, __LINE__);
+    destroy_during(CALL_DISABLE_BIOMETRICS, INVAL, __LINE__);
     destroy_on_watcher();
     destroy_while_watcher_delivers();
 }
