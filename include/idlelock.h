@@ -606,7 +606,12 @@ int idlelock_create(const idlelock_config *cfg, idlelock **out);
  * shortcut off would make) skips it and returns
  * IDLELOCK_ERR_INVALID_ARGUMENT, and a delete_secret skipped so leaves a
  * keystore item whose secret opens nothing any more: delete it yourself.
- * A listener that destroyed the handle must not use it again. */
+ * A listener that destroyed the handle must not use it again. Listeners
+ * are the only callbacks destroy may be called from: never from an
+ * authenticator callback or the clock (the call that runs them still uses
+ * the handle when they return; a binding whose host may close the lock
+ * there defers the destroy until that call has returned, as the Java, C#,
+ * Python and LuaJIT bindings do). */
 void idlelock_destroy(idlelock *lock);
 
 /* Start a watcher thread for hosts with no event loop (a C kiosk program, a
