@@ -466,9 +466,12 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* with a subkey of the device key when one is given), written only by      */
 /* replace (mkstemp in the same folder, fsync (on Darwin F_FULLFSYNC),      */
 /* rename, fsync of the folder, mode 0600), so a crash at any instant       */
-/* leaves the old or the new state. Every durable step takes an exclusive   */
-/* flock on `<path>.lock` (never renamed or deleted; it also holds the      */
-/* rollback mark, below), waiting at most 2000 ms for another process;      */
+/* leaves the old or the new state (a folder fsync that fails after the     */
+/* rename does not fail the step, whose file every process reads: only its  */
+/* survival across a power cut is then not ensured; docs/STORE.md). Every   */
+/* durable step takes an exclusive flock on `<path>.lock` (never renamed or */
+/* deleted; it also holds the rollback mark, below), waiting at most        */
+/* 2000 ms for another process;                                             */
 /* other calls on the same handle wait for a durable step to finish.        */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */

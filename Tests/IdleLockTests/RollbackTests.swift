@@ -318,6 +318,25 @@ struct RollbackTests {
                 == generation(folder.store), "create raised the mark")
     }
 
+    /// A write whose folder fsync failed after the rename is done (every
+    /// process reads it) but may be undone by a power cut: the mark is not
+    /// raised past it (a mark ahead of the store would refuse a sound one),
+    /// and the next durable write catches it up.
+    @Test func aWriteWhoseFolderSyncFailedLeavesTheMarkBehind() throws {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock, key: key)
+        #expect(a.setPasscode("2468") == 0)
+        handle(a).store!.files.injectedFault = .folderSync
+        #expect(a.put("token", "t") == 0, "the write is done")
+        let keys = try storeKeys(true)
+        #expect(StoreMarkFormat.read(bytes(folder.store + ".lock"), keys: keys).mark?.generation
+                == generation(folder.store) - 1, "the mark stays behind a store a power cut may undo")
+        #expect(a.put("token", "u") == 0)
+        #expect(StoreMarkFormat.read(bytes(folder.store + ".lock"), keys: keys).mark?.generation
+                == generation(folder.store), "a durable write raises it")
+    }
+
     /// A store of another sign-in than the mark's is a sign-in (the mark
     /// holds one): a copy of an earlier sign-in put back after a new one is
     /// taken once; as soon as a process has written it, the same copy put

@@ -452,6 +452,33 @@ struct StoreFaultTests {
         #expect(a.unlock("2468") == 0)
     }
 
+    /// The folder's fsync fails after the rename (an I/O error, a file
+    /// system that cannot sync a folder): the new file is what every process
+    /// reads, so the step is done, not reported as failed. Regression (red
+    /// team): the raise of each attempt was in place while the attempt was
+    /// refused unchecked ("could not be saved ... try again"), so the right
+    /// passcode, tried max_attempts times, locked the session out; and a new
+    /// passcode reported "nothing changed" was the store's.
+    @Test func aFolderSyncThatFailsAfterTheRenameFailsNoStep() {
+        let folder = TempFolder()
+        let a = StoredLock(folder.store, clock: FakeClock())
+        #expect(a.setPasscode("2468") == 0)
+        for _ in 0..<6 {
+            idlelock_lock(a.handle, nil)
+            inject(.folderSync, into: a)
+            #expect(a.unlock("2468") == 0, "the raise is in place: the attempt is checked")
+            let s = a.snapshot()
+            #expect(s.state == IDLELOCK_STATE_UNLOCKED)
+            #expect(s.attempts_remaining == 5)
+        }
+        inject(.folderSync, into: a)
+        #expect(a.setPasscode("1357") == 0, "the new passcode is in place")
+        let b = StoredLock(folder.store, clock: FakeClock())
+        idlelock_start(b.handle, nil)
+        #expect(b.unlock("1357") == 0, "and it is the store's")
+        #expect(strayTemporaries(folder).isEmpty)
+    }
+
     @Test func anUnlockWhoseResetCannotBeSavedIsRefused() {
         let folder = TempFolder()
         let clock = FakeClock()

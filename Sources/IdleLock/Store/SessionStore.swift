@@ -106,8 +106,10 @@ final class SessionStore {
             image.generation &+= 1
             let encoded = try StoreFormat.encode(image, keys: keys)
             image.byteCount = encoded.count
-            try files.replace(with: encoded)
-            raiseMark(to: image, over: mark)
+            // The mark only follows a store that is durable: after a power
+            // cut a rename whose folder could not be synced may be undone,
+            // and a mark ahead of the store would refuse it.
+            if try files.replace(with: encoded) { raiseMark(to: image, over: mark) }
             return image
         }
         return image
@@ -133,8 +135,7 @@ final class SessionStore {
             image.generation = start >> 1
             let encoded = try StoreFormat.encode(image, keys: keys)
             image.byteCount = encoded.count
-            try files.replace(with: encoded)
-            raiseMark(to: image, over: mark)
+            if try files.replace(with: encoded) { raiseMark(to: image, over: mark) }
             return image
         }
         remember(written)
