@@ -8,13 +8,14 @@
 
 /* The next deadline is never later than the idle deadline, unless the app
  * is away (the grace window defers judging), a prompt defers the idle rule
- * (one the harness opened, the library's own load_secret, or a biometric
+ * (one the harness opened, also one whose slot was taken and which it
+ * can never end, the library's own load_secret, or a biometric
  * request that can still defer: biometric_pair.c knows which), or the idle
  * deadline lies past INT64_MAX (the clock can never read it: see the report
  * on saturation). */
 void check_deadlines(const idlelock_snapshot *s, size_t size)
 {
-    int open_prompt = in_load_secret || pair_defers();
+    int open_prompt = in_load_secret || pair_defers() || prompts_left_open > 0;
     if (size < END_OF(idlelock_snapshot, ms_until_next_deadline)) return;
     for (int i = 0; i < MAX_TOKENS; i++) open_prompt |= prompts[i] != 0;
     /* ms_until_idle_lock times the idle deadline only while present. */
