@@ -15,8 +15,10 @@
  *
  *  - Times and durations are int64_t milliseconds. IDLELOCK_NEVER
  *    (INT64_MAX) means "no deadline"; arithmetic on times saturates and never
- *    wraps (so a deadline that would fall past INT64_MAX never comes: use a
- *    clock whose readings stay far from the int64_t limits).
+ *    wraps (so a deadline that would fall past INT64_MAX never comes, and
+ *    ms_until_next_deadline lists no moment at or past INT64_MAX, the value
+ *    of IDLELOCK_NEVER, though a clock that reads exactly INT64_MAX is still
+ *    judged: use a clock whose readings stay far from the int64_t limits).
  *  - Functions return an int status: IDLELOCK_OK (0) or one of the
  *    IDLELOCK_ERR_* codes. On failure idlelock_last_error() describes what
  *    was wrong for the calling thread.

@@ -58,6 +58,7 @@ extern int model_valid;
 extern model_entry model[NAME_COUNT];
 extern uint64_t tokens[MAX_TOKENS];
 extern uint64_t prompts[MAX_TOKENS];
+extern int prompts_left_open;        /* prompts opened that no slot keeps (never ended) */
 extern uint64_t last_prompt_ended;
 extern int in_load_secret;
 extern int listener_kind[MAX_TOKENS];

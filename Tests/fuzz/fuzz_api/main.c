@@ -75,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fauth.available = 1;
     memset(tokens, 0, sizeof tokens);
     memset(prompts, 0, sizeof prompts);
+    prompts_left_open = 0;
     in_load_secret = 0;
     last_prompt_ended = 0;
     memset(listener_kind, 0, sizeof listener_kind);

@@ -388,7 +388,8 @@ void run_ops(reader *r, int use_store)
             for (int i = 0; i < MAX_TOKENS; i++)
                 REQUIRE(prompts[i] != tok, "prompt token %llu given twice", (unsigned long long)tok);
             REQUIRE(tok != last_prompt_ended, "prompt token %llu reused", (unsigned long long)tok);
-            if (prompts[slot] == 0) prompts[slot] = tok; /* else it stays open for good */
+            if (prompts[slot] == 0) prompts[slot] = tok;
+            else prompts_left_open++; /* its slot is taken: it stays open for good */
             break;
         }
         case 28: { /* prompt_end */

@@ -8,19 +8,21 @@
 
 /* The next deadline is never later than the idle deadline, unless the app
  * is away (the grace window defers judging), a prompt defers the idle rule
- * (one the harness opened, the library's own load_secret, or a biometric
+ * (one the harness opened, also one whose slot was taken and which it
+ * can never end, the library's own load_secret, or a biometric
  * request that can still defer: biometric_pair.c knows which), or the idle
- * deadline lies past INT64_MAX (the clock can never read it: see the report
- * on saturation). */
+ * deadline lies at or past INT64_MAX (see the report on saturation). */
 void check_deadlines(const idlelock_snapshot *s, size_t size)
 {
-    int open_prompt = in_load_secret || pair_defers();
+    int open_prompt = in_load_secret || pair_defers() || prompts_left_open > 0;
     if (size < END_OF(idlelock_snapshot, ms_until_next_deadline)) return;
     for (int i = 0; i < MAX_TOKENS; i++) open_prompt |= prompts[i] != 0;
     /* ms_until_idle_lock times the idle deadline only while present. */
     if (open_prompt || s->is_away || s->state != IDLELOCK_STATE_UNLOCKED || s->ms_until_idle_lock == IDLELOCK_NEVER)
         return;
-    if (clk.now > INT64_MAX - s->ms_until_idle_lock) return;
+    /* A moment at INT64_MAX is IDLELOCK_NEVER's value: the library lists no
+     * deadline there (the header's preamble on saturation). */
+    if (clk.now >= INT64_MAX - s->ms_until_idle_lock) return;
     REQUIRE(s->ms_until_next_deadline <= s->ms_until_idle_lock, "next deadline %lld after the idle lock %lld",
             (long long)s->ms_until_next_deadline, (long long)s->ms_until_idle_lock);
 }

@@ -17,6 +17,7 @@ int model_valid;
 model_entry model[NAME_COUNT];
 uint64_t tokens[MAX_TOKENS];
 uint64_t prompts[MAX_TOKENS];
+int prompts_left_open;
 uint64_t last_prompt_ended;
 int in_load_secret;
 int listener_kind[MAX_TOKENS];
