@@ -278,8 +278,7 @@ public final class BiometricRequest implements AutoCloseable {
                 if (ended || !lockClosed || finishing > 0) return;
                 end();
             }
-            future.completeExceptionally(new IllegalStateException(
-                    "the IdleLock was closed before this biometric request finished"));
+            future.completeExceptionally(IdleLock.closedWhileWaiting());
         }
 
         /** With the monitor held. */

@@ -56,7 +56,9 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * finish first (the last one to return destroys the handle; close never
  * waits, so it is safe from a listener and from the main thread); every
  * call after close() throws {@link IllegalStateException}. The native
- * handle is freed exactly once.
+ * handle is freed exactly once. A biometric helper still waiting for the
+ * host's check when close() is called ends at once, failed with {@link
+ * IllegalStateException}, whatever the check does (see {@link #close()}).
  *
  * <p><b>Errors.</b> A null argument is a {@link NullPointerException}
  * naming the parameter; an invalid value is an {@link
@@ -144,6 +146,8 @@ public final class IdleLock implements AutoCloseable {
     private final Reaper.Registration cleanable;
     /** Biometric requests not yet ended (their secrets are wiped and futures failed at close). */
     private final Set<BiometricRequest.Core> requests = ConcurrentHashMap.newKeySet();
+    /** What ends each {@link #unlockWithBiometricsAsync(Executor)} still waiting, run by close(). */
+    private final Set<Runnable> waitingCalls = ConcurrentHashMap.newKeySet();
 
     /** The reaper's action: holds the native pointer, never the IdleLock. */
     private static final class Destroyer implements Runnable {
@@ -437,7 +441,16 @@ public final class IdleLock implements AutoCloseable {
      * blocking: with calls in flight on other threads (an unlock running
      * Argon2id, a biometric prompt), the last of them to return destroys
      * the handle; may be called from a listener. Afterwards every method
-     * throws {@link IllegalStateException}.
+     * throws {@link IllegalStateException}. Every biometric helper still
+     * waiting ends at once: open {@link BiometricRequest}s end (their
+     * secrets wiped, their futures failed with {@link
+     * IllegalStateException}, after a finish of theirs already in the
+     * library returns), and so do the futures of {@link
+     * #unlockWithBiometricsAsync(AsyncAuthenticator)}, {@link
+     * #enableBiometricsAsync(AsyncAuthenticator)} and {@link
+     * #unlockWithBiometricsAsync(Executor)}, whatever the host's check
+     * does; its late answer is ignored and wiped (a late-stored item
+     * deleted). Their dependent stages run on this thread.
      */
     @Override
     public void close() {
@@ -450,7 +463,14 @@ public final class IdleLock implements AutoCloseable {
         // No finish can reach the library any more: the open requests end
         // (secrets wiped, futures failed) once no finish of theirs is in flight.
         for (BiometricRequest.Core r : requests) r.lockClosed();
+        // The helpers whose authenticator is still out end now too, whatever it does.
+        for (Runnable end : waitingCalls) end.run();
         if (s == 0) cleanable.clean();
+    }
+
+    /** What a helper still waiting fails with when the lock is closed under it. */
+    static IllegalStateException closedWhileWaiting() {
+        return new IllegalStateException("the IdleLock was closed before this biometric request finished");
     }
 
     /** True once {@link #close()} was called. */
@@ -675,15 +695,30 @@ public final class IdleLock implements AutoCloseable {
      * cancellation is answered to the library as {@link
      * AuthResult#CANCELLED} (no unlock) and its secret array is wiped. A
      * future cancelled before the executor ran it never calls the
-     * library. The platform's prompt is yours to dismiss. Thread: any.
+     * library. The platform's prompt is yours to dismiss.
+     *
+     * <p>{@link #close()} ends it the same way, at once, whatever the
+     * authenticator does: the future fails with {@link
+     * IllegalStateException}, the worker is interrupted, and a later answer
+     * is answered {@link AuthResult#CANCELLED} and wiped (the handle is
+     * destroyed once the call has returned). Dependent stages then run on
+     * the thread that called close() unless you use the {@code *Async}
+     * methods. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
         CompletableFuture<Snapshot> result = new CompletableFuture<>();
         CancellableCall call = new CancellableCall();
+        Runnable closed = () -> {
+            call.cancel(); // first: an answer from now on is a late one
+            result.completeExceptionally(closedWhileWaiting());
+        };
+        waitingCalls.add(closed);
         result.whenComplete((s, e) -> {
+            waitingCalls.remove(closed);
             if (e instanceof CancellationException) call.cancel();
         });
+        if (isClosed()) closed.run(); // closed before it was registered: close() did not see it
         executor.execute(() -> {
             if (!call.begin()) return; // cancelled before it ran
             try {
@@ -801,8 +836,15 @@ public final class IdleLock implements AutoCloseable {
      * ends it at once ({@link CancellationException}) and finishes the
      * request as cancelled, whatever the authenticator's stage does: a
      * stage that never completes holds nothing, and one that completes
-     * later is ignored (its secret array is wiped). The platform's prompt
-     * is yours to dismiss. No request is ever left open. Thread: any.
+     * later is ignored (its secret array is wiped). {@link #close()} ends
+     * it the same way, at once, whatever the stage does: the future fails
+     * with the {@link IllegalStateException} that fails the request's own
+     * {@link BiometricRequest#future()} (a finish already in the library
+     * when close() is called completes it first, with its outcome), and a
+     * stage that completes later is ignored (its secret array is wiped);
+     * dependent stages then run on the thread that called close() unless
+     * you use the {@code *Async} methods. The platform's prompt is yours
+     * to dismiss. No request is ever left open. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
@@ -829,17 +871,18 @@ public final class IdleLock implements AutoCloseable {
      * only then). If the library refuses after the secret was stored (a
      * lock, a sign-out or a new passcode after the begin), {@code
      * authenticator.deleteSecret()} runs before the future fails, so no
-     * item is left behind; the same when the future was cancelled before
-     * the stage completed (the request is cancelled at once, and a stage
-     * that completes later has its item deleted). Errors, cancellation and
-     * threads as {@link #unlockWithBiometricsAsync(AsyncAuthenticator)}.
+     * item is left behind; the same when the future was cancelled, or the
+     * lock closed, before the stage completed (the future ends at once,
+     * the request is cancelled or ended with the lock, and a stage that
+     * completes later has its item deleted). Errors, cancellation, close
+     * and threads as {@link #unlockWithBiometricsAsync(AsyncAuthenticator)}.
      */
     public CompletableFuture<Snapshot> enableBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
         return drive(BiometricRequest.Purpose.ENABLE, r -> authenticator.storeSecret(r, r.secret()), (request, stored, result) -> {
             try {
-                if (result.isDone()) { // cancelled first: the request was cancelled, the item must go
-                    throw new CancellationException("the future was cancelled before the secret was stored");
+                if (result.isDone()) { // cancelled or closed first: the request is over, the item must go
+                    throw new CancellationException("the future ended before the secret was stored");
                 }
                 result.complete(request.finish(AuthResult.OK));
             } catch (RuntimeException e) {
@@ -888,6 +931,13 @@ public final class IdleLock implements AutoCloseable {
         result.whenComplete((s, e) -> {
             if (e instanceof CancellationException) request.cancel();
         });
+        // close() ends the request (once no finish of it is in flight) with
+        // closedWhileWaiting(): the helper ends with it, whatever the host's
+        // stage does; a stage that completes later finds the result done.
+        request.future().whenComplete((s, e) -> {
+            if (e instanceof IllegalStateException && isClosed()) result.completeExceptionally(e);
+        });
+        if (result.isDone()) return result; // closed while the begin ran: no prompt for a dead request
         CompletionStage<T> stage;
         try {
             stage = start.start(request);

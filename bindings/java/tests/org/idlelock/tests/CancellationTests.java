@@ -15,8 +15,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.idlelock.AsyncAuthenticator;
 import org.idlelock.AuthResult;
@@ -30,7 +32,9 @@ import org.idlelock.State;
  * Every asynchronous helper ends on cancellation whatever the host's check
  * does (issue 19, finding 3): each is driven by a check that never answers,
  * cancelled, and must be done at once, its library request cancelled (its
- * slot free again), and a late answer ignored with its secret wiped.
+ * slot free again), and a late answer ignored with its secret wiped. The
+ * same when the lock is closed while the check is still out: the helper's
+ * future fails at once with the closed lock's IllegalStateException.
  */
 final class CancellationTests {
     private CancellationTests() {}
@@ -68,6 +72,18 @@ final class CancellationTests {
         check(f.cancel(true), "cancel() took effect");
         check(f.isDone() && f.isCancelled(), "done at once, as cancelled");
         expect(CancellationException.class, f::join);
+    }
+
+    /** Closed while its check is out: the helper's future is already done, failed with the closed lock's exception. */
+    static void endedByClose(CompletableFuture<Snapshot> f) throws Exception {
+        check(f.isDone(), "done as soon as close() returned, though the check never answered");
+        try {
+            f.get(10, TimeUnit.SECONDS); // bounded: a hang is the failure
+            throw new AssertionError("the future completed normally after close()");
+        } catch (ExecutionException e) {
+            check(e.getCause() instanceof IllegalStateException, "failed with IllegalStateException, not " + e.getCause());
+            Harness.contains(e.getCause().getMessage(), "closed", "the message says the lock was closed");
+        }
     }
 
     static void run(Harness h) {
@@ -149,6 +165,76 @@ final class CancellationTests {
                 ks.answer = null;
                 eq(lock.unlockWithBiometricsAsync(worker).get(10, java.util.concurrent.TimeUnit.SECONDS).state(), State.UNLOCKED,
                         "the next unlock works");
+            } finally {
+                worker.shutdownNow();
+            }
+        });
+        h.test("unlockWithBiometricsAsync(AsyncAuthenticator): close() while a check that never answers is out ends the future at once; a late secret is wiped", () -> {
+            byte[][] item = new byte[1][];
+            IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item);
+            lock.lock();
+            Silent host = new Silent();
+            CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
+            check(!f.isDone(), "waiting for the check");
+            lock.close();
+            endedByClose(f);
+            byte[] late = copy(item[0]);
+            host.load.complete(late); // the person answers after the app closed the lock
+            check(Arrays.equals(late, new byte[32]), "the late answer's secret is wiped");
+            endedByClose(f);
+        });
+        h.test("enableBiometricsAsync: close() while a store that never answers is out ends the future at once; a late store is deleted", () -> {
+            IdleLock lock = fast(new Harness.FakeClock()).build();
+            lock.setPasscode(Harness.chars("2468"));
+            Silent host = new Silent();
+            CompletableFuture<Snapshot> f = lock.enableBiometricsAsync(host);
+            check(!f.isDone(), "waiting for the store");
+            byte[] handed = host.storeArgument;
+            lock.close();
+            endedByClose(f);
+            check(Arrays.equals(handed, new byte[32]), "the request's secret is wiped at the close");
+            host.store.complete(null); // stored after all: the shortcut never went on, the item must go
+            eq(host.deletes.get(), 1, "the late item is deleted");
+        });
+        h.test("unlockWithBiometricsAsync(Executor): close() while an Authenticator that never answers is out ends the future at once; its late answer is wiped", () -> {
+            FakeKeystore ks = new FakeKeystore();
+            ExecutorService worker = Executors.newSingleThreadExecutor();
+            try {
+                IdleLock lock = BiometricTests.enabled(ks);
+                lock.lock();
+                ks.answer = new CountDownLatch(1);
+                ks.stubborn = true; // ignores the interrupt
+                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(worker);
+                long deadline = System.currentTimeMillis() + 10_000;
+                while (ks.loadRunner == null && System.currentTimeMillis() < deadline) Harness.sleep(5);
+                check(ks.loadRunner != null, "the check is showing");
+                lock.close();
+                endedByClose(f);
+                ks.answer.countDown(); // the person answers after the app closed the lock
+                worker.submit(() -> { }).get(10, TimeUnit.SECONDS); // the call has returned
+                check(ks.lastLoadReturned != null && Arrays.equals(ks.lastLoadReturned, new byte[32]), "the late secret is wiped");
+                endedByClose(f);
+                check(!worker.submit(() -> Thread.currentThread().isInterrupted()).get(10, TimeUnit.SECONDS),
+                        "the interrupt did not outlive the call");
+
+                // Queued behind a busy worker when the lock is closed: it never calls the library.
+                IdleLock other = BiometricTests.enabled(ks);
+                CountDownLatch busy = new CountDownLatch(1);
+                worker.execute(() -> {
+                    try {
+                        busy.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                ks.loadRunner = null;
+                ks.answer = null;
+                CompletableFuture<Snapshot> g = other.unlockWithBiometricsAsync(worker);
+                other.close();
+                endedByClose(g);
+                busy.countDown();
+                worker.submit(() -> { }).get(10, TimeUnit.SECONDS);
+                check(ks.loadRunner == null, "a helper still queued at the close never ran the check");
             } finally {
                 worker.shutdownNow();
             }
