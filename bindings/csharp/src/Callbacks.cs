@@ -81,6 +81,7 @@ namespace LibIdleLock
         internal readonly IAuthenticator Authenticator;
         internal readonly List<ListenerRecord> Listeners = new List<ListenerRecord>();
         internal IntPtr Self; // this set's number: the clock's and the authenticator's ctx
+        internal volatile bool Disposed; // the lock's Dispose was called: a late LoadSecret answer is cancelled
 
         internal CallbackSet(Func<long> clock, IAuthenticator authenticator)
         {
@@ -100,6 +101,7 @@ namespace LibIdleLock
         /// <summary>Dispose: no listener of this lock starts from now on.</summary>
         internal void Deactivate()
         {
+            Disposed = true;
             lock (this)
             {
                 foreach (var r in Listeners) r.Active = false;
@@ -312,10 +314,11 @@ namespace LibIdleLock
                 var set = CallbackTable.Get<CallbackSet>(ctx);
                 if (set == null || output == IntPtr.Zero || outLen == IntPtr.Zero) return (int)AuthResult.Failed;
                 // UnlockWithBiometricsAsync(cancellationToken): a cancelled unlock shows no
-                // prompt, and an answer that comes after the cancellation is wiped unused.
-                if (LoadCancellation.IsCancellationRequested) return (int)AuthResult.Cancelled;
+                // prompt, and an answer that comes after the cancellation, or after the
+                // lock's Dispose, is wiped unused.
+                if (LoadCancellation.IsCancellationRequested || set.Disposed) return (int)AuthResult.Cancelled;
                 secret = set.Authenticator.LoadSecret(reason == IntPtr.Zero ? null : Native.Utf8At(reason));
-                if (LoadCancellation.IsCancellationRequested) return (int)AuthResult.Cancelled;
+                if (LoadCancellation.IsCancellationRequested || set.Disposed) return (int)AuthResult.Cancelled;
                 ulong want = cap.ToUInt64();
                 if (secret == null || (ulong)secret.Length != want)
                 {

@@ -4,7 +4,8 @@
 // UnlockWithBiometricsAsync()); and the two-phase pair of 1.2, a
 // BiometricRequest the host finishes from its plugin's callback on any thread,
 // with the Task-returning helpers built on it. Every helper ends at once when
-// its CancellationToken is cancelled, whatever the host's own task does.
+// its CancellationToken is cancelled or the lock is disposed, whatever the
+// host's own task does.
 using System;
 using System.Threading;
 using System.Threading.Tasks;
@@ -32,7 +33,8 @@ namespace LibIdleLock
 
         /// <summary>UnlockWithBiometrics on a thread-pool thread: await it from Unity's main
         /// thread while the authenticator shows its prompt there. The task faults with the
-        /// exception the call threw.</summary>
+        /// exception the call threw, or at once with ObjectDisposedException when the lock is
+        /// disposed while LoadSecret blocks (its late answer is cleared unused).</summary>
         public Task<Snapshot> UnlockWithBiometricsAsync() { return UnlockWithBiometricsAsync(CancellationToken.None); }
 
         /// <summary>
@@ -41,7 +43,8 @@ namespace LibIdleLock
         /// worker thread stays in LoadSecret until it returns (the binding cannot interrupt the
         /// host's prompt: dismiss it yourself); what it returns then is cleared unused and the
         /// library hears AuthResult.Cancelled, so a late answer unlocks nothing. An answer
-        /// given before the cancellation may already have unlocked (listeners hear it).
+        /// given before the cancellation may already have unlocked (listeners hear it). Dispose
+        /// ends the task the same way, at once, with ObjectDisposedException.
         /// </summary>
         public Task<Snapshot> UnlockWithBiometricsAsync(CancellationToken cancellationToken)
         {
@@ -59,7 +62,6 @@ namespace LibIdleLock
                     Callbacks.LoadCancellation = CancellationToken.None;
                 }
             });
-            if (!cancellationToken.CanBeCanceled) return work;
             return DoneOrCancelled(work, cancellationToken, null);
         }
 
@@ -183,6 +185,8 @@ namespace LibIdleLock
         /// whatever check's task does (it may never complete: a plugin that lost its
         /// callback); a secret that task returns later is cleared unused. So a game that quits
         /// while a prompt is up (Unity's destroyCancellationToken) is never left waiting.
+        /// Dispose ends it the same way, at once, with ObjectDisposedException (the request
+        /// ends with the lock), whatever check's task does.
         ///
         /// No request is ever left open. The secret array check returns is cleared by the
         /// binding. ArgumentNullException for a null check; ObjectDisposedException. Thread:
@@ -200,6 +204,7 @@ namespace LibIdleLock
         {
             cancellationToken.ThrowIfCancellationRequested();
             var request = BeginBiometricUnlock();
+            if (disposed) throw Disposed(); // disposed while the begin ran: no prompt for a dead request
             using (cancellationToken.Register(CancelQuietly, request))
             {
                 byte[] secret = await HostPart(request, () => check(request), cancellationToken, Wipe).ConfigureAwait(false);
@@ -233,6 +238,7 @@ namespace LibIdleLock
         /// when given, before the task faults, so no item is left behind. On cancellation the
         /// task ends at once with OperationCanceledException and the request is cancelled; a
         /// store that completes later is followed by delete() (the shortcut never went on).
+        /// Dispose ends it the same way, at once, with ObjectDisposedException.
         /// Errors, threads and ArgumentNullException as UnlockWithBiometricsAsync(check).
         /// </summary>
         public Task<Snapshot> EnableBiometricsAsync(Func<BiometricRequest, byte[], Task> store, Func<Task> delete = null,
@@ -247,6 +253,7 @@ namespace LibIdleLock
         {
             cancellationToken.ThrowIfCancellationRequested();
             var request = BeginBiometricEnable();
+            if (disposed) throw Disposed(); // disposed while the begin ran: no store for a dead request
             using (cancellationToken.Register(CancelQuietly, request))
             {
                 Action<bool> lateStore = null;
@@ -317,12 +324,12 @@ namespace LibIdleLock
                            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         }
 
-        /// <summary>Awaits the host's part of request, or the cancellation, whichever comes
-        /// first. AuthenticationException finishes the request with its outcome (the library's
-        /// LockUnavailableException propagates); cancellation and any other exception finish it
-        /// as cancelled (failed) and propagate. When the cancellation comes first, the part's
-        /// late result goes to discardLate.</summary>
-        static async Task<T> HostPart<T>(BiometricRequest request, Func<Task<T>> part, CancellationToken cancellationToken,
+        /// <summary>Awaits the host's part of request, or the cancellation or Dispose, whichever
+        /// comes first. AuthenticationException finishes the request with its outcome (the
+        /// library's LockUnavailableException propagates); cancellation and any other exception
+        /// finish it as cancelled (failed) and propagate. When the cancellation or Dispose comes
+        /// first, the part's late result goes to discardLate.</summary>
+        async Task<T> HostPart<T>(BiometricRequest request, Func<Task<T>> part, CancellationToken cancellationToken,
                                          Action<T> discardLate)
         {
             AuthResult outcome;
@@ -352,28 +359,33 @@ namespace LibIdleLock
         }
 
         /// <summary>work's result, or OperationCanceledException as soon as cancellationToken
-        /// is cancelled, whether or not work ever completes. An abandoned work's result goes to
-        /// discardLate when it comes (a secret to clear, an item to delete); its failure is
-        /// observed.</summary>
-        static async Task<T> DoneOrCancelled<T>(Task<T> work, CancellationToken cancellationToken, Action<T> discardLate)
+        /// is cancelled, or ObjectDisposedException as soon as the lock is disposed, whether or
+        /// not work ever completes. An abandoned work's result goes to discardLate when it
+        /// comes (a secret to clear, an item to delete); its failure is observed.</summary>
+        async Task<T> DoneOrCancelled<T>(Task<T> work, CancellationToken cancellationToken, Action<T> discardLate)
         {
-            if (cancellationToken.CanBeCanceled && !work.IsCompleted)
+            if (!work.IsCompleted)
             {
-                var cancelled = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-                using (cancellationToken.Register(state => ((TaskCompletionSource<bool>)state).TrySetResult(true), cancelled))
+                var ended = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+                Action<object> end = state => ((TaskCompletionSource<bool>)state).TrySetResult(true);
+                using (cancellationToken.Register(end, ended))
+                using (disposing.Token.Register(end, ended))
                 {
-                    if (await Task.WhenAny(work, cancelled.Task).ConfigureAwait(false) != work)
+                    if (await Task.WhenAny(work, ended.Task).ConfigureAwait(false) != work)
                     {
                         Abandon(work, discardLate);
-                        throw new OperationCanceledException(cancellationToken);
+                        cancellationToken.ThrowIfCancellationRequested();
+                        throw Disposed();
                     }
                 }
             }
-            if (cancellationToken.IsCancellationRequested && work.Status == TaskStatus.RanToCompletion)
+            if ((cancellationToken.IsCancellationRequested || disposed) && work.Status == TaskStatus.RanToCompletion)
             {
-                // Both came; the cancellation wins, so a caller that cancelled never gets a result.
+                // Both came; the cancellation (or Dispose) wins, so a caller that cancelled
+                // never gets a result.
                 Abandon(work, discardLate);
-                throw new OperationCanceledException(cancellationToken);
+                cancellationToken.ThrowIfCancellationRequested();
+                throw Disposed();
             }
             return await work.ConfigureAwait(false);
         }

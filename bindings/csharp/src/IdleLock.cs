@@ -92,6 +92,8 @@ namespace LibIdleLock
         volatile bool disposed;
         // Biometric requests not yet ended: their secrets are cleared and tasks faulted at Dispose.
         readonly ConcurrentDictionary<BiometricRequest.Core, bool> requests = new ConcurrentDictionary<BiometricRequest.Core, bool>();
+        // Cancelled by Dispose: every Task helper still waiting for the host's check ends with it.
+        readonly CancellationTokenSource disposing = new CancellationTokenSource();
 
         /// <summary>A listener that threw on a thread with no IdleLock call to throw from (the
         /// watcher thread). Unity: IdleLock.UnobservedCallbackException += Debug.LogException.
@@ -429,7 +431,11 @@ namespace LibIdleLock
         /// on the watcher thread) and while other calls are in flight: those finish first and
         /// the last one out destroys the handle. From the moment Dispose is called no listener
         /// of this lock starts (one already running on another thread finishes). Open
-        /// biometric requests end: their tasks fault with ObjectDisposedException.</summary>
+        /// biometric requests end: their tasks fault with ObjectDisposedException. So do the
+        /// tasks of UnlockWithBiometricsAsync and EnableBiometricsAsync still waiting for the
+        /// host's check, at once, whatever the check does: its late answer is cleared unused
+        /// (a late-stored item deleted), and LoadSecret's answer is answered
+        /// AuthResult.Cancelled. Their continuations then run on the thread pool.</summary>
         public void Dispose()
         {
             if (disposed) return;
@@ -438,6 +444,9 @@ namespace LibIdleLock
             // No finish can reach the library any more: open requests end (secrets cleared,
             // tasks faulted) once no finish of theirs is in flight.
             foreach (var r in requests.Keys) r.LockDisposed();
+            // The Task helpers still waiting for the host's check end now too, whatever it does.
+            try { disposing.Cancel(); }
+            catch (AggregateException) { /* the helpers' callbacks only complete tasks */ }
             handle.Retire();
         }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Task helpers under cancellation, with a host check that never answers: the
 // task ends at once with OperationCanceledException, the library's request is
-// cancelled, and an answer that comes later is cleared and unlocks nothing.
+// cancelled, and an answer that comes later is cleared and unlocks nothing. The
+// same when the lock is disposed while the check is out: the task ends at once
+// with ObjectDisposedException.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -126,8 +128,73 @@ namespace LibIdleLock.Tests
             });
         }
 
+        /// <summary>Disposed while its check was out: the task is already over, faulted with
+        /// ObjectDisposedException.</summary>
+        static void EndedByDispose(Task t, Stopwatch start)
+        {
+            long ms = EndedAfter(t, start);
+            Check(t.IsFaulted, "faulted: " + t.Status);
+            Check(Fault(t) is ObjectDisposedException, "ObjectDisposedException, not " + Fault(t));
+            Check(ms < 5000, "ended " + ms + " ms after Dispose");
+        }
+
+        static void AsyncDispose(Harness h)
+        {
+            h.Test("dispose: UnlockWithBiometricsAsync(check) ends at once when the lock is disposed while the check never answers; a late answer is wiped", () =>
+            {
+                byte[] item;
+                var l = EnabledByPair(Fast(new FakeClock()), out item);
+                l.Lock();
+                var never = new TaskCompletionSource<byte[]>();
+                BiometricRequest seen = null;
+                var t = l.UnlockWithBiometricsAsync(r => { seen = r; return never.Task; });
+                Thread.Sleep(100);
+                Check(!t.IsCompleted, "waiting for the check");
+                var sw = Stopwatch.StartNew();
+                l.Dispose();
+                EndedByDispose(t, sw);
+                Check(seen != null && seen.Task.IsFaulted && seen.Task.Exception.InnerException is ObjectDisposedException,
+                      "the request ended with the lock");
+                var late = Copy(item);
+                never.SetResult(late);
+                WaitFor(() => Zero(late), 10000, "the late answer is cleared");
+            });
+            h.Test("dispose: EnableBiometricsAsync ends at once when the lock is disposed while the store never completes; a late store is deleted", () =>
+            {
+                var l = new IdleLock(Fast(new FakeClock()));
+                l.SetPasscode(C("2468"));
+                var never = new TaskCompletionSource<bool>();
+                byte[] handed = null;
+                int deletes = 0;
+                var t = l.EnableBiometricsAsync((r, secret) => { handed = secret; return never.Task; },
+                                                () => { Interlocked.Increment(ref deletes); return Task.FromResult(0); });
+                Thread.Sleep(100);
+                Check(!t.IsCompleted, "waiting for the store");
+                var sw = Stopwatch.StartNew();
+                l.Dispose();
+                EndedByDispose(t, sw);
+                Check(handed != null && Zero(handed), "the request's secret is cleared");
+                never.SetResult(true);
+                WaitFor(() => Volatile.Read(ref deletes) == 1, 10000, "the item stored late is deleted");
+            });
+        }
+
         static void AsyncCancellationAuthenticator(Harness h)
         {
+            h.Test("dispose: UnlockWithBiometricsAsync() ends at once when the lock is disposed while LoadSecret blocks; its late answer is wiped", () =>
+            {
+                var ks = new FakeKeystore();
+                var l = Enabled(ks);
+                l.Lock();
+                ks.Answer = new ManualResetEventSlim();
+                var t = l.UnlockWithBiometricsAsync();
+                WaitFor(() => ks.LoadThread != 0, 10000, "the prompt is up");
+                var sw = Stopwatch.StartNew();
+                l.Dispose();
+                EndedByDispose(t, sw);
+                ks.Answer.Set(); // the person answers after the game quit
+                WaitFor(() => ks.LastLoadReturned != null && Zero(ks.LastLoadReturned), 10000, "the late secret is cleared");
+            });
             h.Test("cancel: UnlockWithBiometricsAsync(token) ends at once while LoadSecret blocks; its late answer is wiped", () =>
             {
                 var ks = new FakeKeystore();

@@ -31,6 +31,7 @@ namespace LibIdleLock.Tests
             Biometrics(h);
             AsyncBiometrics(h);
             AsyncCancellation(h);
+            AsyncDispose(h);
             AsyncCancellationAuthenticator(h);
             Store(h);
             Lifetime(h);
