@@ -9,7 +9,10 @@
 #      README shows verbatim: check-readme.sh) with only the jar on the
 #      class path, compiled first with javac (Java 8's way) and then run
 #      from source (java -cp idlelock.jar Example.java, JDK 11+);
-#   2. JarCheck: the natives came from the jar through a private folder
+#   2. the example again with a libidlelock.so planted on LD_LIBRARY_PATH
+#      (one that says so and exits when loaded): the jar's own library is
+#      the one loaded, never the planted one;
+#   3. JarCheck: the natives came from the jar through a private folder
 #      that was removed once they were loaded.
 # Prints "N passed, N failed".
 set -u
@@ -18,8 +21,8 @@ passed=0 failed=0
 rm -rf "$dir"
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-mkdir -p "$dir/app" "$dir/tmp1" "$dir/tmp2" "$dir/tmp3"
-chmod 700 "$dir/tmp1" "$dir/tmp2" "$dir/tmp3"
+mkdir -p "$dir/app" "$dir/plant" "$dir/tmp1" "$dir/tmp2" "$dir/tmp3" "$dir/tmp4"
+chmod 700 "$dir/tmp1" "$dir/tmp2" "$dir/tmp3" "$dir/tmp4"
 cp "$jar" "$dir/app/idlelock.jar"
 cp bindings/java/examples/Example.java bindings/java/tests/jar/JarCheck.java "$dir/app/"
 
@@ -50,7 +53,20 @@ else
     failed=$((failed + 1)); echo "FAIL javac Example.java:"; cat "$dir/app/javac.log"
 fi
 result "Example (java -cp idlelock.jar Example.java)" "$(jvm tmp2 -cp idlelock.jar Example.java)" "$expected"
-for t in tmp1 tmp2; do
+# A libidlelock.so with the jar's soname, on LD_LIBRARY_PATH (searched before
+# the glue's RUNPATH): loading it would print PLANTED and end the JVM.
+printf '%s\n' '#include <unistd.h>' \
+    '__attribute__((constructor)) static void planted(void) {' \
+    '    static const char m[] = "PLANTED libidlelock.so was loaded\n";' \
+    '    (void)!write(1, m, sizeof m - 1); _exit(97); }' > "$dir/plant/planted.c"
+if ${CC:-cc} -shared -fPIC -Wl,-soname,libidlelock.so -o "$dir/plant/libidlelock.so" "$dir/plant/planted.c" 2> "$dir/plant/cc.log"; then
+    result "Example with a libidlelock.so planted on LD_LIBRARY_PATH: the jar's library is loaded" \
+        "$(cd "$dir/app" && env -u IDLELOCK_LIBRARY -u JAVA_TOOL_OPTIONS LD_LIBRARY_PATH="$dir/plant" \
+            java -Xcheck:jni -Djava.io.tmpdir="$dir/tmp4" -cp idlelock.jar:classes Example 2>&1)" "$expected"
+else
+    failed=$((failed + 1)); echo "FAIL cc planted.c:"; cat "$dir/plant/cc.log"
+fi
+for t in tmp1 tmp2 tmp4; do
     left=$(ls -A "$dir/$t")
     result "nothing left in $t after the run" "$left" ""
 done

@@ -16,8 +16,12 @@ import java.util.Set;
 /**
  * The natives inside the jar ({@code org/idlelock/native/linux-<cpu>/}:
  * {@code libidlelock_jni.so} and the self-contained {@code libidlelock.so}
- * it NEEDs, found beside it through its RUNPATH {@code $ORIGIN}), loaded
- * when {@code java.library.path} has none. They are copied into a new
+ * it NEEDs), loaded when {@code java.library.path} has none. The library
+ * is loaded first, by its absolute path, and the glue after it: the glue's
+ * NEEDED {@code libidlelock.so} is then the one already loaded (the dynamic
+ * linker matches it by soname), never one the linker would find first on
+ * {@code LD_LIBRARY_PATH}, which it searches before the glue's RUNPATH
+ * {@code $ORIGIN}. They are copied into a new
  * folder that only this user can enter (made by {@code
  * Files.createTempDirectory} with the permissions {@code rwx------} from
  * the start, under {@code java.io.tmpdir}, with a unique name: never a
@@ -81,6 +85,7 @@ final class JarNatives {
         }
         Path dir = unpack(folder);
         try {
+            System.load(dir.resolve(LIBRARY).toString()); // first: see the class comment
             System.load(dir.resolve(GLUE).toString());
         } finally {
             remove(dir);
