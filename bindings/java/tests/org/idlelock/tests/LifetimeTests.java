@@ -111,10 +111,12 @@ final class LifetimeTests {
             IdleLock lock = BiometricTests.enabled(ks);
             lock.lock();
             ks.answer = new java.util.concurrent.CountDownLatch(1);
+            ks.stubborn = true; // close() interrupts the worker: a check that ignores it keeps the call in flight
             java.util.concurrent.ExecutorService worker = Executors.newSingleThreadExecutor();
             try {
                 java.util.concurrent.CompletableFuture<?> f = lock.unlockWithBiometricsAsync(worker);
-                Harness.sleep(50);
+                long shown = System.currentTimeMillis() + 10_000;
+                while (ks.loadRunner == null && System.currentTimeMillis() < shown) Harness.sleep(5);
                 lock.close(); // returns at once: the prompt is still up
                 check(lock.isClosed(), "closed");
                 eq(GlueAccess.liveHandles(), live + 1, "the call in flight keeps the handle");
