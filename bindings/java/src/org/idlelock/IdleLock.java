@@ -703,7 +703,8 @@ public final class IdleLock implements AutoCloseable {
      * is answered {@link AuthResult#CANCELLED} and wiped (the handle is
      * destroyed once the call has returned). Dependent stages then run on
      * the thread that called close() unless you use the {@code *Async}
-     * methods. Thread: any.
+     * methods. The worker's interrupt never reaches dependent stages that
+     * run on it after the call returned. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
@@ -721,13 +722,19 @@ public final class IdleLock implements AutoCloseable {
         if (isClosed()) closed.run(); // closed before it was registered: close() did not see it
         executor.execute(() -> {
             if (!call.begin()) return; // cancelled before it ran
+            Snapshot s = null;
+            Throwable failure = null;
             try {
-                result.complete(Callbacks.runAs(call, this::unlockWithBiometrics));
+                s = Callbacks.runAs(call, this::unlockWithBiometrics);
             } catch (Throwable t) {
-                result.completeExceptionally(t);
+                failure = t;
             } finally {
+                // Before the future completes: its dependents run on this thread,
+                // and a close() meanwhile must not interrupt them.
                 call.end();
             }
+            if (failure == null) result.complete(s);
+            else result.completeExceptionally(failure);
         });
         return result;
     }

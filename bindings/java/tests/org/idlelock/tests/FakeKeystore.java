@@ -14,7 +14,7 @@ import org.idlelock.Authenticator;
  * BiometricPrompt's callback), a failed or cancelled check, a replaced
  * item, a buggy host.
  */
-final class FakeKeystore implements Authenticator {
+class FakeKeystore implements Authenticator {
     volatile boolean available = true;
     volatile AuthResult outcome = AuthResult.OK;
     volatile byte[] item;             // what storeSecret kept (a copy)
