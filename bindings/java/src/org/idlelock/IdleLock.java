@@ -704,7 +704,9 @@ public final class IdleLock implements AutoCloseable {
      * destroyed once the call has returned). Dependent stages then run on
      * the thread that called close() unless you use the {@code *Async}
      * methods. The worker's interrupt never reaches dependent stages that
-     * run on it after the call returned. Thread: any.
+     * run on it after the call returned. An executor that refuses the task
+     * throws its {@code RejectedExecutionException} from this call, which
+     * then holds nothing. Thread: any.
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
@@ -720,22 +722,27 @@ public final class IdleLock implements AutoCloseable {
             if (e instanceof CancellationException) call.cancel();
         });
         if (isClosed()) closed.run(); // closed before it was registered: close() did not see it
-        executor.execute(() -> {
-            if (!call.begin()) return; // cancelled before it ran
-            Snapshot s = null;
-            Throwable failure = null;
-            try {
-                s = Callbacks.runAs(call, this::unlockWithBiometrics);
-            } catch (Throwable t) {
-                failure = t;
-            } finally {
-                // Before the future completes: its dependents run on this thread,
-                // and a close() meanwhile must not interrupt them.
-                call.end();
-            }
-            if (failure == null) result.complete(s);
-            else result.completeExceptionally(failure);
-        });
+        try {
+            executor.execute(() -> {
+                if (!call.begin()) return; // cancelled before it ran
+                Snapshot s = null;
+                Throwable failure = null;
+                try {
+                    s = Callbacks.runAs(call, this::unlockWithBiometrics);
+                } catch (Throwable t) {
+                    failure = t;
+                } finally {
+                    // Before the future completes: its dependents run on this thread,
+                    // and a close() meanwhile must not interrupt them.
+                    call.end();
+                }
+                if (failure == null) result.complete(s);
+                else result.completeExceptionally(failure);
+            });
+        } catch (RuntimeException e) {
+            waitingCalls.remove(closed); // refused (RejectedExecutionException): nothing runs, nothing to end
+            throw e;
+        }
         return result;
     }
 

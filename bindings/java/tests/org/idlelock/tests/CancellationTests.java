@@ -437,6 +437,17 @@ final class CancellationTests {
                 worker.shutdownNow();
             }
         });
+        h.test("unlockWithBiometricsAsync(Executor): an executor that refuses the task leaves nothing for close() to hold", () -> {
+            FakeKeystore ks = new FakeKeystore();
+            IdleLock lock = BiometricTests.enabled(ks);
+            for (int i = 0; i < 3; i++) {
+                expect(RejectedExecutionException.class, () -> lock.unlockWithBiometricsAsync(r -> {
+                    throw new RejectedExecutionException("the pool is shut down");
+                }));
+            }
+            eq(waitingCalls(lock), 0, "calls tracked after the executor refused them");
+            lock.close();
+        });
         h.test("helpers on lock A are untouched when lock B closes; A's slots all come back", () -> {
             byte[][] itemA = new byte[1][];
             byte[][] itemB = new byte[1][];
