@@ -265,6 +265,14 @@ public final class BiometricRequest implements AutoCloseable {
             closedMeanwhile();
         }
 
+        /** A finish that never reached the library: the lock was closed first. */
+        void leaveFinish() {
+            synchronized (this) {
+                finishing--;
+            }
+            closedMeanwhile();
+        }
+
         /** The lock was closed: no finish can reach the library any more. */
         void lockClosed() {
             synchronized (this) {

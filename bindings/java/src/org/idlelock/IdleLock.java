@@ -813,11 +813,19 @@ public final class IdleLock implements AutoCloseable {
     /** {@code idlelock_biometric_finish} for {@link BiometricRequest}; the arguments are checked. */
     Snapshot finishBiometric(BiometricRequest.Core core, AuthResult result, byte[] secret) {
         long[] out = new long[Native.SNAP_FIELDS];
-        long h = enter();
+        // Counted before enter(): a close() from now on waits for this finish's
+        // outcome (it reaches the library) or its refusal (it does not).
+        core.enterFinish();
+        long h;
+        try {
+            h = enter();
+        } catch (RuntimeException e) {
+            core.leaveFinish();
+            throw e;
+        }
         int rc;
         RuntimeException failure;
         Snapshot s;
-        core.enterFinish();
         try {
             rc = Native.biometricFinish(h, core.token, result.code, secret, secret == null ? 0 : secret.length, out);
             s = Snapshot.of(out);
