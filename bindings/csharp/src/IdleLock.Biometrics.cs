@@ -135,18 +135,31 @@ namespace LibIdleLock
             if (hasClock && Callbacks.InClock) throw ClockReentry();
             var h = handle;
             var slot = ThreadSlot.Current;
+            // Counted before Enter: a Dispose from now on waits for this finish's outcome
+            // (it reaches the library) or its refusal (it does not). Dispose sets disposed
+            // before it ends the requests and retires the handle later, so a finish that
+            // sees disposed goes no further.
+            core.EnterFinish();
             int held = h.Enter(slot);
-            if (held < 0) throw Disposed();
+            if (held >= 0 && disposed)
+            {
+                h.Exit(slot, held);
+                held = -1;
+            }
+            if (held < 0)
+            {
+                core.ExitFinish(false, -1, null, null);
+                throw Disposed();
+            }
             var s = new SnapshotNative { size = (uint)Native.SnapshotSize };
             int rc = -1;
             string message = null;
             bool reached = false;
             Snapshot snapshot = null;
             Exception failure = null;
-            core.EnterFinish();
             try
             {
-                    try
+                try
                 {
                     rc = Native.idlelock_biometric_finish(h.Raw, core.Token, (int)result, secret,
                         new UIntPtr((uint)(secret == null ? 0 : secret.Length)), ref s);
@@ -155,7 +168,7 @@ namespace LibIdleLock
                 }
                 finally
                 {
-                        h.Exit(slot, held);
+                    h.Exit(slot, held);
                 }
                 snapshot = new Snapshot(ref s);
                 failure = rc == 0 ? null : IdleLockException.For(rc, message, rc == 1 ? null : snapshot);

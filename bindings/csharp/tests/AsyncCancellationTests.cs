@@ -220,5 +220,122 @@ namespace LibIdleLock.Tests
                 }
             });
         }
+
+        /// <summary>Runs a and b at the same moment on two threads and waits for both.</summary>
+        static void Together(Action a, Action b)
+        {
+            var start = new Barrier(2);
+            Exception fa = null, fb = null;
+            var ta = new Thread(() => { start.SignalAndWait(); try { a(); } catch (Exception e) { fa = e; } });
+            var tb = new Thread(() => { start.SignalAndWait(); try { b(); } catch (Exception e) { fb = e; } });
+            ta.Start();
+            tb.Start();
+            Check(ta.Join(10000) && tb.Join(10000), "both threads ended");
+            if (fa != null) throw fa;
+            if (fb != null) throw fb;
+        }
+
+        static void DisposeRaces(Harness h)
+        {
+            h.Test("dispose race: Finish(Ok) of an Enable request against Dispose, many times: a Finish that returned the shortcut's state is what the request's Task says", () =>
+            {
+                int mismatched = 0, won = 0;
+                for (int i = 0; i < 150; i++)
+                {
+                    var l = new IdleLock(Fast(new FakeClock()));
+                    l.SetPasscode(C("2468"));
+                    var req = l.BeginBiometricEnable();
+                    Snapshot finished = null;
+                    Together(() =>
+                    {
+                        try { finished = req.Finish(AuthResult.Ok); }
+                        catch (ObjectDisposedException) { }
+                    }, l.Dispose);
+                    WaitFor(() => req.Task.IsCompleted, 10000, "the request's Task ended");
+                    if (finished != null)
+                    {
+                        won++;
+                        if (req.Task.Status != TaskStatus.RanToCompletion) mismatched++;
+                    }
+                    else
+                    {
+                        Check(req.Task.IsFaulted && req.Task.Exception.InnerException is ObjectDisposedException,
+                              "a Finish refused by Dispose: the Task faults with ObjectDisposedException");
+                    }
+                }
+                Eq(mismatched, 0, "Finish calls that turned the shortcut on while their Task said disposed (of " + won + " that returned)");
+            });
+            h.Test("dispose race: the check's answer against Dispose, many times: the task always ends, the answer is always cleared", () =>
+            {
+                for (int i = 0; i < 100; i++)
+                {
+                    byte[] item;
+                    var l = EnabledByPair(Fast(new FakeClock()), out item);
+                    l.Lock();
+                    var answer = new TaskCompletionSource<byte[]>();
+                    var t = l.UnlockWithBiometricsAsync(r => answer.Task);
+                    var late = Copy(item);
+                    Together(() => answer.SetResult(late), l.Dispose);
+                    EndedAfter(t, Stopwatch.StartNew());
+                    if (t.Status == TaskStatus.RanToCompletion) Eq(t.Result.State, LockState.Unlocked, "an answer that won unlocked");
+                    else Check(Fault(t) is ObjectDisposedException, "ObjectDisposedException, not " + Fault(t));
+                    WaitFor(() => Zero(late), 10000, "the answer is cleared (iteration " + i + ")");
+                }
+            });
+            h.Test("dispose race: a store's completion against Dispose, many times: a task that faulted always deleted the item, one that succeeded never did", () =>
+            {
+                for (int i = 0; i < 100; i++)
+                {
+                    var l = new IdleLock(Fast(new FakeClock()));
+                    l.SetPasscode(C("2468"));
+                    var stored = new TaskCompletionSource<bool>();
+                    int deletes = 0;
+                    byte[] handed = null;
+                    var t = l.EnableBiometricsAsync((r, secret) => { handed = secret; return stored.Task; },
+                                                    () => { Interlocked.Increment(ref deletes); return Task.FromResult(0); });
+                    Together(() => stored.SetResult(true), l.Dispose);
+                    EndedAfter(t, Stopwatch.StartNew());
+                    if (t.Status == TaskStatus.RanToCompletion)
+                    {
+                        Thread.Sleep(20);
+                        Eq(Volatile.Read(ref deletes), 0, "an enable that succeeded keeps its item");
+                    }
+                    else
+                    {
+                        Check(Fault(t) is ObjectDisposedException, "ObjectDisposedException, not " + Fault(t));
+                        WaitFor(() => Volatile.Read(ref deletes) == 1, 10000, "the item of an enable that faulted is deleted (iteration " + i + ")");
+                    }
+                    Check(handed != null && Zero(handed), "the request's secret is cleared");
+                }
+            });
+            h.Test("dispose: helpers on lock A are untouched when lock B is disposed; A's slots all come back", () =>
+            {
+                byte[] itemA, itemB;
+                var a = EnabledByPair(Fast(new FakeClock()), out itemA);
+                var b = EnabledByPair(Fast(new FakeClock()), out itemB);
+                a.Lock();
+                b.Lock();
+                var answersA = new List<TaskCompletionSource<byte[]>>();
+                var onA = new List<Task<Snapshot>>();
+                var onB = new List<Task<Snapshot>>();
+                for (int i = 0; i < IdleLock.BiometricRequestsMax; i++)
+                {
+                    var s = new TaskCompletionSource<byte[]>();
+                    answersA.Add(s);
+                    onA.Add(a.UnlockWithBiometricsAsync(r => s.Task));
+                    onB.Add(b.UnlockWithBiometricsAsync(r => new TaskCompletionSource<byte[]>().Task));
+                }
+                b.Dispose();
+                foreach (var t in onB) EndedByDispose(t, Stopwatch.StartNew());
+                Thread.Sleep(50);
+                foreach (var t in onA) Check(!t.IsCompleted, "a helper on the live lock still waits");
+                for (int i = 1; i < answersA.Count; i++) answersA[i].SetException(new AuthenticationException(AuthResult.Cancelled, "closed"));
+                answersA[0].SetResult(Copy(itemA));
+                Eq(onA[0].Result.State, LockState.Unlocked, "the live lock unlocks");
+                foreach (var t in onA) EndedAfter(t, Stopwatch.StartNew());
+                NoRequestLeftOpen(a);
+                a.Dispose();
+            });
+        }
     }
 }

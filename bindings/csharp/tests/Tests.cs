@@ -32,6 +32,7 @@ namespace LibIdleLock.Tests
             AsyncBiometrics(h);
             AsyncCancellation(h);
             AsyncDispose(h);
+            DisposeRaces(h);
             AsyncCancellationAuthenticator(h);
             Store(h);
             Lifetime(h);
