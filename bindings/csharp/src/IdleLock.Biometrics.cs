@@ -373,8 +373,9 @@ namespace LibIdleLock
 
         /// <summary>work's result, or OperationCanceledException as soon as cancellationToken
         /// is cancelled, or ObjectDisposedException as soon as the lock is disposed, whether or
-        /// not work ever completes. An abandoned work's result goes to discardLate when it
-        /// comes (a secret to clear, an item to delete); its failure is observed.</summary>
+        /// not work ever completes (also when work ended meanwhile, with a result or a
+        /// failure). An abandoned work's result goes to discardLate when it comes (a secret to
+        /// clear, an item to delete); its failure is observed.</summary>
         async Task<T> DoneOrCancelled<T>(Task<T> work, CancellationToken cancellationToken, Action<T> discardLate)
         {
             if (!work.IsCompleted)
@@ -392,10 +393,11 @@ namespace LibIdleLock
                     }
                 }
             }
-            if ((cancellationToken.IsCancellationRequested || disposed) && work.Status == TaskStatus.RanToCompletion)
+            if (cancellationToken.IsCancellationRequested || disposed)
             {
                 // Both came; the cancellation (or Dispose) wins, so a caller that cancelled
-                // never gets a result.
+                // never gets a result, nor the failure the cancellation itself caused
+                // (LoadSecret answered Cancelled: LockUnavailableException).
                 Abandon(work, discardLate);
                 cancellationToken.ThrowIfCancellationRequested();
                 throw Disposed();

@@ -308,6 +308,48 @@ namespace LibIdleLock.Tests
                     Check(handed != null && Zero(handed), "the request's secret is cleared");
                 }
             });
+            h.Test("dispose: from inside the check, from LoadSecret, and together with a cancellation: the task ends, answers cleared", () =>
+            {
+                byte[] item;
+                var l = EnabledByPair(Fast(new FakeClock()), out item);
+                l.Lock();
+                var answer = Copy(item);
+                var t = l.UnlockWithBiometricsAsync(r => { l.Dispose(); return Task.FromResult(answer); });
+                EndedByDispose(t, Stopwatch.StartNew());
+                WaitFor(() => Zero(answer), 10000, "the answer given after Dispose is cleared");
+
+                var ks = new FakeKeystore();
+                var m = Enabled(ks);
+                m.Lock();
+                var closing = new DisposingKeystore { Item = Copy(ks.Item) };
+                var o = Fast(new FakeClock());
+                o.Authenticator = closing;
+                var n = new IdleLock(o);
+                n.SetPasscode(C("2468"));
+                n.EnableBiometrics();
+                n.Lock();
+                closing.Owner = n;
+                var u = n.UnlockWithBiometricsAsync();
+                Check(Fault(u) is ObjectDisposedException, "ObjectDisposedException, not " + Fault(u));
+                WaitFor(() => closing.LastLoadReturned != null && Zero(closing.LastLoadReturned), 10000, "the answer is cleared");
+                m.Dispose();
+
+                for (int i = 0; i < 30; i++)
+                {
+                    byte[] it;
+                    var k = EnabledByPair(Fast(new FakeClock()), out it);
+                    k.Lock();
+                    var never = new TaskCompletionSource<byte[]>();
+                    var cts = new CancellationTokenSource();
+                    var v = k.UnlockWithBiometricsAsync(r => never.Task, cts.Token);
+                    Together(cts.Cancel, k.Dispose);
+                    EndedAfter(v, Stopwatch.StartNew());
+                    Check(v.IsCanceled || (v.IsFaulted && Fault(v) is ObjectDisposedException), "cancelled or disposed: " + v.Status);
+                    var late = Copy(it);
+                    never.SetResult(late);
+                    WaitFor(() => Zero(late), 10000, "the late answer is cleared");
+                }
+            });
             h.Test("dispose: helpers on lock A are untouched when lock B is disposed; A's slots all come back", () =>
             {
                 byte[] itemA, itemB;
@@ -336,6 +378,27 @@ namespace LibIdleLock.Tests
                 NoRequestLeftOpen(a);
                 a.Dispose();
             });
+        }
+
+    }
+
+    /// <summary>A keystore whose LoadSecret disposes the lock that asked it first.</summary>
+    sealed class DisposingKeystore : IAuthenticator
+    {
+        public volatile IdleLock Owner;
+        public byte[] Item, LastLoadReturned;
+
+        public bool IsAvailable() { return true; }
+        public void StoreSecret(byte[] secret) { Item = (byte[])secret.Clone(); }
+        public void DeleteSecret() { Item = null; }
+
+        public byte[] LoadSecret(string reason)
+        {
+            var owner = Owner;
+            if (owner != null) owner.Dispose();
+            var o = (byte[])Item.Clone();
+            LastLoadReturned = o;
+            return o;
         }
     }
 }
