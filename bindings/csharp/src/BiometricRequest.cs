@@ -82,7 +82,8 @@ namespace LibIdleLock
         /// (LockUnavailableException for a failed, cancelled, expired or refused check), with
         /// the InvalidArgumentException of a finish that found it voided, or with
         /// ObjectDisposedException when the lock was disposed first; cancelled when it was
-        /// dropped unfinished. Continuations run asynchronously (never inside Finish).</summary>
+        /// dropped unfinished. Continuations run asynchronously (never inside Finish). Its
+        /// fault is marked observed: a Task nobody awaits raises no UnobservedTaskException.</summary>
         public Task<Snapshot> Task { get { return core.Completion.Task; } }
 
         /// <summary>True once the request has ended (finished, voided and seen as such,
@@ -202,6 +203,10 @@ namespace LibIdleLock
                 Token = token;
                 Purpose = purpose;
                 Secret = secret;
+                // Finish throws (or Dispose reports) what faults Task: a request whose Task
+                // nobody awaits must not surface as TaskScheduler.UnobservedTaskException.
+                Completion.Task.ContinueWith(t => { var seen = t.Exception; }, CancellationToken.None,
+                    TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
             }
 
             internal bool IsEnded { get { lock (mu) return ended; } }

@@ -378,8 +378,63 @@ namespace LibIdleLock.Tests
                 NoRequestLeftOpen(a);
                 a.Dispose();
             });
+            h.Test("dispose: the Task helpers leave no unobserved task exception behind", () =>
+            {
+                for (int i = 0; i < 3; i++)
+                {
+                    GC.Collect(); // the earlier tests' garbage first: only these helpers count
+                    GC.WaitForPendingFinalizers();
+                }
+                int unobserved = 0;
+                var seen = new List<string>();
+                EventHandler<UnobservedTaskExceptionEventArgs> count = (o, e) =>
+                {
+                    Interlocked.Increment(ref unobserved);
+                    lock (seen) seen.Add(e.Exception.InnerException.GetType().Name + ": " + e.Exception.InnerException.Message);
+                };
+                TaskScheduler.UnobservedTaskException += count;
+                try
+                {
+                    RunAndDrop();
+                    for (int i = 0; i < 3; i++)
+                    {
+                        GC.Collect();
+                        GC.WaitForPendingFinalizers();
+                    }
+                    Eq(Volatile.Read(ref unobserved), 0, "unobserved task exceptions (" + string.Join("; ", seen) + ")");
+                }
+                finally
+                {
+                    TaskScheduler.UnobservedTaskException -= count;
+                }
+            });
         }
 
+        /// <summary>Helpers ended by Dispose and by cancellation, each task awaited, nothing kept.</summary>
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        static void RunAndDrop()
+        {
+            byte[] item;
+            var l = EnabledByPair(Fast(new FakeClock()), out item);
+            l.Lock();
+            var never = new TaskCompletionSource<byte[]>();
+            var t = l.UnlockWithBiometricsAsync(r => never.Task);
+            var stored = new TaskCompletionSource<bool>();
+            var m = new IdleLock(Fast(new FakeClock()));
+            m.SetPasscode(C("2468"));
+            var e = m.EnableBiometricsAsync((r, s) => stored.Task, () => Task.FromResult(0));
+            var cts = new CancellationTokenSource();
+            var c = l.UnlockWithBiometricsAsync(r => new TaskCompletionSource<byte[]>().Task, cts.Token);
+            cts.Cancel();
+            EndedAfter(c, Stopwatch.StartNew());
+            l.Dispose();
+            m.Dispose();
+            EndedAfter(t, Stopwatch.StartNew());
+            EndedAfter(e, Stopwatch.StartNew());
+            never.SetException(new InvalidOperationException("the plugin failed after the Dispose"));
+            stored.SetException(new InvalidOperationException("the store failed after the Dispose"));
+            Thread.Sleep(100);
+        }
     }
 
     /// <summary>A keystore whose LoadSecret disposes the lock that asked it first.</summary>
