@@ -12,7 +12,10 @@
 #   2. the example again with a libidlelock.so planted on LD_LIBRARY_PATH
 #      (one that says so and exits when loaded): the jar's own library is
 #      the one loaded, never the planted one;
-#   3. JarCheck: the natives came from the jar through a private folder
+#   3. the example with a java.io.tmpdir that anyone may write without the
+#      sticky bit (refused: another user could swap the private folder) and
+#      with one of /tmp's mode 1777 (loaded);
+#   4. JarCheck: the natives came from the jar through a private folder
 #      that was removed once they were loaded.
 # Prints "N passed, N failed".
 set -u
@@ -21,8 +24,10 @@ passed=0 failed=0
 rm -rf "$dir"
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-mkdir -p "$dir/app" "$dir/plant" "$dir/tmp1" "$dir/tmp2" "$dir/tmp3" "$dir/tmp4"
+mkdir -p "$dir/app" "$dir/plant" "$dir/tmp1" "$dir/tmp2" "$dir/tmp3" "$dir/tmp4" "$dir/tmp5" "$dir/tmp6"
 chmod 700 "$dir/tmp1" "$dir/tmp2" "$dir/tmp3" "$dir/tmp4"
+chmod 777 "$dir/tmp5"  # anyone may rename entries: refused
+chmod 1777 "$dir/tmp6" # /tmp's mode: the sticky bit keeps others' hands off ours
 cp "$jar" "$dir/app/idlelock.jar"
 cp bindings/java/examples/Example.java bindings/java/tests/jar/JarCheck.java "$dir/app/"
 
@@ -66,7 +71,14 @@ if ${CC:-cc} -shared -fPIC -Wl,-soname,libidlelock.so -o "$dir/plant/libidlelock
 else
     failed=$((failed + 1)); echo "FAIL cc planted.c:"; cat "$dir/plant/cc.log"
 fi
-for t in tmp1 tmp2 tmp4; do
+# A java.io.tmpdir where another user could swap the private folder before it is loaded.
+out=$(jvm tmp5 -cp idlelock.jar:classes Example)
+case "$out" in
+    *"java.io.tmpdir"*"writable by others without the sticky bit"*) passed=$((passed + 1)) ;;
+    *) failed=$((failed + 1)); printf 'FAIL a world-writable java.io.tmpdir without the sticky bit is refused: printed\n%s\n' "$out" ;;
+esac
+result "Example with java.io.tmpdir of mode 1777 (as /tmp)" "$(jvm tmp6 -cp idlelock.jar:classes Example)" "$expected"
+for t in tmp1 tmp2 tmp4 tmp5 tmp6; do
     left=$(ls -A "$dir/$t")
     result "nothing left in $t after the run" "$left" ""
 done

@@ -25,7 +25,10 @@ import java.util.Set;
  * folder that only this user can enter (made by {@code
  * Files.createTempDirectory} with the permissions {@code rwx------} from
  * the start, under {@code java.io.tmpdir}, with a unique name: never a
- * shared fixed path that another user could have planted a library in),
+ * shared fixed path that another user could have planted a library in; a
+ * {@code java.io.tmpdir} where another user could rename that folder, one
+ * writable by others without the sticky bit or owned by another user, is
+ * refused),
  * loaded, and removed at once (Linux keeps a loaded library mapped after
  * its file is gone); what cannot be removed then is removed by a shutdown
  * hook. Desktop and server JVMs only: on Android the natives come from the
@@ -61,6 +64,7 @@ final class JarNatives {
         // Atomic: the folder exists with these permissions from its creation.
         Path dir = Files.createTempDirectory("idlelock-", PosixFilePermissions.asFileAttribute(owner));
         try {
+            checkParent(dir);
             for (String name : new String[] {LIBRARY, GLUE}) {
                 try (InputStream in = JarNatives.class.getClassLoader().getResourceAsStream(ROOT + folder + "/" + name)) {
                     if (in == null) throw new IOException("the jar has no " + ROOT + folder + "/" + name);
@@ -73,6 +77,31 @@ final class JarNatives {
         } catch (IOException | RuntimeException e) {
             remove(dir);
             throw e;
+        }
+    }
+
+    /**
+     * Refuses a {@code java.io.tmpdir} in which another user could rename
+     * the private folder away and put one of theirs in its place before it
+     * is loaded: one that group or others may write without the sticky bit
+     * ({@code /tmp} has it), or that belongs to a user other than this one
+     * and root. A JVM without the "unix" attribute view checks nothing.
+     */
+    static void checkParent(Path dir) throws IOException {
+        Path parent = dir.toAbsolutePath().getParent();
+        int mode, uid, own;
+        try {
+            mode = (Integer) Files.getAttribute(parent, "unix:mode");
+            uid = (Integer) Files.getAttribute(parent, "unix:uid");
+            own = (Integer) Files.getAttribute(dir, "unix:uid");
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return;
+        }
+        boolean shared = (mode & 0022) != 0 && (mode & 01000) == 0;
+        if (shared || (uid != own && uid != 0)) {
+            throw new IOException("java.io.tmpdir " + parent + " is not safe to load the jar's natives from ("
+                    + (shared ? "writable by others without the sticky bit" : "owned by another user")
+                    + "): another user could swap the natives' folder; set -Djava.io.tmpdir to a private folder");
         }
     }
 
