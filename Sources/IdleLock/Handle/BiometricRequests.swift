@@ -203,8 +203,21 @@ extension IdleLockHandle {
     /// longer open and its prompt is gone (without an end: no activity, no
     /// grace window), so it defers nothing any more.
     func voidBiometricRequests() {
-        for request in biometricRequests { rules.discardPrompt(request.check.prompt) }
-        biometricRequests.removeAll()
+        voidBiometricRequests { _ in true }
+    }
+
+    /// With the mutex held: the open requests `isVoid` picks are void, as
+    /// `voidBiometricRequests()` voids them all.
+    private func voidBiometricRequests(where isVoid: (BiometricRequest) -> Bool) {
+        var i = 0
+        while i < biometricRequests.count {
+            if isVoid(biometricRequests[i]) {
+                rules.discardPrompt(biometricRequests[i].check.prompt)
+                biometricRequests.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
     }
 
     /// With the mutex held, after `bioWrap` was set (it was `old`): when the
@@ -219,16 +232,7 @@ extension IdleLockHandle {
             return
         }
         guard current != old else { return }
-        var i = 0
-        while i < biometricRequests.count {
-            let request = biometricRequests[i]
-            if request.purpose == .unlock && request.shortcut != current {
-                rules.discardPrompt(request.check.prompt)
-                biometricRequests.remove(at: i)
-            } else {
-                i += 1
-            }
-        }
+        voidBiometricRequests { $0.purpose == .unlock && $0.shortcut != current }
     }
 
     /// With the mutex held, at a reading `now` the call has judged: the
@@ -237,16 +241,7 @@ extension IdleLockHandle {
     /// shortcut). Their prompts go without an end, as an expired request's
     /// finish ends it, and their tokens are no longer open.
     private func retireExpiredRequests(now: Int64) {
-        var i = 0
-        while i < biometricRequests.count {
-            let request = biometricRequests[i]
-            if hostCheckExpired(request.check, at: now) {
-                rules.discardPrompt(request.check.prompt)
-                biometricRequests.remove(at: i)
-            } else {
-                i += 1
-            }
-        }
+        voidBiometricRequests { hostCheckExpired($0.check, at: now) }
     }
 
     // MARK: - The pair (idlelock_biometric_begin / _finish)
