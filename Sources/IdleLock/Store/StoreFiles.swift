@@ -165,13 +165,7 @@ final class StoreFiles {
     /// as no mark (it only narrows what the rollback check catches).
     func readMark() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: StoreMarkFormat.fileBytes)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(lockFD, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if n < 0 && ilk_errno() == EINTR { continue }
-            if n <= 0 { break }
-            done += n
-        }
+        let done = StoreFiles.preadFully(lockFD, into: &bytes).count
         if done < bytes.count { bytes.removeLast(bytes.count - done) }
         return bytes
     }
@@ -183,15 +177,7 @@ final class StoreFiles {
     @discardableResult
     func writeMark(slot: Int, _ bytes: [UInt8]) -> Bool {
         if injected(.markWrite) { return false }
-        let offset = slot * StoreMarkFormat.slotBytes
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(lockFD, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-            if n < 0 && ilk_errno() == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
-        return true
+        return StoreFiles.pwriteFully(lockFD, bytes, at: slot * StoreMarkFormat.slotBytes) == 0
     }
 
     // MARK: - Reading
@@ -257,18 +243,47 @@ final class StoreFiles {
     /// `pread`s into `bytes` from offset 0 until it is full or the file
     /// ends; returns how many bytes were read.
     private func readFully(_ fd: Int32, into bytes: inout [UInt8]) throws(IdleLockError) -> Int {
+        let (done, error) = StoreFiles.preadFully(fd, into: &bytes)
+        if error != 0 {
+            throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(error), ")")
+        }
+        return done
+    }
+
+    /// `pread`s into `bytes` from offset 0 until it is full, the file ends
+    /// or a read fails (EINTR is retried): how many bytes came, and the
+    /// errno of the failure (0 when none).
+    private static func preadFully(_ fd: Int32, into bytes: inout [UInt8]) -> (count: Int, error: Int32) {
         let count = bytes.count
         var done = 0
         while done < count {
             let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
             if n < 0 {
-                if ilk_errno() == EINTR { continue }
-                throw IdleLockError(.storage, "reading the store file failed (errno ", Int64(ilk_errno()), ")")
+                let e = ilk_errno()
+                if e == EINTR { continue }
+                return (done, e)
             }
             if n == 0 { break }
             done += n
         }
-        return done
+        return (done, 0)
+    }
+
+    /// `pwrite`s all of `bytes` at `offset` (EINTR is retried): 0, or the
+    /// errno of the failure (EIO for a write that wrote nothing).
+    private static func pwriteFully(_ fd: Int32, _ bytes: [UInt8], at offset: Int) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if n < 0 {
+                let e = ilk_errno()
+                if e == EINTR { continue }
+                return e
+            }
+            if n == 0 { return EIO }
+            done += n
+        }
+        return 0
     }
 
     // MARK: - Writing
@@ -292,14 +307,9 @@ final class StoreFiles {
             if fchmod(fd, 0o600) != 0 {
                 throw IdleLockError(.storage, "fchmod of the new store file failed (errno ", Int64(ilk_errno()), ")")
             }
-            var done = 0
-            while done < bytes.count {
-                let n = injected(.write) ? -1 : bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-                if n < 0 {
-                    if ilk_errno() == EINTR { continue }
-                    throw IdleLockError(.storage, "writing the new store file failed (errno ", Int64(ilk_errno()), ")")
-                }
-                done += n
+            let written = injected(.write) ? EIO : StoreFiles.pwriteFully(fd, bytes, at: 0)
+            if written != 0 {
+                throw IdleLockError(.storage, "writing the new store file failed (errno ", Int64(written), ")")
             }
             if injected(.fsync) || !DurableSync.sync(fd) {
                 throw IdleLockError(.storage, "fsync of the new store file failed (errno ", Int64(ilk_errno()), "); the old store stands")
