@@ -391,7 +391,8 @@ namespace LibIdleLock
             lock (running)
             {
                 running.RemoveAll(w => !w.IsAlive);
-                running.Add(new WeakReference(h));
+                // WatchStart is idempotent: a handle is listed once, however often it starts.
+                if (!running.Exists(w => ReferenceEquals(w.Target, h))) running.Add(new WeakReference(h));
                 if (hooked) return;
                 hooked = true;
             }

@@ -97,6 +97,14 @@ namespace LibIdleLock.Tests
             return (int)t.GetField("Live", BindingFlags.NonPublic | BindingFlags.Static).GetValue(null);
         }
 
+        /// <summary>Handles the binding stops at exit (Watchers, read by reflection).</summary>
+        public static int WatchedHandles()
+        {
+            var t = typeof(IdleLock).Assembly.GetType("LibIdleLock.Watchers");
+            var list = (System.Collections.ICollection)t.GetField("running", BindingFlags.NonPublic | BindingFlags.Static).GetValue(null);
+            lock (list) return list.Count;
+        }
+
         public static void WaitFor(Func<bool> condition, int ms, string what)
         {
             var until = DateTime.UtcNow.AddMilliseconds(ms);

@@ -549,6 +549,17 @@ namespace LibIdleLock.Tests
                     IdleLock.UnobservedCallbackException -= handler;
                 }
             });
+            h.Test("WatchStart is idempotent: a lock started on every resume is listed for the exit once", () =>
+            {
+                using (var l = new IdleLock(Watched(60000)))
+                {
+                    l.WatchStart();
+                    int once = WatchedHandles();
+                    for (int i = 0; i < 50; i++) l.WatchStart();
+                    Eq(WatchedHandles(), once, "listed once, not once a start");
+                    l.WatchStop();
+                }
+            });
             h.Test("the watcher needs the default clock", () =>
             {
                 using (var l = new IdleLock(Fast(new FakeClock())))
