@@ -205,8 +205,7 @@ namespace LibIdleLock
                 Secret = secret;
                 // Finish throws (or Dispose reports) what faults Task: a request whose Task
                 // nobody awaits must not surface as TaskScheduler.UnobservedTaskException.
-                Completion.Task.ContinueWith(t => { var seen = t.Exception; }, CancellationToken.None,
-                    TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+                IdleLock.Observe(Completion.Task);
             }
 
             internal bool IsEnded { get { lock (mu) return ended; } }

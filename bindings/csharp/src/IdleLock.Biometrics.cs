@@ -331,7 +331,7 @@ namespace LibIdleLock
         }
 
         /// <summary>Marks a task's failure as seen (no UnobservedTaskException for it).</summary>
-        static void Observe(Task t)
+        internal static void Observe(Task t)
         {
             t.ContinueWith(x => { var unused = x.Exception; }, CancellationToken.None,
                            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);

@@ -534,7 +534,7 @@ namespace LibIdleLock
         public Snapshot Lifecycle(Platform platform, string stateName)
         {
             Arguments.NotNull(stateName, "stateName");
-            if (Messages.StateNames(platform) == null) throw UnknownPlatform(platform);
+            if (!Messages.KnowsPlatform(platform)) throw UnknownPlatform(platform);
             byte[] name = CString(stateName, "stateName");
             try
             {

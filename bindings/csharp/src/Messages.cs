@@ -116,6 +116,9 @@ namespace LibIdleLock
             { Platform.ReactNativeAppState, new[] { "active", "inactive", "background", "unknown", "extension" } },
         };
 
+        /// <summary>Whether platform is one the library knows (no copy of its names).</summary>
+        internal static bool KnowsPlatform(Platform platform) { return stateNames.ContainsKey(platform); }
+
         internal static string[] StateNames(Platform platform)
         {
             string[] list;
