@@ -302,20 +302,11 @@ public final class BiometricRequest implements AutoCloseable {
          * cancelled in the library at once, whatever the host's check
          * does; a later finish is refused and its secret wiped. Refers to
          * the core only, never the facade (which must stay collectable).
+         * As the reaper's {@link #run()}, whose failing of the future then
+         * does nothing: it is cancelled already.
          */
         void futureEnded(Snapshot s, Throwable e) {
-            if (!(e instanceof CancellationException)) return;
-            synchronized (this) {
-                if (ended || finishing > 0) return;
-            }
-            try {
-                if (!lock.isClosed()) lock.finishBiometric(this, AuthResult.CANCELLED, null);
-            } catch (RuntimeException x) {
-                // LockUnavailable (the expected answer), voided, or closed meanwhile
-            }
-            synchronized (this) {
-                if (!ended && finishing == 0) end();
-            }
+            if (e instanceof CancellationException) run();
         }
 
         /** The reaper's action: the facade became unreachable (or finished: then nothing to do). */
