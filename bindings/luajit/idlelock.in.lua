@@ -431,7 +431,7 @@ end
 -- weak: a lock the program forgot is still collected.
 
 local listeners = setmetatable({}, { __mode = "v" }) -- id -> listener record
-local clocks = setmetatable({}, { __mode = "v" })    -- id -> lock
+local locks = setmetatable({}, { __mode = "v" })     -- id -> lock with a clock or an authenticator
 local next_id = 0
 local pending = {}                                   -- errors raised by callbacks, for the call
 local in_clock = false
@@ -453,7 +453,7 @@ local listener_cb = ffi.cast("idlelock_listener_fn", function(ctx, snap)
 end)
 
 local clock_cb = ffi.cast("idlelock_clock_fn", function(ctx)
-  local lock = clocks[ctx_id(ctx)]
+  local lock = locks[ctx_id(ctx)]
   if lock == nil then return INT64_MIN end
   in_clock = true
   local ok, v = pcall(lock._clock)
@@ -472,11 +472,10 @@ end)
 -- (most hosts use the two-phase pair instead and never need them). Each
 -- catches what the host's function raises (nothing unwinds through C),
 -- reports a failure to the library, and keeps the error for the call.
-local authenticators = setmetatable({}, { __mode = "v" }) -- id -> lock
 local auth_callbacks
 
 local function auth_call(ctx, name, ...)
-  local lock = authenticators[ctx_id(ctx)]
+  local lock = locks[ctx_id(ctx)]
   if lock == nil then return false, nil end
   local ok, a, b = pcall(lock._auth[name], ...)
   if not ok then pending[#pending + 1] = a; return false, nil end
@@ -570,7 +569,7 @@ local function release(self, h)
   ffi.gc(h, nil)
   destroy(h)
   self._listeners = {}
-  if self._id then clocks[self._id], authenticators[self._id] = nil, nil end
+  if self._id then locks[self._id] = nil end
   -- The open biometric requests can never be finished now: their secrets
   -- are wiped and their outcome says why.
   for core in pairs(self._requests) do core:ended(nil, "idlelock: the lock is closed") end
@@ -597,10 +596,10 @@ end
 
 --- After a call: raise its failure (or a callback's error); destroy a
 --- lock closed from inside the call once the outermost call is done.
-local function finish(self, rc, snapshot)
+local function finish(self, rc, snapshot, message)
   leave(self)
   if pending[1] ~= nil then raise_pending(rc, snapshot) end
-  if rc ~= 0 then raise(rc, last_error(), snapshot) end
+  if rc ~= 0 then raise(rc, message or last_error(), snapshot) end
 end
 
 local function event(cfunc)
@@ -705,8 +704,7 @@ function M.new(options)
     if type(o.clock) ~= "function" then bad("clock must be a function returning milliseconds, got " .. typename(o.clock)) end
     self._clock = o.clock
     self._cb = true
-    self._id = self._id or new_id()
-    clocks[self._id] = self
+    self._id = new_id()
     cfg.clock, cfg.clock_ctx = clock_cb, ffi.cast("void *", self._id)
   end
   if o.authenticator ~= nil then
@@ -722,7 +720,6 @@ function M.new(options)
     self._auth = a
     self._cb = true
     self._id = self._id or new_id()
-    authenticators[self._id] = self
     local st = ffi.new("idlelock_authenticator")
     st.size = ffi.sizeof(st)
     st.ctx = ffi.cast("void *", self._id)
@@ -731,6 +728,7 @@ function M.new(options)
     keep.auth = st
     cfg.authenticator = st
   end
+  if self._id then locks[self._id] = self end -- its clock's and authenticator's ctx
   local out = ffi.new("idlelock *[1]")
   self._depth = 1
   local rc = (self._cb and call_nojit or call)(C.idlelock_create, cfg, out)
@@ -838,12 +836,9 @@ function Lock:lifecycle(platform, state_name)
   local rc = (self._cb and call_nojit or call)(C.idlelock_lifecycle, h, platform, state_name, out)
   local s = snapshot_table(out)
   self._due = nil
-  if rc == M.ERR_INVALID_ARGUMENT then
-    leave(self)
-    if pending[1] ~= nil then raise_pending(rc, nil) end
-    raise(rc, lifecycle_message(platform, state_name), nil)
-  end
-  finish(self, rc, s)
+  -- An unknown platform or name: the message lists the valid ones.
+  local bad = rc == M.ERR_INVALID_ARGUMENT
+  finish(self, rc, not bad and s or nil, bad and lifecycle_message(platform, state_name) or nil)
   return s
 end
 
@@ -1124,6 +1119,12 @@ end
 --- Signs out: forgets the passcode, every secret, the count and the lockout.
 function Lock:disable() plain(self, C.idlelock_disable) end
 
+-- Whether the lock's calls may call back into Lua (a clock, an
+-- authenticator, a listener): they then go through `call_nojit`.
+local function update_cb(self)
+  self._cb = self._clock ~= nil or self._auth ~= nil or next(self._listeners) ~= nil or nil
+end
+
 --- Registers fn(snapshot) for every change made from now on; returns its
 --- token. It runs inside the call that caused the change, on this thread.
 --- Refused while the watcher runs (it would run on the watcher's thread).
@@ -1142,7 +1143,7 @@ function Lock:subscribe(fn)
   local ok, err = pcall(plain, self, C.idlelock_subscribe, listener_cb, ffi.cast("void *", id), token)
   if not ok then
     listeners[id] = nil
-    self._cb = self._clock ~= nil or self._auth ~= nil or next(self._listeners) ~= nil or nil
+    update_cb(self)
     error(err, 2)
   end
   local key = tostring(token[0])
@@ -1159,7 +1160,7 @@ function Lock:unsubscribe(token)
   local rec = self._listeners[key]
   if rec then rec.active = false end
   self._listeners[key] = nil
-  self._cb = self._clock ~= nil or self._auth ~= nil or next(self._listeners) ~= nil or nil
+  update_cb(self)
 end
 
 --- put_secret(name, value [, len]): value is a string or an ffi buffer and its length.
