@@ -331,46 +331,19 @@ static void clear_vm_error(JNIEnv *env)
 
 /* -------------------------------------------------------------- callbacks */
 
-static void on_listener(void *ctx, const idlelock_snapshot *s)
-{
-    int foreign;
-    jlong id = 0;
-    JNIEnv *env = callback_env(&foreign);
-    if (env == NULL || s == NULL) return;
-    /* The listener may unsubscribe itself or destroy the handle (from the
-     * watcher thread): the reference keeps the handle's state until this
-     * returns, and the entry's fields were copied under the table's mutex. */
-    jl_handle *h = acquire(ctx, &id);
-    if (h == NULL) return; /* destroyed or unsubscribed: nothing to call */
-    if ((*env)->PushLocalFrame(env, 4) != 0) {
-        clear_vm_error(env);
-        release_handle(env, h);
-        return;
-    }
-    jobject target = (*env)->NewLocalRef(env, h->callbacks);
-    if (target != NULL) {
-        jlongArray arr = (*env)->NewLongArray(env, SNAP_FIELDS);
-        if (arr != NULL) {
-            fill_snapshot(env, arr, s);
-            (*env)->CallStaticVoidMethod(env, g_callbacks, g_on_listener, target, id, arr,
-                                         (jboolean)(foreign ? JNI_TRUE : JNI_FALSE));
-        }
-    }
-    clear_vm_error(env);
-    (*env)->PopLocalFrame(env, NULL);
-    release_handle(env, h);
-}
-
-/* The start of every other callback: the thread's env, the handle's state
+/* The start of every callback: the thread's env, the handle's state
  * (referenced) and a local frame of `frame` slots; NULL when there is none
- * to call. */
-static JNIEnv *enter_callback(void *ctx, jint frame, jl_handle **out)
+ * to call. For a listener, `listener` gets its id (read with the handle,
+ * under the table's mutex); `foreign`, when given, whether the thread was
+ * attached here (not a Java thread). */
+static JNIEnv *enter_callback(void *ctx, jint frame, jl_handle **out, jlong *listener, int *foreign)
 {
-    int foreign;
+    int attached;
     *out = NULL;
-    JNIEnv *env = callback_env(&foreign);
+    JNIEnv *env = callback_env(&attached);
     if (env == NULL) return NULL;
-    jl_handle *h = acquire(ctx, NULL);
+    if (foreign != NULL) *foreign = attached;
+    jl_handle *h = acquire(ctx, listener);
     if (h == NULL) return NULL;
     if ((*env)->PushLocalFrame(env, frame) != 0) {
         clear_vm_error(env);
@@ -388,11 +361,34 @@ static void leave_callback(JNIEnv *env, jl_handle *h)
     release_handle(env, h);
 }
 
+static void on_listener(void *ctx, const idlelock_snapshot *s)
+{
+    int foreign;
+    jlong id = 0;
+    jl_handle *h;
+    if (s == NULL) return;
+    /* The listener may unsubscribe itself or destroy the handle (from the
+     * watcher thread): the reference keeps the handle's state until this
+     * returns, and the entry's fields were copied under the table's mutex. */
+    JNIEnv *env = enter_callback(ctx, 4, &h, &id, &foreign);
+    if (env == NULL) return; /* destroyed or unsubscribed: nothing to call */
+    jobject target = (*env)->NewLocalRef(env, h->callbacks);
+    if (target != NULL) {
+        jlongArray arr = (*env)->NewLongArray(env, SNAP_FIELDS);
+        if (arr != NULL) {
+            fill_snapshot(env, arr, s);
+            (*env)->CallStaticVoidMethod(env, g_callbacks, g_on_listener, target, id, arr,
+                                         (jboolean)(foreign ? JNI_TRUE : JNI_FALSE));
+        }
+    }
+    leave_callback(env, h);
+}
+
 static int64_t on_clock(void *ctx)
 {
     jl_handle *h;
     int64_t now = INT64_MIN; /* fail closed: earlier than anything recorded */
-    JNIEnv *env = enter_callback(ctx, 2, &h);
+    JNIEnv *env = enter_callback(ctx, 2, &h, NULL, NULL);
     if (env == NULL) return now;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) {
@@ -407,7 +403,7 @@ static int32_t auth_available(void *ctx)
 {
     jl_handle *h;
     int32_t r = 0;
-    JNIEnv *env = enter_callback(ctx, 2, &h);
+    JNIEnv *env = enter_callback(ctx, 2, &h, NULL, NULL);
     if (env == NULL) return 0;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) r = (*env)->CallStaticIntMethod(env, g_callbacks, g_auth_available, target);
@@ -421,7 +417,7 @@ static int32_t auth_store(void *ctx, const uint8_t *secret, size_t len)
     jl_handle *h;
     int32_t r = 1;
     if (secret == NULL || len > 4096) return 1;
-    JNIEnv *env = enter_callback(ctx, 4, &h);
+    JNIEnv *env = enter_callback(ctx, 4, &h, NULL, NULL);
     if (env == NULL) return 1;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     jbyteArray arr = target != NULL ? bytes(env, secret, len) : NULL;
@@ -442,7 +438,7 @@ static int32_t auth_load(void *ctx, const char *reason, uint8_t *out, size_t cap
     jl_handle *h;
     int32_t r = IDLELOCK_AUTH_FAILED;
     if (out == NULL || out_len == NULL || cap == 0 || cap > 4096) return IDLELOCK_AUTH_FAILED;
-    JNIEnv *env = enter_callback(ctx, 4, &h);
+    JNIEnv *env = enter_callback(ctx, 4, &h, NULL, NULL);
     if (env == NULL) return IDLELOCK_AUTH_FAILED;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     jbyteArray why = reason != NULL ? cstring_bytes(env, reason) : NULL;
@@ -470,7 +466,7 @@ static int32_t auth_delete(void *ctx)
 {
     jl_handle *h;
     int32_t r = 1;
-    JNIEnv *env = enter_callback(ctx, 2, &h);
+    JNIEnv *env = enter_callback(ctx, 2, &h, NULL, NULL);
     if (env == NULL) return 1;
     jobject target = (*env)->NewLocalRef(env, h->callbacks);
     if (target != NULL) r = (*env)->CallStaticIntMethod(env, g_callbacks, g_auth_delete, target);

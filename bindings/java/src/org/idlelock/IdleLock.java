@@ -371,7 +371,11 @@ public final class IdleLock implements AutoCloseable {
 
     /** Throws for a failed call (rc != 0) or for exceptions its callbacks threw. */
     private static void finish(int rc, Snapshot snapshot) {
-        RuntimeException failure = failure(rc, snapshot);
+        raise(failure(rc, snapshot));
+    }
+
+    /** Throws {@code failure} (null: none) with, or as, the exceptions the call's callbacks threw. */
+    private static void raise(RuntimeException failure) {
         List<Throwable> errors = Callbacks.anyPending() ? Callbacks.takePending() : null;
         RuntimeException e = thrown(failure, errors);
         if (e != null) throw e;
@@ -538,11 +542,9 @@ public final class IdleLock implements AutoCloseable {
         Snapshot s = Snapshot.of(out);
         if (rc == InvalidArgumentException.STATUS) {
             // The library names the platform by its C number: say it in Java, with the valid names.
-            InvalidArgumentException e = new InvalidArgumentException("IdleLock.lifecycle: stateName \"" + stateName
+            raise(new InvalidArgumentException("IdleLock.lifecycle: stateName \"" + stateName
                     + "\" is not a state of Platform." + platform.name() + "; its states are "
-                    + joined(platform.stateNames()) + " (the platform's own spelling, case-sensitive)");
-            RuntimeException t = thrown(e, Callbacks.anyPending() ? Callbacks.takePending() : null);
-            throw t;
+                    + joined(platform.stateNames()) + " (the platform's own spelling, case-sensitive)"));
         }
         finish(rc, s);
         return s;
