@@ -38,6 +38,33 @@ installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
+# apt_update: refresh the package lists. A mirror in the middle of a sync
+# can serve one stale index ("File has unexpected size ... Mirror sync in
+# progress?"), and apt-get update then exits 100 although every package
+# this script wants may still be installable from the lists it did get.
+# So: warn, retry once, and go on; apt_install is what fails, naming the
+# packages it could not install.
+apt_update() {
+    as_root apt-get update -qq && return 0
+    echo "install-deps: warning: apt-get update failed; retrying once" >&2
+    sleep 5
+    as_root apt-get update -qq && return 0
+    echo "install-deps: warning: apt-get update failed again; trying the install with the package lists apt has" >&2
+}
+
+# apt_install [--no-install-recommends] PACKAGE...: install them; on
+# failure, stop naming the ones that are still missing.
+apt_install() {
+    opt=""
+    [ "$1" != --no-install-recommends ] || { opt=$1; shift; }
+    # shellcheck disable=SC2086
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $opt "$@" >/dev/null && return 0
+    still=""
+    for p in "$@"; do installed "$p" || still="$still $p"; done
+    echo "install-deps: could not install:${still:- $*} (apt-get install failed; see its message above)" >&2
+    exit 1
+}
+
 c_tests=0
 cross=0
 musl=0
@@ -82,10 +109,9 @@ fi
 
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
     echo "install-deps: installing$missing"
-    as_root apt-get update -qq
+    apt_update
     # shellcheck disable=SC2086
-    [ -z "$missing" ] || as_root env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    [ -z "$missing" ] || apt_install --no-install-recommends $missing
 fi
 
 if [ "$test" = 1 ]; then
@@ -108,9 +134,9 @@ if [ "$test" = 1 ]; then
     command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
-        as_root apt-get update -qq
+        apt_update
         # shellcheck disable=SC2086
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $runtimes >/dev/null
+        apt_install $runtimes
     fi
     if ! python3 -c "import pytest, hypothesis" >/dev/null 2>&1; then
         echo "install-deps: installing pytest and hypothesis"
