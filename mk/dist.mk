@@ -30,7 +30,7 @@ DIST_TARBALL := $(DIST_DIR)/$(DIST_NAME).tar.gz
 DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS.md \
                 Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
                 Tests/IdleLockTests Tests/c Tests/abi Tests/fuzz Tests/lsan.supp \
-                bindings/c docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk \
+                bindings/c docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
                 mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt
 # Files under DIST_PATHS that only what is left out uses: the wheel's and
 # the rock's tests, the Python suites' counter, the benchmarks' callgrind
@@ -42,7 +42,7 @@ DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/pytest_count
 
 # Always made afresh, as `git archive` would (a second or so).
 dist:
-	@sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
+	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
 
 test-dist: c-test-deps dist
 	@sh scripts/test-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(BUILD)/test-dist

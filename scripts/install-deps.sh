@@ -22,6 +22,11 @@
 #   install-deps.sh --musl    `make musl-deps`, the library's level and
 #                             musl's compiler and C library (musl-tools:
 #                             make musl, mk/musl.mk)
+#   install-deps.sh --docs    `make docs-deps`, what test-docs needs
+#                             (mk/docs.mk): a clang to read the header's
+#                             documentation comments (Debian's, only when
+#                             the Swift toolchain has none beside swiftc
+#                             and none is on PATH), groff for the man pages
 #   install-deps.sh --test    `make test-deps`, everything `make test` needs:
 #                             all of the above, the bindings' runtimes (a
 #                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
@@ -68,14 +73,16 @@ apt_install() {
 c_tests=0
 cross=0
 musl=0
+docs=0
 test=0
 for arg in "$@"; do
     case "$arg" in
         --c-tests) c_tests=1 ;;
         --cross) cross=1 ;;
         --musl) musl=1 ;;
-        --test) c_tests=1; cross=1; musl=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --test)" >&2; exit 2 ;;
+        --docs) docs=1 ;;
+        --test) c_tests=1; cross=1; musl=1; docs=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --docs, --test)" >&2; exit 2 ;;
     esac
 done
 
@@ -105,6 +112,14 @@ fi
 
 if [ "$musl" = 1 ]; then
     installed musl-tools || missing="$missing musl-tools"
+fi
+
+if [ "$docs" = 1 ]; then
+    swiftc_dir=$(dirname "$(readlink -f "$(command -v swiftc 2>/dev/null || echo /nonexistent/swiftc)")")
+    if [ ! -x "$swiftc_dir/clang" ] && ! command -v clang >/dev/null 2>&1; then
+        missing="$missing clang"
+    fi
+    command -v groff >/dev/null 2>&1 || missing="$missing groff-base"
 fi
 
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
