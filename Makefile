@@ -51,6 +51,12 @@ VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(
 # PROJECT_URL/blob/PROJECT_TAG/<path> (scripts/md-links.py absolute).
 PROJECT_URL := https://github.com/libidlelock/libidlelock
 PROJECT_TAG := v$(VERSION)
+PROJECT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)
+# Every packaged artifact's time stamps, for reproducible builds
+# (reproducible-builds.org's SOURCE_DATE_EPOCH, which setuptools, wheel and
+# scripts/reproducible.py read): the last commit's time unless set.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export SOURCE_DATE_EPOCH
 
 CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
 CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread

@@ -137,6 +137,9 @@ if [ "$test" = 1 ]; then
     { command -v javac && command -v jar && command -v java; } >/dev/null 2>&1 \
         || runtimes="$runtimes openjdk-17-jdk-headless"
     command -v mcs >/dev/null 2>&1 || runtimes="$runtimes mono-mcs"
+    # make nuget's netstandard2.0 assembly: .NET Framework 4.7.1's reference
+    # assemblies, Mono's netstandard facade and Mono.Cecil (mk/csharp.mk).
+    [ -f /usr/lib/mono/4.7.1-api/Facades/netstandard.dll ] || runtimes="$runtimes mono-devel"
     command -v mono >/dev/null 2>&1 || runtimes="$runtimes mono-runtime"
     command -v nuget >/dev/null 2>&1 || runtimes="$runtimes nuget"  # make nuget, test-nuget
     command -v luajit >/dev/null 2>&1 || runtimes="$runtimes luajit"
