@@ -148,8 +148,17 @@ if [ "$test" = 1 ]; then
     command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
     command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"
     command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
-    # test-jar unpacks the jar to check what it carries.
+    # test-jar unpacks the jar to check what it carries, and installs it into
+    # a local Maven repository and builds a Maven project with it, offline:
+    # Maven and the plugins it runs from Debian's maven-repo.
     command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
+    command -v mvn >/dev/null 2>&1 || runtimes="$runtimes maven"
+    for plugin in install compiler resources; do
+        [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-$plugin-plugin ] \
+            || runtimes="$runtimes libmaven-$plugin-plugin-java"
+    done
+    # (the compiler plugin's dependencies import JUnit 5's bill of materials)
+    [ -d /usr/share/maven-repo/org/junit/junit-bom ] || runtimes="$runtimes junit5"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         apt_update
