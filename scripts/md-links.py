@@ -17,10 +17,11 @@
   md-links.py absolute --url URL --tag TAG --path PATH [--keep LIST] IN OUT
       Writes IN (the Markdown file at PATH in the repository) to OUT with
       its relative links made absolute, URL/blob/TAG/<file> or
-      URL/tree/TAG/<folder>: for a README that is read outside the
-      repository (a package's long description, the copy in a source
-      tarball). With --keep, a file listing the paths (one a line) that ship
-      beside it: links to those stay relative.
+      URL/tree/TAG/<folder> (a link to one of its own headings too): for a
+      README that is read outside the repository (a package's long
+      description, the copy in a source tarball). With --keep, a file
+      listing the paths (one a line) that ship beside it: links to those
+      (and within the file, when it is one of them) stay relative.
 
   md-links.py check --packaged FILE --url URL --tag TAG ROOT
       FILE is such a copy: it has no relative link left, and each of its
@@ -202,10 +203,12 @@ def absolute(args):
     text = open(src, encoding="utf-8").read()
     lines = text.split("\n")
     for n, target, (start, end) in sorted(links(text), key=lambda x: (x[0], -x[2][0])):
-        if not target or is_absolute(target) or target.startswith("#"):
+        if not target or is_absolute(target):
             continue
         rel, _, fragment = target.partition("#")
-        inside = os.path.normpath(os.path.join(os.path.dirname(path), rel))
+        # A link within the file (#heading) stays only where the file ships
+        # with its neighbours; a package's page may give headings no anchor.
+        inside = os.path.normpath(os.path.join(os.path.dirname(path), rel)) if rel else path
         if inside in keep:
             continue
         kind = "tree" if os.path.isdir(os.path.join(root, inside)) else "blob"
