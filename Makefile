@@ -57,6 +57,12 @@ PROJECT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)
 # scripts/reproducible.py read): the last commit's time unless set.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
+# A file whose time changes when SOURCE_DATE_EPOCH or the commit does
+# (rewritten here only then): every packaged artifact depends on it, so one
+# built at another commit is made again, with this commit's time stamps.
+RELEASE_STAMP := $(BUILD)/release-stamp
+$(shell mkdir -p $(BUILD) && s='$(SOURCE_DATE_EPOCH) $(PROJECT_COMMIT)' && \
+    [ "$$(cat $(RELEASE_STAMP) 2>/dev/null)" = "$$s" ] || echo "$$s" > $(RELEASE_STAMP))
 
 CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
 CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread

@@ -140,7 +140,7 @@ $(CS_NUGET_STAGE)/LibIdleLock.nuspec: bindings/csharp/nuget/LibIdleLock.nuspec.i
 cs_pack_issues = $$(( $$(grep -c '^Issue:' $(1)) - $$(grep -c "folder 'netstandard2.0' under 'lib' is not recognized" $(1)) ))
 $(CS_NUPKG): $(CS_NUGET_STAGE)/LibIdleLock.nuspec $(CS_NUGET_NATIVE) $(CS_DLL) $(CS_DOC) $(CS_NS_DLL) $(CS_NS_DOC) \
              $(CS_NUGET_STAGE)/README.md LICENSE THIRD_PARTY_NOTICES.md bindings/csharp/nuget/finish-nuspec.py \
-             scripts/reproducible.py
+             scripts/reproducible.py $(RELEASE_STAMP)
 	$(call cs_step,STAGE,$(CS_NUGET_STAGE),mkdir -p $(CS_NUGET_STAGE)/lib/net45 $(CS_NUGET_STAGE)/lib/netstandard2.0 && \
 	    cp $(CS_DLL) $(CS_DOC) $(CS_NUGET_STAGE)/lib/net45/ && \
 	    cp $(CS_NS_DLL) $(CS_NS_DOC) $(CS_NUGET_STAGE)/lib/netstandard2.0/ && \

@@ -131,14 +131,14 @@ $(JAR_POM): bindings/java/pom.xml.in $(HEADER)
 	@echo "  POM    $@"
 	@$(call java_pom,jar) > $@.tmp && mv $@.tmp $@
 
-$(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR) $(JAR_POM) scripts/reproducible.py
+$(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR) $(JAR_POM) scripts/reproducible.py $(RELEASE_STAMP)
 	@$(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
 	    STRIP_$(c)='$(call cross_strip,$(c))') JNI_CFLAGS='$(JNI_CFLAGS)' JAR='$(JAR)' POM=$(JAR_POM) \
 	    sh bindings/java/make-jar.sh $(VERSION) $(BUILD) $(JAVA_DIR)/classes $@ $(JAR_CPUS)
 
 # The sources as an IDE attaches them (Android Studio, IntelliJ, Eclipse:
 # the Javadoc and the code behind each class), with the licence.
-$(JAR_SOURCES): $(JAVA_SRC) LICENSE scripts/reproducible.py
+$(JAR_SOURCES): $(JAVA_SRC) LICENSE scripts/reproducible.py $(RELEASE_STAMP)
 	@rm -rf $(JAVA_DIR)/sources && mkdir -p $(JAVA_DIR)/sources/org/idlelock $(JAVA_DIR)/sources/META-INF $(@D)
 	@cp $(JAVA_SRC) $(JAVA_DIR)/sources/org/idlelock/ && cp LICENSE $(JAVA_DIR)/sources/META-INF/
 	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/sources.log,rm -f $@ && $(JAR) --create --file $@ --no-manifest -C $(JAVA_DIR)/sources . \
@@ -150,7 +150,7 @@ $(JAR_SOURCES): $(JAVA_SRC) LICENSE scripts/reproducible.py
 JAVADOC       ?= javadoc
 JAVADOC_FLAGS := --release 8 -encoding UTF-8 -docencoding UTF-8 -charset UTF-8 -Xdoclint:all -Werror -quiet \
                  -notimestamp -windowtitle "libidlelock $(VERSION) for Java" -doctitle "libidlelock $(VERSION) for Java"
-$(JAR_JAVADOC): $(JAVA_SRC) LICENSE scripts/reproducible.py
+$(JAR_JAVADOC): $(JAVA_SRC) LICENSE scripts/reproducible.py $(RELEASE_STAMP)
 	@rm -rf $(JAVA_DIR)/javadoc && mkdir -p $(JAVA_DIR)/javadoc/META-INF $(@D)
 	$(call logged,JAVADOC,$(JAVA_DIR)/javadoc,$(JAVA_DIR)/logs/javadoc.log,$(JAVADOC) $(JAVADOC_FLAGS) -d $(JAVA_DIR)/javadoc $(JAVA_SRC))
 	@cp LICENSE $(JAVA_DIR)/javadoc/META-INF/

@@ -126,7 +126,7 @@ $(SRC_ROCK): $(ROCKSPEC) dist scripts/reproducible.py
 # rock_rules CPU: stage, `luarocks make` into the CPU's tree, `luarocks pack`.
 define rock_rules
 $(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC_BINARY) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
-        LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md scripts/reproducible.py
+        LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md scripts/reproducible.py $(RELEASE_STAMP)
 	@echo "  STAGE    $(ROCK_DIR)/$(1)/stage"
 	$(Q)rm -rf $(ROCK_DIR)/$(1) && mkdir -p $(ROCK_DIR)/$(1)/stage/doc
 	$(Q)cp $(LUA_MODULE) $(ROCK_DIR)/$(1)/stage/idlelock.lua

@@ -99,7 +99,8 @@ wheel_tag_musl = @echo "  TAG      $(WHEEL_DIR)/$(1)/tagged (wheel tags, musllin
 # copy it to $(WHEEL_DIST); $(WHEEL_DIR)/dist keeps the glibc wheels
 # test-wheel installs.
 define wheel_rules
-$(WHEEL_DIR)/$(1)/ready: $(wheel_lib_$(1)) $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER) scripts/reproducible.py scripts/md-links.py
+$(WHEEL_DIR)/$(1)/ready: $(wheel_lib_$(1)) $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER) scripts/reproducible.py scripts/md-links.py \
+        $(RELEASE_STAMP)
 	@echo "  STAGE    $(WHEEL_DIR)/$(1)/src (version $(VERSION))"
 	$(Q)rm -rf $(WHEEL_DIR)/$(1) $(if $(filter musl,$(1)),$(WHEEL_DIST)/idlelock-*-musllinux_*.whl,$(WHEEL_DIR)/dist/idlelock-*-manylinux*_$(1).whl $(WHEEL_DIST)/idlelock-*-manylinux*_$(1).whl)
 	$(Q)mkdir -p $(WHEEL_DIR)/dist $(WHEEL_DIST)
@@ -133,7 +134,7 @@ SDIST_LIBRARY := Makefile idlelock.map include Sources/IdleLock Sources/CSystem 
                  scripts/build-step.sh LICENSE
 
 $(SDIST): $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER) $(SWIFT_SOURCES) Makefile idlelock.map \
-          scripts/reproducible.py scripts/md-links.py
+          scripts/reproducible.py scripts/md-links.py $(RELEASE_STAMP)
 	@echo "  STAGE    $(SDIST_DIR)/src (version $(VERSION), the library's source in libidlelock/)"
 	$(Q)rm -rf $(SDIST_DIR) && mkdir -p $(SDIST_DIR)/src/libidlelock $(WHEEL_DIST)
 	$(call wheel_stage,$(SDIST_DIR)/src)
