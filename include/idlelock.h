@@ -75,9 +75,9 @@ extern "C" {
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
 #define IDLELOCK_VERSION_MINOR 2
-#define IDLELOCK_VERSION_PATCH 1
-#define IDLELOCK_VERSION_STRING "1.2.1"
-#define IDLELOCK_VERSION_NUMBER 10201
+#define IDLELOCK_VERSION_PATCH 2
+#define IDLELOCK_VERSION_STRING "1.2.2"
+#define IDLELOCK_VERSION_NUMBER 10202
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */
