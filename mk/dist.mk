@@ -34,11 +34,12 @@ DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS
                 Tests/IdleLockTests Tests/c Tests/abi-baseline Tests/fuzz Tests/lsan.supp \
                 bindings/c bindings/luajit/gen_cdef.lua bindings/luajit/idlelock.in.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
                 mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt
-# Files under DIST_PATHS that only what is left out uses: the wheel's and
-# the rock's tests, the Python suites' counter, the benchmarks' callgrind
-# script, the by-hand old-glibc run (it needs the wheel).
-DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/pytest_counts.py scripts/callgrind-hot.sh \
-                 scripts/check-old-glibc.sh
+# Files under DIST_PATHS that only what is left out uses: the wheel's,
+# the sdist's and the rock's tests, the Python suites' counter, the
+# benchmarks' callgrind script, the by-hand old-glibc run (it needs the
+# wheel), and the packages' reproducibility (mk/release.mk).
+DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/test-sdist.sh scripts/pytest_counts.py \
+                 scripts/callgrind-hot.sh scripts/check-old-glibc.sh scripts/reproducible.py scripts/test-reproducible.sh
 
 .PHONY: dist test-dist
 

@@ -9,7 +9,8 @@
 #                            nuget), the wheels and the sdist (make wheel,
 #                            make sdist), the rocks and the rockspec (make
 #                            rock), then build/dist/SHA256SUMS listing every
-#                            file in build/dist (sha256sum -c checks them)
+#                            file in build/dist (sha256sum -c checks them),
+#                            after removing the artifacts of another version
 #   make test-reproducible   builds the packaging steps twice from the same
 #                            commit and compares every artifact byte for
 #                            byte (the first build reuses what is built at
@@ -36,7 +37,11 @@ RELEASE_SUMS := $(RELEASE_DIST)/SHA256SUMS
 release: dist docs jar nuget wheel sdist rock
 	@$(MAKE) -s --no-print-directory release-sums
 
+# An artifact of another version (built before the header's version
+# moved) is no part of this release: it leaves build/dist, said so.
 release-sums:
+	@cd $(RELEASE_DIST) && for f in $$(find . -maxdepth 1 -type f ! -name 'SHA256SUMS*' ! -name '*[-.]$(VERSION)[-.]*' \
+	    -printf '%f\n' | LC_ALL=C sort); do echo "  REMOVE   $(RELEASE_DIST)/$$f (not $(VERSION))"; rm -f "$$f"; done
 	@echo "  SUMS     $(RELEASE_SUMS)"
 	@rm -f $(RELEASE_SUMS)
 	@cd $(RELEASE_DIST) && find . -maxdepth 1 -type f ! -name 'SHA256SUMS*' -printf '%f\n' | LC_ALL=C sort \
