@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The lock as SwiftUI observes it.
-import Observation
+//
+// Weak-linked: Observation ships with iOS 17 and macOS 14, and an import
+// autolinks its library. Linked strongly, an app that runs from iOS 15
+// would not launch on iOS 15 or 16 (dyld: library not loaded), even though
+// IdleLock itself is only used on 17 and later. Only a device can show it.
+@_weakLinked import Observation
 
 /// The app's idle lock for SwiftUI: an `@Observable` model on the main
 /// actor over an ``IdleLockHandle``. Its properties follow the library's
