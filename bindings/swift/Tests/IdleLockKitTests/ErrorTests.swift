@@ -108,4 +108,19 @@ import Testing
             == .internalFailure("status 99 (IDLELOCK_ERR_UNKNOWN): x"))
         #expect(IdleLockHandle.libraryVersion == String(cString: idlelock_version()))
     }
+
+    /// The Swift enums' raw values are the header's constants.
+    @Test func theEnumsAreTheHeadersConstants() {
+        #expect([Snapshot.State.unlocked, .locked, .lockedOut].map(\.rawValue)
+            == [IDLELOCK_STATE_UNLOCKED, IDLELOCK_STATE_LOCKED, IDLELOCK_STATE_LOCKED_OUT])
+        #expect([Snapshot.Reason.none, .idle, .backgrounded, .startup, .manual, .clock].map(\.rawValue)
+            == [IDLELOCK_REASON_NONE, IDLELOCK_REASON_IDLE, IDLELOCK_REASON_BACKGROUNDED, IDLELOCK_REASON_STARTUP,
+                IDLELOCK_REASON_MANUAL, IDLELOCK_REASON_CLOCK])
+        #expect([BiometricResult.ok, .failed, .cancelled, .unavailable].map(\.rawValue)
+            == [IDLELOCK_AUTH_OK, IDLELOCK_AUTH_FAILED, IDLELOCK_AUTH_CANCELLED, IDLELOCK_AUTH_UNAVAILABLE])
+        #expect([BiometricRequest.Purpose.unlock, .enable].map(\.rawValue)
+            == [IDLELOCK_BIOMETRIC_UNLOCK, IDLELOCK_BIOMETRIC_ENABLE])
+        #expect(MemoryLayout<idlelock_snapshot>.size == idlelock_snapshot_size())
+        #expect(MemoryLayout<idlelock_config>.size == idlelock_config_size())
+    }
 }

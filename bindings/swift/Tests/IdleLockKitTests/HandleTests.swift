@@ -78,11 +78,7 @@ import Testing
 
     @Test func thePromptShieldKeepsALongAbsencePresent() async throws {
         let clock = TestClock()
-        var o = testOptions(clock)
-        o.backgroundAfterMs = 10_000
-        let lock = try IdleLockHandle(options: o)
-        try lock.start()
-        try await lock.setPasscode("2468")
+        let lock = try await engagedHandle(clock) { $0.backgroundAfterMs = 10_000 }
         let shield = PromptShield(handle: lock)
         try shield.update(isPresented: true)
         try shield.update(isPresented: true)

@@ -8,8 +8,10 @@ import Testing
 
 @MainActor
 @Suite struct ObservationTests {
-    func engagedModel(_ clock: TestClock) async throws -> IdleLock {
-        let model = try IdleLock(options: testOptions(clock))
+    func engagedModel(_ clock: TestClock, configure: (inout IdleLockOptions) -> Void = { _ in }) async throws -> IdleLock {
+        var options = testOptions(clock)
+        configure(&options)
+        let model = try IdleLock(options: options)
         try model.start()
         try await model.setPasscode("2468")
         return model
@@ -78,11 +80,7 @@ import Testing
 
     @Test func theScenePhaseDrivesTheLifecycle() async throws {
         let clock = TestClock()
-        var o = testOptions(clock)
-        o.backgroundAfterMs = 60_000
-        let model = try IdleLock(options: o)
-        try model.start()
-        try await model.setPasscode("2468")
+        let model = try await engagedModel(clock) { $0.backgroundAfterMs = 60_000 }
         try model.phaseChanged(.inactive)
         #expect(model.isAway)
         try model.phaseChanged(.background)
