@@ -224,9 +224,16 @@ APPLE_PACKAGE_SOURCES := $(sort $(wildcard bindings/swift/Sources/IdleLockKit/*.
     bindings/swift/Sources/IdleLockPrivacy/*))
 apple: $(APPLE_PACKAGE)
 $(APPLE_PACKAGE): bindings/swift/dist/Package.swift.in $(APPLE_ZIP).sha256 $(APPLE_PACKAGE_SOURCES) \
-        bindings/swift/README.md LICENSE THIRD_PARTY_NOTICES.md scripts/apple-package.py
+        bindings/swift/README.md LICENSE THIRD_PARTY_NOTICES.md scripts/apple-package.py $(APPLE_DIR)/release-url
 	$(BUILD_STEP) PACKAGE $(@D) $(PYTHON) scripts/apple-package.py package $(@D) $< $(APPLE_RELEASE_URL)/IdleLock.xcframework.zip \
 	    $(APPLE_ZIP).sha256 bindings/swift
+
+# APPLE_RELEASE_URL as a file that changes only when the URL does, so that
+# a new URL remakes Package.swift.
+.PHONY: apple-release-url
+$(APPLE_DIR)/release-url: apple-release-url
+	@mkdir -p $(@D)
+	$(Q)echo '$(APPLE_RELEASE_URL)' | cmp -s - $@ || echo '$(APPLE_RELEASE_URL)' > $@
 endif
 
 # docs/PLATFORMS.md's Swift example, as printed there.
@@ -235,11 +242,15 @@ $(APPLE_OBJ)/Example.swift: docs/PLATFORMS.md
 	$(Q)awk '/^## Apple/ { apple = 1 } apple && /^```swift/ { block = 1; next } block && /^```/ { exit } block' $< > $@
 	$(Q)test -s $@ || { echo "apple: no swift block in docs/PLATFORMS.md's section \"Apple\"" >&2; exit 1; }
 
+# make itself, for the check of the build order; not $(MAKE) in the recipe,
+# which would make `make -n test-apple` run it.
+APPLE_MAKE := $(MAKE)
+
 test-apple: apple $(APPLE_OBJ)/Example.swift
 	@$(PYTHON) scripts/check-apple.py --llvm $(SWIFT_BIN) --tbd "$$(cat $(APPLE_ZIG_DIR))/lib/libc/darwin/libSystem.tbd" \
 	    --header $(HEADER) --ios-min $(APPLE_IOS_MIN) --macos-min $(APPLE_MACOS_MIN) \
 	    --swift-object $(APPLE_OBJ)/IdleLock.o --swift-undefined scripts/apple-swift-undefined.txt \
 	    --zip $(APPLE_ZIP) --sdk $(APPLE_SDK) --example $(APPLE_OBJ)/Example.swift \
-	    $(if $(APPLE_PACKAGE),--package $(dir $(APPLE_PACKAGE)) --swift $(SWIFT_BIN)/swift) --make "$(MAKE)" $(APPLE_XCF)
+	    $(if $(APPLE_PACKAGE),--package $(dir $(APPLE_PACKAGE)) --swift $(SWIFT_BIN)/swift) --make "$(APPLE_MAKE)" $(APPLE_XCF)
 
 TEST_SUITES += test-apple

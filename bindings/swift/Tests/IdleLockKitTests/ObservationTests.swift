@@ -64,6 +64,23 @@ import Testing
         #expect(model.deadlines.msUntilIdleLock == nil)
     }
 
+    @Test func withTheSystemClockTheWatcherLocksOnTime() async throws {
+        var options = IdleLockOptions()
+        options.idleAfterMs = 1000
+        options.kdfOpslimit = 2
+        options.kdfMemlimit = 19 * 1024 * 1024
+        options.lockOnStart = false
+        let model = try IdleLock(options: options)
+        try model.start()  // starts the watcher thread: no clock of ours
+        try await model.setPasscode("2468")
+        #expect(model.isEnabled)
+        // No call of ours from here: the watcher's check at the deadline,
+        // then its listener, then the main actor.
+        #expect(await eventually { model.isLocked })
+        #expect(model.reason == .idle)
+        model.close()
+    }
+
     @Test func onlyChangedPropertiesNotify() async throws {
         let clock = TestClock()
         let model = try await engagedModel(clock)

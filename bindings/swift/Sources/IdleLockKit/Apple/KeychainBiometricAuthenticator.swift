@@ -77,21 +77,28 @@ public final class KeychainBiometricAuthenticator: BiometricAuthenticator, @unch
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
         query[kSecUseAuthenticationContext as String] = context
-        let found = query as CFDictionary
+        // The query and the context cross to another thread; LAContext may
+        // be invalidated from any thread.
+        let found = Unchecked(value: query as CFDictionary)
+        let prompt = Unchecked(value: context)
         // SecItemCopyMatching blocks while Face ID is up: not on the main
         // thread, not on the task's. Cancelling the task dismisses it.
         let outcome: Result<SecretBytes, BiometricCheckError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 DispatchQueue.global(qos: .userInitiated).async {
                     var result: CFTypeRef?
-                    let status = SecItemCopyMatching(found, &result)
+                    let status = SecItemCopyMatching(found.value, &result)
                     continuation.resume(returning: Self.outcome(status, result))
                 }
             }
         } onCancel: {
-            context.invalidate()
+            prompt.value.invalidate()
         }
         return try outcome.get()
+    }
+
+    private struct Unchecked<Value>: @unchecked Sendable {
+        let value: Value
     }
 
     public func deleteSecret() {
