@@ -2,7 +2,7 @@
 # mk/swift.mk: the Swift binding, IdleLockKit (bindings/swift/, its
 # README), tested on Linux against the library `make lib` builds.
 #
-#   make test-swift-binding       swift test of the package: the API's
+#   make test-swift-api       swift test of the package: the API's
 #                                 errors, the @Observable model following
 #                                 the listeners, the biometric pair and its
 #                                 cancellation, secrets in wiped buffers, the
@@ -12,7 +12,7 @@
 #                                 tool's output, byte for byte; then the
 #                                 README's example type-checked against the
 #                                 built module
-#   make test-swift-binding-tsan  the same tests under ThreadSanitizer
+#   make test-swift-api-tsan  the same tests under ThreadSanitizer
 #
 # The Apple-only files (Sources/IdleLockKit/Apple/: the Keychain and
 # LocalAuthentication adapter, the SwiftUI modifiers) do not compile here;
@@ -25,17 +25,17 @@ SWIFT_BINDING_LINK  := --package-path $(SWIFT_BINDING) -Xlinker -L$(abspath $(BU
                        -Xlinker -rpath -Xlinker $(abspath $(BUILD)) -Xswiftc -warnings-as-errors
 SWIFT_BINDING_ENV   := IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) SWIFT_BACKTRACE=enable=no
 
-.PHONY: test-swift-binding test-swift-binding-tsan
+.PHONY: test-swift-api test-swift-api-tsan
 
-test-swift-binding: lib $(BUILD)/idlelock-replay
+test-swift-api: lib $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
-	$(STEP) $(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/binding.log $(SWIFT_BINDING_LINK) \
-	    --scratch-path $(BUILD)/swift-binding
-	$(STEP) sh $(SWIFT_BINDING)/Tests/typecheck-readme.sh $(SWIFTC) $(BUILD)/swift-binding $(SWIFT_BINDING)/README.md
+	$(STEP) $(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/api.log $(SWIFT_BINDING_LINK) \
+	    --scratch-path $(BUILD)/swift-api
+	$(STEP) sh $(SWIFT_BINDING)/Tests/typecheck-readme.sh $(SWIFTC) $(BUILD)/swift-api $(SWIFT_BINDING)/README.md
 	@$(STEPS_END)
 
-test-swift-binding-tsan: lib $(BUILD)/idlelock-replay
-	@$(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/binding-tsan.log $(SWIFT_BINDING_LINK) \
-	    --sanitize=thread --scratch-path $(BUILD)/swift-binding-tsan
+test-swift-api-tsan: lib $(BUILD)/idlelock-replay
+	@$(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/api-tsan.log $(SWIFT_BINDING_LINK) \
+	    --sanitize=thread --scratch-path $(BUILD)/swift-api-tsan
 
-TEST_SUITES += test-swift-binding test-swift-binding-tsan
+TEST_SUITES += test-swift-api test-swift-api-tsan

@@ -3,7 +3,7 @@
 //
 // IdleLockKit, the Swift API over libidlelock's C interface, as this
 // repository builds and tests it on Linux (mk/swift.mk: `make
-// test-swift-binding`), against the library `make lib` builds. An app does
+// test-swift-api`), against the library `make lib` builds. An app does
 // not use this manifest: it adds the package `make apple` makes
 // (build/apple/package, from dist/Package.swift.in), whose IdleLock binary
 // target (IdleLock.xcframework) provides the same C module, CIdleLock.

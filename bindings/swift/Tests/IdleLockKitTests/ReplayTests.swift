@@ -3,7 +3,7 @@
 // Swift API (Replay.swift) gives exactly what the C replay tool gives: the
 // same line for every event, the same expectations held, the same exit
 // status. The C tool is build/idlelock-replay, named by IDLELOCK_REPLAY
-// (make test-swift-binding sets it).
+// (make test-swift-api sets it).
 import Foundation
 import Testing
 
@@ -23,7 +23,7 @@ let traces: [String] = {
     @Test(arguments: traces)
     func theSwiftAPIReplaysTheTraceAsTheCToolDoes(_ trace: String) async throws {
         let tool = try #require(ProcessInfo.processInfo.environment["IDLELOCK_REPLAY"],
-                                "IDLELOCK_REPLAY must name build/idlelock-replay (make test-swift-binding sets it)")
+                                "IDLELOCK_REPLAY must name build/idlelock-replay (make test-swift-api sets it)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = [trace]
