@@ -51,12 +51,13 @@ an app's linker will meet it, without a Mac:
 
 Each check is then run on a deliberately broken input and must fail there
 (a check that cannot fail counts as a failure): the device object not
-re-stamped, the Swift object with its module hash, the object before its names were made local, the Swift object
-without libsodium, a toolchain emitting one more name, code built for a newer
-CPU, a plist without the simulator variant and a module map at the root of
-Headers, a changed file in the zip and a wrong checksum, a manifest without
-File timestamp and a cut-short one, the Makefile without the SDK ordering,
-Headers without the module map folder.
+re-stamped, the Swift object with its module hash, the object before its
+names were made local, the Swift object without libsodium, a toolchain
+emitting one more name, code built for a newer CPU, a plist without the
+simulator variant and a module map at the root of Headers, a changed file
+in the zip and a wrong checksum, a manifest without File timestamp and a
+cut-short one, the Makefile without the SDK ordering, Headers without the
+module map. -v shows what each check found on its broken input.
 
   check-apple.py --llvm DIR --tbd LIBSYSTEM.tbd --header H --ios-min 15.0 --macos-min 12.0
                  --swift-object O --swift-undefined LIST --zip ZIP --sdk SDK --example SWIFT
@@ -490,7 +491,8 @@ def main():
              "macos-arm64": ("macos", a.macos_min)}
     stubs = {"ios-arm64": "maccatalyst", "ios-arm64-simulator": "maccatalyst", "macos-arm64": "macos"}
     exports = {"_" + n for n in re.findall(r"\b(idlelock_[a-z_]+)\(", open(a.header).read())}
-    check(len(exports) == 40, "the header declares %d idlelock_* functions, this check expects 40" % len(exports))
+    # 40 at 1.2: fewer means the header was not read right.
+    check(len(exports) >= 40, "read %d idlelock_* functions from %s, expected 40 or more" % (len(exports), a.header))
     swiftc = os.path.join(a.llvm, "swiftc")
     typecheck = [swiftc, "-enable-experimental-feature", "Embedded", "-parse-as-library", "-warnings-as-errors",
                  "-target", "arm64-apple-ios" + a.ios_min, "-Xfrontend", "-disable-target-os-checking",
@@ -507,7 +509,7 @@ def main():
             report(check_macho(a.llvm, lib, platform, version), "%s: Mach-O %s %s arm64" % (s, platform, version))
             defined, undefined = symbols(a.llvm, lib)
             all_undefined |= undefined
-            report(check_names(defined, exports), "%s: the 40 idlelock_* names alone are global" % s)
+            report(check_names(defined, exports), "%s: the header's %d idlelock_* names alone are global" % (s, len(exports)))
             report(check_reproducible(a.llvm, lib, [root, build_apple]), "%s: nothing that depends on the build folder" % s)
             system = tbd_names(a.tbd, stubs[s])
             check(len(system) > 1000 and "_pthread_create" in system and "_mach_continuous_time" in system,
@@ -527,7 +529,7 @@ def main():
         joined = os.path.join(build_apple, "ios-arm64", "joined.o")
         must_fail(check_names(symbols(a.llvm, joined)[0], exports), "names: %s (before llvm-objcopy)" % joined)
         # 3. the Swift object alone: libsodium and the support files not joined
-        swift_defined, swift_undefined = symbols(a.llvm, a.swift_object)
+        swift_undefined = symbols(a.llvm, a.swift_object)[1]
         must_fail(check_resolved(swift_undefined, tbd_names(a.tbd, "maccatalyst")),
                   "link: the Swift object without libsodium")
         # 4. the list, then a toolchain that emits one more name
