@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+package org.idlelock.tests;
+
+import static org.idlelock.tests.AsyncBiometricTests.copy;
+import static org.idlelock.tests.AsyncBiometricTests.enabledByPair;
+import static org.idlelock.tests.CancellationTests.together;
+import static org.idlelock.tests.Harness.check;
+import static org.idlelock.tests.Harness.eq;
+import static org.idlelock.tests.Harness.fast;
+
+import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.idlelock.AuthResult;
+import org.idlelock.BiometricRequest;
+import org.idlelock.IdleLock;
+import org.idlelock.Snapshot;
+import org.idlelock.State;
+
+/**
+ * A cancel racing the host's answer (issue 26, finding 6): the answer
+ * completed on one thread at the moment the caller cancels on another, 200
+ * rounds each. The caller's view must match the lock: a cancel() that
+ * returns true means the answer unlocked nothing (and the future is
+ * cancelled); a cancel() that returns false means the answer reached the
+ * library first, and the future then completes with what the library
+ * answered. Before the fix, 1 to 4 rounds in 200 returned true while the
+ * session unlocked.
+ */
+final class CancelRaceTests {
+    private CancelRaceTests() {}
+
+    static final int ROUNDS = 200;
+
+    /** What one round saw: did cancel() report success, and did the session unlock. */
+    private static final class Tally {
+        int cancelled, answered, lies;
+
+        void round(int i, boolean cancelReturned, CompletableFuture<Snapshot> f, IdleLock lock, boolean unlocks) throws Exception {
+            boolean opened = unlocks
+                    ? lock.snapshot().state() == State.UNLOCKED
+                    : lock.snapshot().isBiometricsEnabled();
+            if (cancelReturned) {
+                cancelled++;
+                check(f.isCancelled(), "cancel() returned true but the future is not cancelled (round " + i + ")");
+                if (opened) lies++;
+                return;
+            }
+            answered++;
+            // The answer reached the library first: the future completes with its outcome.
+            Snapshot s;
+            try {
+                s = f.get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw new AssertionError("round " + i + ": cancel() returned false and the future failed with " + e.getCause(), e);
+            } catch (CancellationException e) {
+                throw new AssertionError("round " + i + ": cancel() returned false but the future is cancelled", e);
+            }
+            check(opened, "round " + i + ": the future completed (" + s + ") but the lock did not take the answer");
+        }
+
+        void verdict() {
+            eq(lies, 0, "rounds where cancel() returned true and the answer unlocked anyway (of " + cancelled + " cancelled, "
+                    + answered + " answered)");
+        }
+    }
+
+    static void run(Harness h) {
+        h.test("a timeout (orTimeout) on a helper's future or a request's future cancels the request in the library; a late answer is refused and wiped", () -> {
+            byte[][] item = new byte[1][];
+            try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                lock.lock();
+                CancellationTests.Silent host = new CancellationTests.Silent();
+                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host).orTimeout(20, TimeUnit.MILLISECONDS);
+                check(AsyncBiometricTests.failure(f) instanceof java.util.concurrent.TimeoutException, "timed out");
+                BiometricRequest req = lock.beginBiometricUnlock();
+                req.future().orTimeout(20, TimeUnit.MILLISECONDS);
+                check(AsyncBiometricTests.failure(req.future()) instanceof java.util.concurrent.TimeoutException, "timed out");
+                check(req.isFinished(), "the request ended with its future");
+                CancellationTests.allSlotsFree(lock, false);
+                byte[] late = copy(item[0]);
+                host.load.complete(late);
+                check(Arrays.equals(late, new byte[32]), "the helper's late answer is wiped");
+                byte[] late2 = copy(item[0]);
+                Harness.expect(org.idlelock.InvalidArgumentException.class, () -> req.finish(AuthResult.OK, late2));
+                check(Arrays.equals(late2, new byte[32]), "the request's late answer is wiped");
+                eq(lock.snapshot().state(), State.LOCKED, "late answers unlock nothing");
+            }
+        });
+        h.test("unlockWithBiometricsAsync(AsyncAuthenticator): cancel(true) racing the check's answer: true only when nothing unlocked", () -> {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            Tally t = new Tally();
+            try {
+                byte[][] item = new byte[1][];
+                try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                    for (int i = 0; i < ROUNDS; i++) {
+                        lock.lock();
+                        CancellationTests.Silent host = new CancellationTests.Silent();
+                        CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
+                        byte[] answer = copy(item[0]);
+                        AtomicBoolean returned = new AtomicBoolean();
+                        together(pool, () -> host.load.complete(answer), () -> returned.set(f.cancel(true)));
+                        t.round(i, returned.get(), f, lock, true);
+                        check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            t.verdict();
+        });
+        h.test("BiometricRequest: future().cancel(true) racing finish(OK, secret): true only when nothing unlocked", () -> {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            Tally t = new Tally();
+            try {
+                byte[][] item = new byte[1][];
+                try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                    for (int i = 0; i < ROUNDS; i++) {
+                        lock.lock();
+                        BiometricRequest req = lock.beginBiometricUnlock();
+                        byte[] answer = copy(item[0]);
+                        AtomicBoolean returned = new AtomicBoolean();
+                        together(pool, () -> {
+                            try {
+                                req.finish(AuthResult.OK, answer);
+                            } catch (RuntimeException e) {
+                                // refused: the cancel came first
+                            }
+                        }, () -> returned.set(req.future().cancel(true)));
+                        t.round(i, returned.get(), req.future(), lock, true);
+                        check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            t.verdict();
+        });
+        h.test("unlockWithBiometricsAsync(Executor): cancel(true) racing the Authenticator's answer: true only when nothing unlocked", () -> {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            ExecutorService worker = Executors.newSingleThreadExecutor();
+            Tally t = new Tally();
+            FakeKeystore ks = new FakeKeystore();
+            ks.stubborn = true; // answers when the person does, interrupted or not
+            try (IdleLock lock = BiometricTests.enabled(ks)) {
+                for (int i = 0; i < ROUNDS; i++) {
+                    lock.lock();
+                    CountDownLatch person = new CountDownLatch(1);
+                    ks.answer = person;
+                    ks.loadRunner = null;
+                    CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(worker);
+                    long deadline = System.currentTimeMillis() + 10_000;
+                    while (ks.loadRunner == null && System.currentTimeMillis() < deadline) Thread.yield();
+                    check(ks.loadRunner != null, "the check is showing");
+                    AtomicBoolean returned = new AtomicBoolean();
+                    together(pool, person::countDown, () -> returned.set(f.cancel(true)));
+                    worker.submit(() -> { }).get(10, TimeUnit.SECONDS); // the call has returned
+                    t.round(i, returned.get(), f, lock, true);
+                }
+            } finally {
+                pool.shutdownNow();
+                worker.shutdownNow();
+            }
+            t.verdict();
+        });
+        h.test("enableBiometricsAsync: cancel(true) racing the store's completion: true only when the shortcut stayed off (and the item was deleted)", () -> {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            Tally t = new Tally();
+            try (IdleLock lock = fast(new Harness.FakeClock()).build()) {
+                lock.setPasscode(Harness.chars("2468"));
+                for (int i = 0; i < ROUNDS; i++) {
+                    if (lock.snapshot().isBiometricsEnabled()) lock.disableBiometrics();
+                    CancellationTests.Silent host = new CancellationTests.Silent();
+                    CompletableFuture<Snapshot> f = lock.enableBiometricsAsync(host);
+                    AtomicBoolean returned = new AtomicBoolean();
+                    together(pool, () -> host.store.complete(null), () -> returned.set(f.cancel(true)));
+                    t.round(i, returned.get(), f, lock, false);
+                    if (returned.get()) eq(host.deletes.get(), 1, "a cancelled enable deletes the stored item (round " + i + ")");
+                    else eq(host.deletes.get(), 0, "an enable that went through keeps its item (round " + i + ")");
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            t.verdict();
+        });
+    }
+}
