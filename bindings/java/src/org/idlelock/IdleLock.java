@@ -697,7 +697,11 @@ public final class IdleLock implements AutoCloseable {
      * cancellation is answered to the library as {@link
      * AuthResult#CANCELLED} (no unlock) and its secret array is wiped. A
      * future cancelled before the executor ran it never calls the
-     * library. The platform's prompt is yours to dismiss.
+     * library. The platform's prompt is yours to dismiss. The answer and
+     * the cancellation race for one claim on the call: {@code cancel}
+     * returns true only when nothing was unlocked, and false when the
+     * authenticator's secret reached the library first (the future then
+     * completes with the library's answer).
      *
      * <p>{@link #close()} ends it the same way, at once, whatever the
      * authenticator does: the future fails with {@link
@@ -857,7 +861,10 @@ public final class IdleLock implements AutoCloseable {
      * ends it at once ({@link CancellationException}) and finishes the
      * request as cancelled, whatever the authenticator's stage does: a
      * stage that never completes holds nothing, and one that completes
-     * later is ignored (its secret array is wiped). {@link #close()} ends
+     * later is ignored (its secret array is wiped); a cancel that comes
+     * after the answer reached the library returns false instead, and the
+     * future completes with the library's answer ({@link
+     * BiometricRequest#future()}). {@link #close()} ends
      * it the same way, at once, whatever the stage does: the future fails
      * with the {@link IllegalStateException} that fails the request's own
      * {@link BiometricRequest#future()} (a finish already in the library

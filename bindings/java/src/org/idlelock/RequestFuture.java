@@ -77,6 +77,8 @@ final class RequestFuture extends CompletableFuture<Snapshot> {
     /** Written before the caller's claim, read after it: the binding's own
      * completion of a future whose caller gave up applies the caller's. */
     private volatile GiveUp givenUp;
+    /** The future holds the caller's completion (applied by whichever thread came first). */
+    private volatile boolean appliedGiveUp;
 
     RequestFuture(Owner owner) { this.owner = owner; }
 
@@ -89,9 +91,8 @@ final class RequestFuture extends CompletableFuture<Snapshot> {
     public boolean cancel(boolean mayInterruptIfRunning) {
         givenUp = CANCEL;
         if (!owner.claimCancel()) return false;
-        boolean cancelled = super.cancel(mayInterruptIfRunning);
-        owner.cancelled();
-        return cancelled;
+        owner.cancelled(); // first: whoever sees the future done sees the request ended
+        return super.cancel(mayInterruptIfRunning);
     }
 
     /**
@@ -112,15 +113,17 @@ final class RequestFuture extends CompletableFuture<Snapshot> {
     private boolean giveUp(GiveUp how) {
         givenUp = how;
         if (!owner.claimCancel()) return false;
-        boolean done = apply(how);
         owner.cancelled();
-        return done;
+        return apply(how) || appliedGiveUp;
     }
 
     private boolean apply(GiveUp how) {
-        if (how == CANCEL) return super.cancel(false);
-        if (how.failure != null) return super.completeExceptionally(how.failure);
-        return super.complete(how.value);
+        boolean done;
+        if (how == CANCEL) done = super.cancel(false);
+        else if (how.failure != null) done = super.completeExceptionally(how.failure);
+        else done = super.complete(how.value);
+        if (done) appliedGiveUp = true;
+        return done;
     }
 
     /** The binding's own completion with the library's answer; the caller's, once the caller gave up. */
@@ -136,5 +139,8 @@ final class RequestFuture extends CompletableFuture<Snapshot> {
     }
 
     /** The binding's own cancellation (a request that its caller cancelled through another future). */
-    boolean settleCancelled() { return super.cancel(false); }
+    boolean settleCancelled() {
+        GiveUp how = owner.isCancelledByCaller() ? givenUp : null;
+        return how != null ? apply(how) : super.cancel(false);
+    }
 }

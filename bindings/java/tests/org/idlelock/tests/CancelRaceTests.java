@@ -71,7 +71,88 @@ final class CancelRaceTests {
         }
     }
 
+    /**
+     * {@code r} after a spin that sweeps 0 to 60 µs over the rounds: the
+     * cancel lands at every point of the answer's way into the library
+     * (the worker waking, the check returning, the library's unlock).
+     */
+    static Runnable after(int round, Runnable r) {
+        return () -> {
+            long end = System.nanoTime() + (round % 61) * 1_000L;
+            while (System.nanoTime() < end) Thread.onSpinWait();
+            r.run();
+        };
+    }
+
+    /**
+     * Subscribes a listener that, when the session unlocks (or the shortcut
+     * turns on) inside the library's answer, on the answering thread,
+     * cancels what {@code target} holds: the cancel lands exactly after the
+     * answer reached the library, and must return false.
+     */
+    static AtomicBoolean cancelInsideAnswer(IdleLock lock, CompletableFuture<?>[] target, boolean unlocks) {
+        AtomicBoolean returned = new AtomicBoolean(true);
+        AtomicBoolean fired = new AtomicBoolean();
+        lock.subscribe(s -> {
+            boolean opened = unlocks ? s.state() == State.UNLOCKED : s.isBiometricsEnabled();
+            if (opened && target[0] != null && fired.compareAndSet(false, true)) returned.set(target[0].cancel(true));
+        });
+        return returned;
+    }
+
     static void run(Harness h) {
+        h.test("cancel(true) from inside the library's answer (a listener on the answering thread) returns false; the future completes with the unlock", () -> {
+            byte[][] item = new byte[1][];
+            try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                lock.lock();
+                CompletableFuture<?>[] target = new CompletableFuture<?>[1];
+                AtomicBoolean returned = cancelInsideAnswer(lock, target, true);
+                CancellationTests.Silent host = new CancellationTests.Silent();
+                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
+                target[0] = f;
+                host.load.complete(copy(item[0]));
+                check(!returned.get(), "AsyncAuthenticator helper: cancel() returned false");
+                eq(f.get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the helper's future completed with the unlock");
+            }
+            try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                lock.lock();
+                CompletableFuture<?>[] target = new CompletableFuture<?>[1];
+                AtomicBoolean returned = cancelInsideAnswer(lock, target, true);
+                BiometricRequest req = lock.beginBiometricUnlock();
+                target[0] = req.future();
+                eq(req.finish(AuthResult.OK, copy(item[0])).state(), State.UNLOCKED, "finish unlocked");
+                check(!returned.get(), "request: future().cancel() returned false");
+                eq(req.future().get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the request's future completed with the unlock");
+            }
+            try (IdleLock lock = fast(new Harness.FakeClock()).build()) {
+                lock.setPasscode(Harness.chars("2468"));
+                CompletableFuture<?>[] target = new CompletableFuture<?>[1];
+                AtomicBoolean returned = cancelInsideAnswer(lock, target, false);
+                CancellationTests.Silent host = new CancellationTests.Silent();
+                CompletableFuture<Snapshot> f = lock.enableBiometricsAsync(host);
+                target[0] = f;
+                host.store.complete(null);
+                check(!returned.get(), "enable helper: cancel() returned false");
+                check(f.get(10, TimeUnit.SECONDS).isBiometricsEnabled(), "the enable's future completed with the shortcut on");
+                eq(host.deletes.get(), 0, "the item is kept");
+            }
+            FakeKeystore ks = new FakeKeystore();
+            ExecutorService worker = Executors.newSingleThreadExecutor();
+            try (IdleLock lock = BiometricTests.enabled(ks)) {
+                lock.lock();
+                CompletableFuture<?>[] target = new CompletableFuture<?>[1];
+                AtomicBoolean returned = cancelInsideAnswer(lock, target, true);
+                CountDownLatch person = new CountDownLatch(1);
+                ks.answer = person;
+                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(worker);
+                target[0] = f;
+                person.countDown();
+                eq(f.get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the Executor helper's future completed with the unlock");
+                check(!returned.get(), "Executor helper: cancel() returned false");
+            } finally {
+                worker.shutdownNow();
+            }
+        });
         h.test("a timeout (orTimeout) on a helper's future or a request's future cancels the request in the library; a late answer is refused and wiped", () -> {
             byte[][] item = new byte[1][];
             try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
@@ -105,7 +186,7 @@ final class CancelRaceTests {
                         CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
                         byte[] answer = copy(item[0]);
                         AtomicBoolean returned = new AtomicBoolean();
-                        together(pool, () -> host.load.complete(answer), () -> returned.set(f.cancel(true)));
+                        together(pool, () -> host.load.complete(answer), after(i, () -> returned.set(f.cancel(true))));
                         t.round(i, returned.get(), f, lock, true);
                         check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
                     }
@@ -132,7 +213,7 @@ final class CancelRaceTests {
                             } catch (RuntimeException e) {
                                 // refused: the cancel came first
                             }
-                        }, () -> returned.set(req.future().cancel(true)));
+                        }, after(i, () -> returned.set(req.future().cancel(true))));
                         t.round(i, returned.get(), req.future(), lock, true);
                         check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
                     }
@@ -159,7 +240,7 @@ final class CancelRaceTests {
                     while (ks.loadRunner == null && System.currentTimeMillis() < deadline) Thread.yield();
                     check(ks.loadRunner != null, "the check is showing");
                     AtomicBoolean returned = new AtomicBoolean();
-                    together(pool, person::countDown, () -> returned.set(f.cancel(true)));
+                    together(pool, person::countDown, after(i, () -> returned.set(f.cancel(true))));
                     worker.submit(() -> { }).get(10, TimeUnit.SECONDS); // the call has returned
                     t.round(i, returned.get(), f, lock, true);
                 }
@@ -179,7 +260,7 @@ final class CancelRaceTests {
                     CancellationTests.Silent host = new CancellationTests.Silent();
                     CompletableFuture<Snapshot> f = lock.enableBiometricsAsync(host);
                     AtomicBoolean returned = new AtomicBoolean();
-                    together(pool, () -> host.store.complete(null), () -> returned.set(f.cancel(true)));
+                    together(pool, () -> host.store.complete(null), after(i, () -> returned.set(f.cancel(true))));
                     t.round(i, returned.get(), f, lock, false);
                     if (returned.get()) eq(host.deletes.get(), 1, "a cancelled enable deletes the stored item (round " + i + ")");
                     else eq(host.deletes.get(), 0, "an enable that went through keeps its item (round " + i + ")");
