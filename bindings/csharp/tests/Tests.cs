@@ -34,6 +34,7 @@ namespace LibIdleLock.Tests
             AsyncDispose(h);
             DisposeRaces(h);
             AsyncCancellationAuthenticator(h);
+            Races(h);
             Store(h);
             Lifetime(h);
             Processes(h);
