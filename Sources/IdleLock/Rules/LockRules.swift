@@ -100,13 +100,10 @@ struct DelayStep: Equatable {
 /// The running escalating delay.
 struct RetryDelay: Equatable {
     /// When the current period started on this handle's clock, and its
-    /// full length.
+    /// full length. A clock step moves `started` so that the period goes
+    /// on from where it was (`carriedOver`).
     var started: Int64
     var period: Int64
-    /// Where this handle first ran the period on its own clock. A clock
-    /// step moves `started`, not this: the period still holds on that
-    /// timeline once the clock is back past it.
-    var origin: Int64
     /// The start saved with the store for this period, read on the clock
     /// of the process that started it: it tells this period from another
     /// process's newer one, and is never taken as a time on this handle's
@@ -118,26 +115,28 @@ struct RetryDelay: Equatable {
     init(started: Int64, period: Int64, savedStart: Int64? = nil) {
         self.started = started
         self.period = period
-        self.origin = started
         self.savedStart = savedStart ?? started
     }
 
     /// Time left at `now`, 0...period: counted from the start, not to a
     /// saturated end, so a delay started less than its period before
-    /// INT64_MAX still runs in full. A period restarted by a clock step
-    /// also still runs from its origin once the clock reads past it again:
-    /// a step back and forth forgives nothing.
+    /// INT64_MAX still runs in full.
     @inline(always)
     func left(at now: Int64) -> Int64 {
-        let fromStart = RetryDelay.left(of: period, since: started, at: now)
-        guard origin != started, now >= origin else { return fromStart }
-        return Swift.max(fromStart, RetryDelay.left(of: period, since: origin, at: now))
+        let left = Millis.elapsed(from: Millis.elapsed(from: started, to: now), to: period)
+        return Swift.max(0, Swift.min(left, period))
     }
 
-    @inline(always)
-    private static func left(of period: Int64, since start: Int64, at now: Int64) -> Int64 {
-        let left = Millis.elapsed(from: Millis.elapsed(from: start, to: now), to: period)
-        return Swift.max(0, Swift.min(left, period))
+    /// The period across a clock step from `previous` to `now` (include/
+    /// idlelock.h, idlelock_delay_step; docs/RULES.md, "Clock steps"): it
+    /// goes on from the landing reading with what it had left at the
+    /// previous reading, no more (a step never lengthens it, so a clock
+    /// that jitters cannot keep the passcode out) and no less (a step never
+    /// forgives any of it). One that had run out stays over.
+    func carriedOver(from previous: Int64, to now: Int64) -> RetryDelay {
+        var carried = self
+        carried.started = Millis.add(now, -(period - left(at: previous)))
+        return carried
     }
 }
 
@@ -472,11 +471,12 @@ struct LockRules {
     /// departure. Every age the handle measures on its clock is unknown
     /// after one, and the strict answer follows: the passcode entry is too
     /// old (until the next entry), the last authentication is forgotten
-    /// (step-up asks again), a running delay restarts in full, open
-    /// requests expire, and an engaged, unlocked session locks (CLOCK). A
-    /// step never re-opens what an age had closed. A step forward is not
-    /// seen (it is time passing as far as any clock reading can tell).
-    /// Nothing here runs on a reading that is no step (the hot path).
+    /// (step-up asks again), open requests expire, and an engaged, unlocked
+    /// session locks (CLOCK). A step never re-opens what an age had closed.
+    /// A step is seen once: the clock is judged from where it landed
+    /// afterwards (`clockStepped`). A step forward is not seen (it is time
+    /// passing as far as any clock reading can tell). Nothing here runs on
+    /// a reading that is no step (the hot path).
     @inline(always)
     private mutating func checkClockStep(now: Int64) {
         let previous = latestReading
@@ -495,35 +495,28 @@ struct LockRules {
         // A new step back (not one already seen and still in effect) ends
         // every biometric request begun before it.
         if now < previous { clockSteps &+= 1 }
-        restartDelay(now: now, previous: previous)
+        // The delay running at the previous reading goes on with what it
+        // had left then.
+        if let running = retry { retry = running.carriedOver(from: previous, to: now) }
         // Every age on this clock is unknown now: the passcode entry counts
-        // as too old until the next one, and the last authentication is no
+        // as too old until the next one (and the store is told, whatever
+        // this handle remembers of it), and the last authentication is no
         // proof (not only when the clock reads earlier than them: a step
         // that lands after them would make them look younger).
         passcodePolicy.clockStepped()
         lastAuthentication = Millis.never
-        if engaged {
-            if state == .unlocked { lock(.clock) }
-        } else {
-            // Before a passcode: the bookkeeping restarts at now, the
-            // prompts' openings (and so their cap) included.
-            lastActivity = now
-            if departure != nil { departure = now }
+        if engaged && state == .unlocked { lock(.clock) }
+        // Seen once: the recorded activity and departure move to the
+        // landing reading (in every state, the locked ones included), so a
+        // later reading before the old activity is no new step; one step
+        // back must not keep the passcode out for as long as the step.
+        lastActivity = now
+        if departure != nil { departure = now }
+        if !engaged {
+            // Before a passcode: the prompts' openings (and so their cap)
+            // restart at now too.
             shield.restart(at: now)
         }
-    }
-
-    /// A clock step restarts the delay that was running at the previous
-    /// reading, in full from `now` (never forgiven: a step that lands
-    /// inside the period would otherwise shorten it by the time the clock
-    /// had run past the landing point, and one before its start would
-    /// leave it waiting on a reading the clock has left). A delay that had
-    /// run out stays as it is: its period is judged on its start and origin
-    /// (a reading before its start makes it run in full again).
-    private mutating func restartDelay(now: Int64, previous: Int64) {
-        guard var running = retry, running.left(at: previous) > 0 || now < running.started else { return }
-        running.started = now
-        retry = running
     }
 
     /// `check`: while away past the grace window, the absence's timeout then
@@ -754,9 +747,11 @@ struct LockRules {
                              latest: latestReading)
     }
 
-    /// The store was told of the passcode entry a clock step made unknown
-    /// (`PasscodePolicy.stepDistrusted`), or could not be (best effort).
-    mutating func clockStepTold() {
+    /// A clock step is being told to the store (`PasscodePolicy.stepUntold`;
+    /// best effort): `entry`, the passcode entry the store recorded in this
+    /// boot when it was told, if any, is never trusted here again.
+    mutating func clockStepTold(storeEntry entry: Int64?) {
+        if let entry { passcodePolicy.distrust(entry) }
         passcodePolicy.stepTold()
     }
 
@@ -786,9 +781,14 @@ struct LockRules {
     }
 
     /// Removes a prompt without ending it (its request was voided): not
-    /// activity, and it leaves no grace window behind.
+    /// activity, and it leaves no grace window behind. The deadlines are
+    /// judged again at the latest reading (the call's own: it judged first):
+    /// an idle lock the prompt deferred may be due now, and whatever the
+    /// call answers next (a gate, a secret) must answer from the state it
+    /// leaves.
     mutating func discardPrompt(_ token: UInt64) {
         shield.discard(token)
+        judge(now: latestReading)
     }
 
     /// Ends an open prompt (the caller checked the token and ran `check`):
