@@ -74,14 +74,29 @@ namespace LibIdleLock.Tests
             }
         }
 
-        static IdleLock GatedLock(GatedKeystore ks)
+        /// <summary>What the rounds of an unlock race saw: a task that ended cancelled must have
+        /// unlocked nothing; one that did not ended with the lock's unlock.</summary>
+        sealed class RaceTally
         {
-            var o = Fast(new FakeClock());
-            o.Authenticator = ks;
-            var l = new IdleLock(o);
-            l.SetPasscode(C("2468"));
-            l.EnableBiometrics();
-            return l;
+            int cancelled, answered, lies;
+
+            public void Round(int i, Task<Snapshot> t, LockState state)
+            {
+                if (t.IsCanceled)
+                {
+                    cancelled++;
+                    if (state == LockState.Unlocked) lies++;
+                    return;
+                }
+                answered++;
+                Eq(t.Status, TaskStatus.RanToCompletion, "a task that did not end cancelled has the answer's outcome (round " + i + ")");
+                Eq(state, LockState.Unlocked, "round " + i + ": the task's unlock is the lock's");
+            }
+
+            public void Verdict()
+            {
+                Eq(lies, 0, "cancelled tasks whose answer unlocked anyway (of " + cancelled + " cancelled, " + answered + " answered)");
+            }
         }
 
         static void Races(Harness h)
@@ -89,7 +104,7 @@ namespace LibIdleLock.Tests
             h.Test("cancel race: UnlockWithBiometricsAsync(token) cancelled from inside the library's answer (a listener) ends with the unlock, not cancelled", () =>
             {
                 var ks = new GatedKeystore();
-                using (var l = GatedLock(ks))
+                using (var l = Enabled(ks))
                 {
                     l.Lock();
                     var cts = new CancellationTokenSource();
@@ -104,8 +119,8 @@ namespace LibIdleLock.Tests
             h.Test("cancel race: UnlockWithBiometricsAsync(token), LoadSecret answering at the moment of the cancel, " + RaceRounds + " rounds: a cancelled task unlocked nothing", () =>
             {
                 var ks = new GatedKeystore();
-                int cancelled = 0, answered = 0, lies = 0;
-                using (var l = GatedLock(ks))
+                var tally = new RaceTally();
+                using (var l = Enabled(ks))
                 {
                     for (int i = 0; i < RaceRounds; i++)
                     {
@@ -119,27 +134,16 @@ namespace LibIdleLock.Tests
                         Together(gate.Set, After(i, cts.Cancel));
                         EndedAfter(t, Stopwatch.StartNew());
                         SpinFor(() => Volatile.Read(ref ks.Returned) > returned && !InCall(l), 10000, "the worker's call returned");
-                        var state = l.Snapshot().State;
-                        if (t.IsCanceled)
-                        {
-                            cancelled++;
-                            if (state == LockState.Unlocked) lies++;
-                        }
-                        else
-                        {
-                            answered++;
-                            Eq(t.Status, TaskStatus.RanToCompletion, "a task that did not end cancelled has the answer's outcome (round " + i + ")");
-                            Eq(state, LockState.Unlocked, "round " + i + ": the task's unlock is the lock's");
-                        }
+                        tally.Round(i, t, l.Snapshot().State);
                         Check(Zero(ks.LastReturned), "the answer is cleared (round " + i + ")");
                     }
                 }
-                Eq(lies, 0, "cancelled tasks whose answer unlocked anyway (of " + cancelled + " cancelled, " + answered + " answered)");
+                tally.Verdict();
             });
             h.Test("cancel race: UnlockWithBiometricsAsync(check, token), the check's answer at the moment of the cancel, " + RaceRounds + " rounds: a cancelled task unlocked nothing", () =>
             {
                 byte[] item;
-                int cancelled = 0, answered = 0, lies = 0;
+                var tally = new RaceTally();
                 using (var l = EnabledByPair(Fast(new FakeClock()), out item))
                 {
                     for (int i = 0; i < RaceRounds; i++)
@@ -152,23 +156,12 @@ namespace LibIdleLock.Tests
                         Together(() => answer.SetResult(late), After(i, cts.Cancel));
                         EndedAfter(t, Stopwatch.StartNew());
                         SpinFor(() => !InCall(l), 10000, "no call in flight");
-                        var state = l.Snapshot().State;
-                        if (t.IsCanceled)
-                        {
-                            cancelled++;
-                            if (state == LockState.Unlocked) lies++;
-                        }
-                        else
-                        {
-                            answered++;
-                            Eq(t.Status, TaskStatus.RanToCompletion, "round " + i + ": " + t.Status);
-                            Eq(state, LockState.Unlocked, "round " + i + ": the task's unlock is the lock's");
-                        }
+                        tally.Round(i, t, l.Snapshot().State);
                         SpinFor(() => Zero(late), 10000, "the answer is cleared (round " + i + ")");
                     }
                     NoRequestLeftOpen(l);
                 }
-                Eq(lies, 0, "cancelled tasks whose answer unlocked anyway (of " + cancelled + " cancelled, " + answered + " answered)");
+                tally.Verdict();
             });
             h.Test("cancel race: EnableBiometricsAsync, the store completing at the moment of the cancel, " + RaceRounds + " rounds: a cancelled task left the shortcut off and its item deleted", () =>
             {
@@ -241,7 +234,7 @@ namespace LibIdleLock.Tests
                 for (int i = 0; i < 100; i++)
                 {
                     var ks = new GatedKeystore();
-                    var l = GatedLock(ks);
+                    var l = Enabled(ks);
                     l.Lock();
                     var gate = new ManualResetEventSlim();
                     ks.Gate = gate;

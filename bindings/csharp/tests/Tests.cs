@@ -609,7 +609,7 @@ namespace LibIdleLock.Tests
 
         // -------------------------------------------------------------- biometrics
 
-        static IdleLock Enabled(FakeKeystore ks)
+        static IdleLock Enabled(IAuthenticator ks)
         {
             var o = Fast(new FakeClock());
             o.Authenticator = ks;

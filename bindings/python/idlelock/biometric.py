@@ -22,10 +22,10 @@ from . import _ffi
 from ._options import _wipe
 from .errors import (
     AuthenticationCancelled,
-    ClosedError,
     AuthenticationError,
     AuthenticationFailed,
     AuthenticatorUnavailable,
+    ClosedError,
     InvalidArgumentError,
     LockUnavailableError,
 )
@@ -104,7 +104,9 @@ class BiometricRequest:
 
     :meth:`IdleLock.close` ends every open request: its :attr:`secret` is
     wiped, :meth:`finish` raises :class:`ClosedError`, :meth:`cancel`
-    returns ``None``."""
+    returns ``None``. A request dropped unfinished wipes its
+    :attr:`secret` when it is collected (the library's request then ends
+    at ``prompt_cap_ms``: cancel a request you no longer need)."""
 
     def __init__(self, lock: "IdleLock", purpose: BiometricPurpose, token: int,
                  secret: Optional[bytearray], snapshot: Snapshot) -> None:
@@ -248,6 +250,13 @@ class BiometricRequest:
         self._finished = True
         if self._secret is not None:
             self._secret[:] = bytes(len(self._secret))
+
+    def __del__(self) -> None:
+        # Dropped unfinished: its secret goes with it, even where the host
+        # kept the array (the library's request expires at prompt_cap_ms).
+        secret = getattr(self, "_secret", None)
+        if secret is not None:
+            secret[:] = bytes(len(secret))
 
     def __enter__(self) -> "BiometricRequest":
         return self

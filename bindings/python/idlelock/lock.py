@@ -9,6 +9,7 @@ import ctypes
 import operator
 import os
 import threading
+import weakref
 from typing import (
     Any,
     Awaitable,
@@ -364,10 +365,11 @@ class IdleLock:
         self._tls = _ThreadState()
         self._listeners: Dict[int, _Listener] = {}
         self._subscribing: Set[_Listener] = set()
-        # Open biometric requests and the asyncio helpers waiting for the
-        # host's part: close() ends them all (secrets wiped, waits ended
-        # with ClosedError), whatever the host does.
-        self._requests: Dict[int, BiometricRequest] = {}
+        # Open biometric requests (weakly: a request the host drops wipes
+        # its own secret) and the asyncio helpers waiting for the host's
+        # part: close() ends them all (secrets wiped, waits ended with
+        # ClosedError), whatever the host does.
+        self._requests: "weakref.WeakValueDictionary[int, BiometricRequest]" = weakref.WeakValueDictionary()
         self._host_waiting: Set[Callable[[], None]] = set()
         self._clock = clock
         self._clock_thunk: Any = None
@@ -696,7 +698,8 @@ class IdleLock:
             # waiting for the host, whatever it does: their coroutines end
             # with ClosedError and a late answer is wiped (a late-stored
             # item deleted).
-            requests, self._requests = list(self._requests.values()), {}
+            requests = list(self._requests.values())
+            self._requests.clear()
             waiting, self._host_waiting = list(self._host_waiting), set()
             for request in requests:
                 request._lock_closed()

@@ -9,6 +9,7 @@ report failure."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 import idlelock
 from idlelock import ClosedError, InvalidArgumentError, State
 
-from test_biometric_pair import DeafCheck, enable
+from test_biometric_pair import DeafCheck, DeafStore, enable
 
 ROUNDS = 200
 
@@ -75,27 +76,13 @@ def test_close_ends_a_pending_unlock_at_once_and_wipes_the_late_answer(engaged, 
 
 def test_close_ends_a_pending_enable_wipes_its_secret_and_deletes_a_late_item(engaged):
     lock = engaged()
-    deletes = []
 
     async def main() -> None:
-        stored = asyncio.get_running_loop().create_future()
-        handed = []
-
-        async def deaf_store(secret: bytearray) -> None:
-            handed.append(secret)
-            while True:
-                try:
-                    return await asyncio.shield(stored)
-                except asyncio.CancelledError:
-                    pass
-
-        async def delete() -> None:
-            deletes.append(True)
-
+        deaf = DeafStore()  # never completes on its own, ignores cancellation
         try:
-            task = asyncio.create_task(lock.enable_biometrics_async(deaf_store, delete))
+            task = asyncio.create_task(lock.enable_biometrics_async(deaf, deaf.delete))
             await _settle()
-            (secret,) = handed
+            (secret,) = deaf.handed
             assert any(secret)
             lock.close()
             done, _ = await asyncio.wait({task}, timeout=5)
@@ -103,12 +90,11 @@ def test_close_ends_a_pending_enable_wipes_its_secret_and_deletes_a_late_item(en
             with pytest.raises(ClosedError):
                 task.result()
             assert secret == bytearray(32), "the enable secret was not wiped at close()"
-            stored.set_result(None)  # the keystore saved the item after all: it must go
+            deaf.stored.set_result(None)  # the keystore saved the item after all: it must go
             await _settle()
-            assert deletes == [True], "a late store left its item behind"
+            assert deaf.deletes == [True], "a late store left its item behind"
         finally:
-            if not stored.done():
-                stored.set_exception(idlelock.AuthenticationCancelled("test over"))
+            deaf.release()
 
     asyncio.run(main())
 
@@ -129,6 +115,19 @@ def test_close_ends_open_requests_and_wipes_their_secrets(engaged):
         unlock_request.finish(kept)
     with pytest.raises(ClosedError):
         enable_request.finish()
+
+
+def test_a_dropped_enable_request_wipes_its_secret_when_collected(engaged):
+    # The host kept the secret's array (a keystore write in progress) but
+    # dropped the request, then closes nothing: the secret must not linger.
+    lock = engaged()
+    request = lock.begin_biometric_enable()
+    secret = request.secret
+    assert any(secret)
+    del request
+    gc.collect()
+    assert secret == bytearray(32), "a dropped request's secret outlived it"
+    lock.close()
 
 
 def test_close_racing_the_answer_from_another_thread_always_ends_and_always_wipes(engaged):

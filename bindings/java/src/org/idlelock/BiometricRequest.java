@@ -171,7 +171,7 @@ public final class BiometricRequest implements AutoCloseable {
             // whichever claims the request first, owns its outcome.
             if (!core.claimAnswer()) {
                 throw new InvalidArgumentException("this biometric request was cancelled before the answer came (its future was "
-                        + "cancelled or completed by the caller, or the request was dropped): the answer unlocks nothing; begin a new request");
+                        + "cancelled, or completed by a timeout): the answer unlocks nothing; begin a new request");
             }
             return core.lock.finishBiometric(core, result, secret);
         } finally {

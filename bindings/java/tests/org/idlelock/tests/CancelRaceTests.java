@@ -100,6 +100,32 @@ final class CancelRaceTests {
         return returned;
     }
 
+    /** One round of an unlock race on a locked lock: starts the answer and the cancel together; returns the future cancelled. */
+    interface UnlockRound {
+        CompletableFuture<Snapshot> race(IdleLock lock, byte[] answer, int round, ExecutorService pool, AtomicBoolean cancelReturned)
+                throws Exception;
+    }
+
+    /** ROUNDS rounds of {@code r} on one lock whose shortcut is on: the tally, and the answer always wiped. */
+    static void unlockRaces(UnlockRound r) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Tally t = new Tally();
+        byte[][] item = new byte[1][];
+        try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+            for (int i = 0; i < ROUNDS; i++) {
+                lock.lock();
+                byte[] answer = copy(item[0]);
+                AtomicBoolean returned = new AtomicBoolean();
+                CompletableFuture<Snapshot> f = r.race(lock, answer, i, pool, returned);
+                t.round(i, returned.get(), f, lock, true);
+                check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        t.verdict();
+    }
+
     static void run(Harness h) {
         h.test("cancel(true) from inside the library's answer (a listener on the answering thread) returns false; the future completes with the unlock", () -> {
             byte[][] item = new byte[1][];
@@ -174,55 +200,25 @@ final class CancelRaceTests {
                 eq(lock.snapshot().state(), State.LOCKED, "late answers unlock nothing");
             }
         });
-        h.test("unlockWithBiometricsAsync(AsyncAuthenticator): cancel(true) racing the check's answer: true only when nothing unlocked", () -> {
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            Tally t = new Tally();
-            try {
-                byte[][] item = new byte[1][];
-                try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
-                    for (int i = 0; i < ROUNDS; i++) {
-                        lock.lock();
-                        CancellationTests.Silent host = new CancellationTests.Silent();
-                        CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
-                        byte[] answer = copy(item[0]);
-                        AtomicBoolean returned = new AtomicBoolean();
-                        together(pool, () -> host.load.complete(answer), after(i, () -> returned.set(f.cancel(true))));
-                        t.round(i, returned.get(), f, lock, true);
-                        check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
+        h.test("unlockWithBiometricsAsync(AsyncAuthenticator): cancel(true) racing the check's answer: true only when nothing unlocked", () ->
+            unlockRaces((lock, answer, i, pool, returned) -> {
+                CancellationTests.Silent host = new CancellationTests.Silent();
+                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
+                together(pool, () -> host.load.complete(answer), after(i, () -> returned.set(f.cancel(true))));
+                return f;
+            }));
+        h.test("BiometricRequest: future().cancel(true) racing finish(OK, secret): true only when nothing unlocked", () ->
+            unlockRaces((lock, answer, i, pool, returned) -> {
+                BiometricRequest req = lock.beginBiometricUnlock();
+                together(pool, () -> {
+                    try {
+                        req.finish(AuthResult.OK, answer);
+                    } catch (RuntimeException e) {
+                        // refused: the cancel came first
                     }
-                }
-            } finally {
-                pool.shutdownNow();
-            }
-            t.verdict();
-        });
-        h.test("BiometricRequest: future().cancel(true) racing finish(OK, secret): true only when nothing unlocked", () -> {
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            Tally t = new Tally();
-            try {
-                byte[][] item = new byte[1][];
-                try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
-                    for (int i = 0; i < ROUNDS; i++) {
-                        lock.lock();
-                        BiometricRequest req = lock.beginBiometricUnlock();
-                        byte[] answer = copy(item[0]);
-                        AtomicBoolean returned = new AtomicBoolean();
-                        together(pool, () -> {
-                            try {
-                                req.finish(AuthResult.OK, answer);
-                            } catch (RuntimeException e) {
-                                // refused: the cancel came first
-                            }
-                        }, after(i, () -> returned.set(req.future().cancel(true))));
-                        t.round(i, returned.get(), req.future(), lock, true);
-                        check(Arrays.equals(answer, new byte[32]), "the answer is wiped (round " + i + ")");
-                    }
-                }
-            } finally {
-                pool.shutdownNow();
-            }
-            t.verdict();
-        });
+                }, after(i, () -> returned.set(req.future().cancel(true))));
+                return req.future();
+            }));
         h.test("unlockWithBiometricsAsync(Executor): cancel(true) racing the Authenticator's answer: true only when nothing unlocked", () -> {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             ExecutorService worker = Executors.newSingleThreadExecutor();
