@@ -16,10 +16,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.idlelock.AuthResult;
 import org.idlelock.BiometricRequest;
 import org.idlelock.IdleLock;
+import org.idlelock.InvalidArgumentException;
 import org.idlelock.Snapshot;
 import org.idlelock.State;
 
@@ -127,7 +129,29 @@ final class CancelRaceTests {
     }
 
     static void run(Harness h) {
-        h.test("cancel(true) from inside the library's answer (a listener on the answering thread) returns false; the future completes with the unlock", () -> {
+        h.test("a timeout (orTimeout) on a helper's future or a request's future cancels the request in the library; a late answer is refused and wiped", () -> {
+            byte[][] item = new byte[1][];
+            try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
+                lock.lock();
+                CancellationTests.Silent host = new CancellationTests.Silent();
+                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host).orTimeout(20, TimeUnit.MILLISECONDS);
+                check(AsyncBiometricTests.failure(f) instanceof TimeoutException, "timed out");
+                BiometricRequest req = lock.beginBiometricUnlock();
+                req.future().orTimeout(20, TimeUnit.MILLISECONDS);
+                check(AsyncBiometricTests.failure(req.future()) instanceof TimeoutException, "timed out");
+                check(req.isFinished(), "the request ended with its future");
+                CancellationTests.allSlotsFree(lock, false);
+                byte[] late = copy(item[0]);
+                host.load.complete(late);
+                check(Arrays.equals(late, new byte[32]), "the helper's late answer is wiped");
+                byte[] late2 = copy(item[0]);
+                Harness.expect(InvalidArgumentException.class, () -> req.finish(AuthResult.OK, late2));
+                check(Arrays.equals(late2, new byte[32]), "the request's late answer is wiped");
+                eq(lock.snapshot().state(), State.LOCKED, "late answers unlock nothing");
+            }
+        });
+        String inside = "cancel(true) from inside the library's answer (a listener on the answering thread) returns false; the future completes with it: ";
+        h.test(inside + "unlockWithBiometricsAsync(AsyncAuthenticator)", () -> {
             byte[][] item = new byte[1][];
             try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
                 lock.lock();
@@ -137,9 +161,12 @@ final class CancelRaceTests {
                 CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host);
                 target[0] = f;
                 host.load.complete(copy(item[0]));
-                check(!returned.get(), "AsyncAuthenticator helper: cancel() returned false");
-                eq(f.get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the helper's future completed with the unlock");
+                check(!returned.get(), "cancel() returned false");
+                eq(f.get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the future completed with the unlock");
             }
+        });
+        h.test(inside + "BiometricRequest.future()", () -> {
+            byte[][] item = new byte[1][];
             try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
                 lock.lock();
                 CompletableFuture<?>[] target = new CompletableFuture<?>[1];
@@ -147,9 +174,11 @@ final class CancelRaceTests {
                 BiometricRequest req = lock.beginBiometricUnlock();
                 target[0] = req.future();
                 eq(req.finish(AuthResult.OK, copy(item[0])).state(), State.UNLOCKED, "finish unlocked");
-                check(!returned.get(), "request: future().cancel() returned false");
-                eq(req.future().get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the request's future completed with the unlock");
+                check(!returned.get(), "cancel() returned false");
+                eq(req.future().get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the future completed with the unlock");
             }
+        });
+        h.test(inside + "enableBiometricsAsync", () -> {
             try (IdleLock lock = fast(new Harness.FakeClock()).build()) {
                 lock.setPasscode(Harness.chars("2468"));
                 CompletableFuture<?>[] target = new CompletableFuture<?>[1];
@@ -158,10 +187,12 @@ final class CancelRaceTests {
                 CompletableFuture<Snapshot> f = lock.enableBiometricsAsync(host);
                 target[0] = f;
                 host.store.complete(null);
-                check(!returned.get(), "enable helper: cancel() returned false");
-                check(f.get(10, TimeUnit.SECONDS).isBiometricsEnabled(), "the enable's future completed with the shortcut on");
+                check(!returned.get(), "cancel() returned false");
+                check(f.get(10, TimeUnit.SECONDS).isBiometricsEnabled(), "the future completed with the shortcut on");
                 eq(host.deletes.get(), 0, "the item is kept");
             }
+        });
+        h.test(inside + "unlockWithBiometricsAsync(Executor)", () -> {
             FakeKeystore ks = new FakeKeystore();
             ExecutorService worker = Executors.newSingleThreadExecutor();
             try (IdleLock lock = BiometricTests.enabled(ks)) {
@@ -173,31 +204,10 @@ final class CancelRaceTests {
                 CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(worker);
                 target[0] = f;
                 person.countDown();
-                eq(f.get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the Executor helper's future completed with the unlock");
-                check(!returned.get(), "Executor helper: cancel() returned false");
+                eq(f.get(10, TimeUnit.SECONDS).state(), State.UNLOCKED, "the future completed with the unlock");
+                check(!returned.get(), "cancel() returned false");
             } finally {
                 worker.shutdownNow();
-            }
-        });
-        h.test("a timeout (orTimeout) on a helper's future or a request's future cancels the request in the library; a late answer is refused and wiped", () -> {
-            byte[][] item = new byte[1][];
-            try (IdleLock lock = enabledByPair(fast(new Harness.FakeClock()), item)) {
-                lock.lock();
-                CancellationTests.Silent host = new CancellationTests.Silent();
-                CompletableFuture<Snapshot> f = lock.unlockWithBiometricsAsync(host).orTimeout(20, TimeUnit.MILLISECONDS);
-                check(AsyncBiometricTests.failure(f) instanceof java.util.concurrent.TimeoutException, "timed out");
-                BiometricRequest req = lock.beginBiometricUnlock();
-                req.future().orTimeout(20, TimeUnit.MILLISECONDS);
-                check(AsyncBiometricTests.failure(req.future()) instanceof java.util.concurrent.TimeoutException, "timed out");
-                check(req.isFinished(), "the request ended with its future");
-                CancellationTests.allSlotsFree(lock, false);
-                byte[] late = copy(item[0]);
-                host.load.complete(late);
-                check(Arrays.equals(late, new byte[32]), "the helper's late answer is wiped");
-                byte[] late2 = copy(item[0]);
-                Harness.expect(org.idlelock.InvalidArgumentException.class, () -> req.finish(AuthResult.OK, late2));
-                check(Arrays.equals(late2, new byte[32]), "the request's late answer is wiped");
-                eq(lock.snapshot().state(), State.LOCKED, "late answers unlock nothing");
             }
         });
         h.test("unlockWithBiometricsAsync(AsyncAuthenticator): cancel(true) racing the check's answer: true only when nothing unlocked", () ->
