@@ -367,4 +367,47 @@ struct RollbackTests {
         let c = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
         #expect(c.status == IDLELOCK_ERR_STORAGE, "an older copy of the current sign-in")
     }
+
+    /// docs/STORE.md's table "What the mark cannot catch", row by row, as a
+    /// test shows it: the store put back with `<store>.lock` emptied or
+    /// deleted (a running handle refuses it, a later process takes it), and
+    /// a copy of an earlier sign-in put back together with the lock file of
+    /// its time (a running handle of the later sign-in takes it as another
+    /// sign-in, LOCKED (STARTUP); a later process takes it).
+    @Test func whatTheMarkCannotCatch() {
+        for lockFile in ["emptied", "deleted"] {
+            let folder = TempFolder()
+            let clock = FakeClock()
+            let a = StoredLock(folder.store, clock: clock, key: key)
+            #expect(a.setPasscode("2468") == 0)
+            let copy = bytes(folder.store)
+            #expect(a.put("token", "t") == 0)
+            putBack(copy, at: folder.store)
+            if lockFile == "emptied" {
+                writeLockFile(folder.store, [])
+            } else {
+                #expect(unlink(folder.store + ".lock") == 0)
+            }
+            #expect(idlelock_require_unlocked(a.handle) == IDLELOCK_ERR_STORAGE, "\(lockFile): the running handle")
+            let b = StoredLock(folder.store, clock: clock, key: key)
+            #expect(b.status == 0, "\(lockFile): a later process takes it")
+        }
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
+        #expect(a.setPasscode("2468") == 0)
+        idlelock_lock(a.handle, nil)
+        let earlier = bytes(folder.store)
+        let earlierLock = bytes(folder.store + ".lock")
+        #expect(idlelock_disable(a.handle) == 0)
+        #expect(a.setPasscode("1357") == 0)
+        putBack(earlier, at: folder.store)
+        writeLockFile(folder.store, earlierLock)
+        #expect(idlelock_require_unlocked(a.handle) == IDLELOCK_ERR_SESSION_LOCKED, "taken as another sign-in, locked")
+        let s = a.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP && s.attempts_remaining == 3)
+        #expect(a.unlock("2468") == 0, "the earlier sign-in's passcode opens it")
+        let b = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
+        #expect(b.status == 0, "a later process takes it")
+    }
 }

@@ -151,10 +151,12 @@ struct PasscodePolicy {
     /// reading of this handle: its clock reads earlier than the entry, a
     /// step), or one a clock step made unknown here, is not a time on this
     /// clock, and stays unknown until the next entry (re-reading the same
-    /// record once the clock has passed it forgives nothing).
+    /// record once the clock has passed it forgives nothing). While a step
+    /// this handle saw is not yet told to the store (`stepUntold`), the
+    /// entry read is one the step makes unknown, whoever recorded it.
     mutating func adopt(enteredAt at: Int64, sameBoot: Bool, biometricUses uses: Int32, latest: Int64) {
         enteredThisBoot = sameBoot
-        if sameBoot && at > latest { distrusted = at }
+        if sameBoot && (at > latest || stepUntold) { distrusted = at }
         enteredAt = sameBoot && at != distrusted ? at : nil
         biometricUses = Swift.min(Swift.max(uses, 0), PasscodePolicy.usesMax)
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
