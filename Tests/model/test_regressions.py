@@ -2287,6 +2287,34 @@ CASES += [
     ),
 ]
 
+# Issue 26 (found by the model's long profile while checking the 1.2.2
+# rules; it reproduces on 1.2.1).
+FIXED += [
+    (
+        Case(
+            "an_earlier_prompts_end_was_listed_for_an_absence_it_did_not_cover",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=60_000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=46_173, max_attempts=1, prompt_cap_ms=65_536),
+            steps=[
+                ("prompt_begin",),
+                ("prompt_end", 1),  # a prompt that ends before the absence
+                ("prompt_begin",),  # the prompt open when the absence begins
+                ("clock", 1),
+                ("inactive",),
+                ("set_passcode", "2468"),
+                ("expect", dict(state=U, ms_until_next_deadline=46_174)),
+            ],
+        ),
+        "header (snapshot.ms_until_next_deadline; 'Prompts the app opens "
+        "itself'): an absence is presence until the end of the prompt open "
+        "when it began plus grace_ms. The library also listed the end of a "
+        "prompt that had ended before the absence began (one ms earlier than "
+        "the end of the grace window): an early wake, no lock, but not a moment "
+        "anything could change. An absence now forgets an earlier prompt's end.",
+    ),
+]
+
 CASES = CASES + [case for case, _ in FIXED]
 
 

@@ -857,7 +857,11 @@ public final class IdleLock implements AutoCloseable {
      * cancellation is answered to the library as {@link
      * AuthResult#CANCELLED} (no unlock) and its secret array is wiped. A
      * future cancelled before the executor ran it never calls the
-     * library. The platform's prompt is yours to dismiss.
+     * library. The platform's prompt is yours to dismiss. The answer and
+     * the cancellation race for one claim on the call: {@code cancel}
+     * returns true only when nothing was unlocked, and false when the
+     * authenticator's secret reached the library first (the future then
+     * completes with the library's answer).
      *
      * <p>{@link #close()} ends it the same way, at once, whatever the
      * authenticator does: the future fails with {@link
@@ -875,17 +879,14 @@ public final class IdleLock implements AutoCloseable {
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
-        CompletableFuture<Snapshot> result = new CompletableFuture<>();
         CancellableCall call = new CancellableCall();
+        RequestFuture result = new RequestFuture(call); // its cancel claims the call, then interrupts it
         Runnable closed = () -> {
-            call.cancel(); // first: an answer from now on is a late one
-            result.completeExceptionally(closedWhileWaiting());
+            if (call.claimClose()) call.cancelled(); // first: an answer from now on is a late one
+            result.settleExceptionally(closedWhileWaiting());
         };
         waitingCalls.add(closed);
-        result.whenComplete((s, e) -> {
-            waitingCalls.remove(closed);
-            if (e instanceof CancellationException) call.cancel();
-        });
+        result.whenComplete((s, e) -> waitingCalls.remove(closed));
         if (isClosed()) closed.run(); // closed before it was registered: close() did not see it
         try {
             executor.execute(() -> {
@@ -901,8 +902,8 @@ public final class IdleLock implements AutoCloseable {
                     // and a close() meanwhile must not interrupt them.
                     call.end();
                 }
-                if (failure == null) result.complete(s);
-                else result.completeExceptionally(failure);
+                if (failure == null) result.settle(s);
+                else result.settleExceptionally(failure);
             });
         } catch (RuntimeException e) {
             waitingCalls.remove(closed); // refused (RejectedExecutionException): nothing runs, nothing to end
@@ -1027,7 +1028,10 @@ public final class IdleLock implements AutoCloseable {
      * ends it at once ({@link CancellationException}) and finishes the
      * request as cancelled, whatever the authenticator's stage does: a
      * stage that never completes holds nothing, and one that completes
-     * later is ignored (its secret array is wiped). {@link #close()} ends
+     * later is ignored (its secret array is wiped); a cancel that comes
+     * after the answer reached the library returns false instead, and the
+     * future completes with the library's answer ({@link
+     * BiometricRequest#future()}). {@link #close()} ends
      * it the same way, at once, whatever the stage does: the future fails
      * with the {@link IllegalStateException} that fails the request's own
      * {@link BiometricRequest#future()} (a finish already in the library
@@ -1049,7 +1053,7 @@ public final class IdleLock implements AutoCloseable {
             }
             if (secret == null) {
                 finishQuietly(request, AuthResult.FAILED);
-                result.completeExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
+                result.settleExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
                         + "complete it exceptionally with an AuthenticationException instead"));
                 return;
             }
@@ -1081,7 +1085,7 @@ public final class IdleLock implements AutoCloseable {
                 if (result.isDone()) { // cancelled or closed first: the request is over, the item must go
                     throw new CancellationException("the future ended before the secret was stored");
                 }
-                result.complete(request.finish(AuthResult.OK));
+                result.settle(request.finish(AuthResult.OK));
             } catch (RuntimeException e) {
                 // Stored, but not taken (or the future was cancelled meanwhile): the item must go.
                 CompletionStage<Void> deleted;
@@ -1091,9 +1095,9 @@ public final class IdleLock implements AutoCloseable {
                     deleted = null;
                 }
                 if (deleted == null) {
-                    result.completeExceptionally(e);
+                    result.settleExceptionally(e);
                 } else {
-                    deleted.whenComplete((v, d) -> result.completeExceptionally(e));
+                    deleted.whenComplete((v, d) -> result.settleExceptionally(e));
                 }
             }
         });
@@ -1104,7 +1108,7 @@ public final class IdleLock implements AutoCloseable {
     }
 
     private interface StageDone<T> {
-        void done(BiometricRequest request, T value, CompletableFuture<Snapshot> result);
+        void done(BiometricRequest request, T value, RequestFuture result);
     }
 
     /**
@@ -1117,22 +1121,25 @@ public final class IdleLock implements AutoCloseable {
      * cancels the request.
      */
     private <T> CompletableFuture<Snapshot> drive(BiometricRequest.Purpose purpose, StageStart<T> start, StageDone<T> done) {
-        CompletableFuture<Snapshot> result = new CompletableFuture<>();
         BiometricRequest request;
         try {
             request = beginBiometric(purpose);
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return result;
+            CompletableFuture<Snapshot> failed = new CompletableFuture<>();
+            failed.completeExceptionally(e);
+            return failed;
         }
-        result.whenComplete((s, e) -> {
-            if (e instanceof CancellationException) request.cancel();
-        });
+        // The result shares the request's claim: cancelling either (or a
+        // timeout completing either) cancels the request, unless the host's
+        // answer reached the library first; then cancel() returns false.
+        RequestFuture result = new RequestFuture(request.core());
         // close() ends the request (once no finish of it is in flight) with
         // closedWhileWaiting(): the helper ends with it, whatever the host's
         // stage does; a stage that completes later finds the result done.
+        // So does a cancellation of the request's own future.
         request.future().whenComplete((s, e) -> {
-            if (e instanceof IllegalStateException && isClosed()) result.completeExceptionally(e);
+            if (e instanceof IllegalStateException && isClosed()) result.settleExceptionally(e);
+            else if (e instanceof CancellationException) result.settleCancelled();
         });
         if (result.isDone()) return result; // closed while the begin ran: no prompt for a dead request
         CompletionStage<T> stage;
@@ -1141,7 +1148,7 @@ public final class IdleLock implements AutoCloseable {
             if (stage == null) throw new NullPointerException("the AsyncAuthenticator returned no stage");
         } catch (RuntimeException e) {
             finishQuietly(request, AuthResult.FAILED);
-            result.completeExceptionally(e);
+            result.settleExceptionally(e);
             return result;
         } catch (Error e) {
             // A host that failed harder (a platform plugin's class missing:
@@ -1159,7 +1166,7 @@ public final class IdleLock implements AutoCloseable {
                 complete(result, () -> request.finish(((AuthenticationException) cause).result()));
             } else {
                 finishQuietly(request, cause instanceof CancellationException ? AuthResult.CANCELLED : AuthResult.FAILED);
-                result.completeExceptionally(cause);
+                result.settleExceptionally(cause);
             }
         });
         return result;
@@ -1169,11 +1176,11 @@ public final class IdleLock implements AutoCloseable {
         Snapshot run();
     }
 
-    private static void complete(CompletableFuture<Snapshot> result, Finish finish) {
+    private static void complete(RequestFuture result, Finish finish) {
         try {
-            result.complete(finish.run());
+            result.settle(finish.run());
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+            result.settleExceptionally(e);
         }
     }
 
