@@ -45,6 +45,10 @@
  *     requests once it looks at the store (requests.c).
  * 14. `<store>.lock` deleted under a running process: it takes the new
  *     one, and no attempt is lost (lockfile.c).
+ * 15. Clock steps across processes that share one caller clock: a step is
+ *     recorded whoever saw it, a step during a key derivation neither
+ *     re-dates the entry nor lengthens a delay, and an unlock or a new
+ *     passcode answers from the state it leaves (steps.c).
  *
  * Every handle is created in the process that uses it (after fork() in a
  * child; a child never uses a handle it inherited), and
@@ -61,7 +65,7 @@
  * helpers and the child processes; processes.c holds areas 1 to 3 and 10
  * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
  * faults.c 6, damage.c 8, paths.c 9, policies.c 11, rollback.c 12 and
- * requests.c 13, lockfile.c 14; this one makes the temporary folder, runs the areas in
+ * requests.c 13, lockfile.c 14, steps.c 15; this one makes the temporary folder, runs the areas in
  * order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
@@ -116,6 +120,7 @@ static const struct area {
     {"rollback", test_rollback},
     {"requests", test_requests_across_processes},
     {"lock_file_replaced", test_lock_file_replaced},
+    {"clock_steps", test_clock_steps_across_processes},
 };
 #define AREA_COUNT (sizeof areas / sizeof areas[0])
 
