@@ -26,11 +26,21 @@
  *     request voided during the derivation re-judges the deadlines).
  *  f. idlelock_set_passcode is activity ("last activity = now"), and the
  *     state it leaves is the one a restarted process finds.
+ *  g. idlelock_secret_put answers from the state it leaves: another handle
+ *     on the store turns the shortcut off between this call's look at the
+ *     store and its durable step (both wait for the store lock, held by
+ *     the test, and the other one gets it first in about one round of
+ *     four); the durable step's re-read voids this handle's ENABLE request,
+ *     whose sheet deferred a due idle lock, and the session locks: the put
+ *     must not answer IDLELOCK_OK then (on 1.2.2: OK, and the secret
+ *     written, in 2 to 8 of 20 rounds, 7 runs).
  *
  * Each reproduces on 1.2.2 as merged (a, b, c: the biometric unlock went
  * through; d: 3,660,000 ms without the passcode; e: OK with LOCKED (IDLE);
- * f: LOCKED, unsaved, the restart UNLOCKED).
+ * f: LOCKED, unsaved, the restart UNLOCKED; g: see there).
  */
+#include <pthread.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 
 #include "harness.h"
@@ -341,6 +351,101 @@ static void st_set_passcode_is_activity(void)
     idlelock_destroy(a);
 }
 
+/* g. Each handle has its own clock here (no step involved). */
+static int64_t st_clock_a, st_clock_b;
+static idlelock *st_put_handle, *st_off_handle;
+static int st_put_status, st_off_status;
+
+static int64_t st_read_own(void *ctx)
+{
+    return *(const int64_t *)ctx;
+}
+
+static void *st_put_thread(void *arg)
+{
+    (void)arg;
+    st_put_status = idlelock_secret_put(st_put_handle, "k", (const uint8_t *)"v", 1);
+    return NULL;
+}
+
+static void *st_off_thread(void *arg)
+{
+    (void)arg;
+    st_off_status = idlelock_disable_biometrics(st_off_handle);
+    return NULL;
+}
+
+static void st_secret_put_answers_from_the_state_it_leaves(void)
+{
+    char lock_path[220];
+    idlelock_config cfg;
+    idlelock *a = NULL, *b = NULL;
+    int round, both = 0;
+    st_fresh("steps-g.store");
+    snprintf(lock_path, sizeof lock_path, "%s.lock", st_path);
+    make_config(&cfg, st_path, 10, 1, 1);
+    cfg.idle_after_ms = 5 * MINUTE;
+    cfg.clock = st_read_own;
+    st_clock_a = st_clock_b = 10 * HOUR;
+    cfg.clock_ctx = &st_clock_a;
+    CHECK_ST(idlelock_create(&cfg, &a), IDLELOCK_OK, "steps g: create a");
+    if (a == NULL) return;
+    CHECK_ST(idlelock_set_passcode(a, RIGHT, strlen(RIGHT)), IDLELOCK_OK, "steps g: set_passcode");
+    cfg.clock_ctx = &st_clock_b;
+    CHECK_ST(idlelock_create(&cfg, &b), IDLELOCK_OK, "steps g: create b (another window)");
+    if (b == NULL) {
+        idlelock_destroy(a);
+        return;
+    }
+    CHECK_ST(idlelock_start(b, NULL), IDLELOCK_OK, "steps g: start b");
+    st_put_handle = a;
+    st_off_handle = b;
+    for (round = 0; round < 20; round++) {
+        idlelock_snapshot s;
+        uint64_t token = 0;
+        pthread_t put, off;
+        int fd;
+        if (snap(a).state != IDLELOCK_STATE_UNLOCKED)
+            CHECK_ST(unlock_with(a, RIGHT, &s), IDLELOCK_OK, "steps g: unlock a");
+        if (snap(b).state != IDLELOCK_STATE_UNLOCKED) (void)unlock_with(b, RIGHT, &s);
+        CHECK_ST(st_enable(b), IDLELOCK_OK, "steps g: b turns the shortcut on");
+        CHECK_ST(idlelock_require_unlocked(a), IDLELOCK_OK, "steps g: a looks at the store");
+        st_clock_a += 4 * MINUTE;
+        CHECK_ST(idlelock_biometric_begin(a, IDLELOCK_BIOMETRIC_ENABLE, &token, st_secret, IDLELOCK_AUTH_SECRET_BYTES,
+                                          NULL),
+                 IDLELOCK_OK, "steps g: a's ENABLE sheet");
+        st_clock_a += 90000; /* the idle deadline passed under the sheet */
+        if (snap(a).state != IDLELOCK_STATE_UNLOCKED) {
+            CHECK(0, "steps g: the sheet does not defer the idle lock");
+            break;
+        }
+        /* Both calls wait for the store lock, which the test holds: b's
+         * has looked at the store first, a's looks while b's waits. */
+        fd = open(lock_path, O_RDWR | O_CLOEXEC);
+        if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+            CHECK(0, "steps g: the test could not take the store lock (errno %d)", errno);
+            if (fd >= 0) close(fd);
+            break;
+        }
+        pthread_create(&off, NULL, st_off_thread, NULL);
+        sleep_ms(30);
+        pthread_create(&put, NULL, st_put_thread, NULL);
+        sleep_ms(30);
+        flock(fd, LOCK_UN);
+        close(fd);
+        pthread_join(put, NULL);
+        pthread_join(off, NULL);
+        CHECK_ST(st_off_status, IDLELOCK_OK, "steps g: b turns the shortcut off");
+        s = snap(a);
+        if (st_put_status == IDLELOCK_OK && s.state != IDLELOCK_STATE_UNLOCKED) both++;
+        (void)idlelock_biometric_finish(a, token, IDLELOCK_AUTH_CANCELLED, NULL, 0, NULL);
+    }
+    CHECK_EQ(both, 0, "steps g: rounds in which idlelock_secret_put answered IDLELOCK_OK while the call left the "
+                      "session LOCKED");
+    idlelock_destroy(b);
+    idlelock_destroy(a);
+}
+
 void test_clock_steps_across_processes(void)
 {
     char mapped[200];
@@ -367,5 +472,6 @@ void test_clock_steps_across_processes(void)
     st_step_during_wrong_passcode();
     st_unlock_answers_from_the_state_it_leaves();
     st_set_passcode_is_activity();
+    st_secret_put_answers_from_the_state_it_leaves();
     munmap(shared, 4096);
 }
