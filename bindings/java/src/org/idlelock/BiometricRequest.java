@@ -80,22 +80,24 @@ public final class BiometricRequest implements AutoCloseable {
         this.cleanable = Reaper.register(this, core);
     }
 
-    /** UNLOCK or ENABLE. */
+    /** {@return UNLOCK or ENABLE} */
     public Purpose purpose() { return core.purpose; }
 
     /** The request's state, whose claim the helpers' futures share. */
     Core core() { return core; }
 
-    /** The library's token: 64 random bits, never 0, bound to this request's lock. */
+    /** {@return the library's token: 64 random bits, never 0, bound to this request's lock} */
     public long token() { return core.token; }
 
-    /** The state right after the begin. */
+    /** {@return the state right after the begin} */
     public Snapshot snapshot() { return begun; }
 
     /**
      * ENABLE: the request's own array holding the new 32-byte secret, to
      * keep behind the biometric check; wiped by the binding when the
      * request ends (read it before you finish). UNLOCK: null.
+     *
+     * @return the secret array (ENABLE) or null (UNLOCK)
      */
     public byte[] secret() { return core.secret; }
 
@@ -119,10 +121,12 @@ public final class BiometricRequest implements AutoCloseable {
      * nothing, and a finish that reached the library first makes {@code
      * cancel} return false (the future then completes with the finish's
      * outcome; a timeout's completion is refused the same way).
+     *
+     * @return the request's future
      */
     public CompletableFuture<Snapshot> future() { return core.future; }
 
-    /** True once the request has ended (finished, voided and seen as such, dropped, or its lock closed). */
+    /** {@return true once the request has ended (finished, voided and seen as such, dropped, or its lock closed)} */
     public boolean isFinished() { return core.isEnded(); }
 
     /**
@@ -151,6 +155,10 @@ public final class BiometricRequest implements AutoCloseable {
      * IllegalStateException} (the lock is closed), {@link
      * CallbackException} (a listener threw; the request did end). Never
      * counts a passcode attempt. Thread: any.
+     *
+     * @param result the host's outcome
+     * @param secret the 32 released bytes for an UNLOCK that passed, else null
+     * @return the state after the finish
      */
     public Snapshot finish(AuthResult result, byte[] secret) {
         try {
@@ -180,13 +188,21 @@ public final class BiometricRequest implements AutoCloseable {
         }
     }
 
-    /** {@link #finish(AuthResult, byte[])} with no secret: an ENABLE confirmed ({@link AuthResult#OK}), or a check that did not pass. */
+    /**
+     * {@link #finish(AuthResult, byte[])} with no secret: an ENABLE confirmed
+     * ({@link AuthResult#OK}), or a check that did not pass.
+     *
+     * @param result the host's outcome
+     * @return the state after the finish
+     */
     public Snapshot finish(AuthResult result) { return finish(result, null); }
 
     /**
      * Finishes the request as {@link AuthResult#CANCELLED} if it is still
      * open: for a screen that goes away without an answer. As {@link
      * #dismiss(AuthResult)}.
+     *
+     * @return the state after it, or null when there was nothing to finish
      */
     public Snapshot cancel() { return dismiss(AuthResult.CANCELLED); }
 
@@ -202,6 +218,9 @@ public final class BiometricRequest implements AutoCloseable {
      * InvalidArgumentException} for {@link AuthResult#OK} (a release goes
      * through {@link #finish}), and
      * what a finish throws besides (a {@link CallbackException}). Thread: any.
+     *
+     * @param outcome FAILED, CANCELLED or UNAVAILABLE
+     * @return the state after it, or null when there was nothing to finish
      */
     public Snapshot dismiss(AuthResult outcome) {
         IdleLock.required(outcome, "outcome");
