@@ -23,6 +23,17 @@
  *     to 6 of 30 answered attempts were missing from the count in 10 of
  *     10 rounds: the check after the flock sees only a deletion made
  *     before it, not one made while the step runs.
+ *  d. A running process whose lock file was deleted (it still holds the
+ *     deleted file, with the mark of the sign-in it knew), then a sign-out
+ *     and a new sign-in by another process (the new file holds no mark, so
+ *     the new sign-in starts at a random generation): the running process
+ *     must take the new sign-in (LOCKED, then the new passcode unlocks
+ *     it), not refuse it as "an older copy" by the mark of the file it
+ *     still holds. On 1.2.2 as merged, when the new sign-in's generation
+ *     is below the old one's (half the time), every call of a locked
+ *     running process answered STORAGE ("older copy"), the right passcode
+ *     included, until it restarted: its look reads the mark through the
+ *     deleted file, outside the store lock, so it never takes the new one.
  */
 #include <sys/file.h>
 
@@ -226,6 +237,64 @@ static void lf_deleted_repeatedly(int by_rename)
     idlelock_destroy(fresh);
 }
 
+/* d: the store's generation (docs/STORE_FORMAT.md, offset 16). */
+static uint64_t lf_generation(void)
+{
+    unsigned char b[8];
+    uint64_t g = 0;
+    int fd = open(lf_path, O_RDONLY | O_CLOEXEC);
+    int i;
+    if (fd < 0) return 0;
+    if (pread(fd, b, sizeof b, 16) == (ssize_t)sizeof b)
+        for (i = 7; i >= 0; i--) g = g << 8 | b[i];
+    close(fd);
+    return g;
+}
+
+static void lf_new_sign_in_after_deletion(void)
+{
+    int trial;
+    store_path(lf_path, sizeof lf_path, "lf-sign-in.store");
+    snprintf(lf_lock, sizeof lf_lock, "%s.lock", lf_path);
+    for (trial = 0; trial < 30; trial++) {
+        idlelock *app, *other;
+        idlelock_snapshot s;
+        uint64_t before, after;
+        int st;
+        (void)unlink(lf_path);
+        (void)unlink(lf_lock);
+        make_store(lf_path, 5, 1, NULL);
+        app = open_store(lf_path, 5, 1, __FILE__, __LINE__); /* the app, on its lock screen */
+        other = open_store(lf_path, 5, 1, __FILE__, __LINE__);
+        if (app == NULL || other == NULL) {
+            idlelock_destroy(app);
+            idlelock_destroy(other);
+            return;
+        }
+        CHECK_ST(idlelock_start(app, NULL), IDLELOCK_OK, "lockfile d: start the app");
+        CHECK_ST(idlelock_start(other, NULL), IDLELOCK_OK, "lockfile d: start the other process");
+        before = lf_generation();
+        CHECK_ST(idlelock_disable(other), IDLELOCK_OK, "lockfile d: sign-out in the other process");
+        CHECK(unlink(lf_lock) == 0, "lockfile d: a cleanup tool deletes %s (errno %d)", lf_lock, errno);
+        CHECK_ST(idlelock_set_passcode(other, "1357", 4), IDLELOCK_OK, "lockfile d: a new sign-in");
+        after = lf_generation();
+        idlelock_destroy(other);
+        if (after >= before) {
+            /* The new sign-in's random start is above the old one's: the
+             * mark the app still holds cannot refuse it. Again. */
+            idlelock_destroy(app);
+            continue;
+        }
+        st = unlock_with(app, "1357", &s);
+        CHECK_ST(st, IDLELOCK_OK, "lockfile d: the app unlocks the new sign-in with its passcode (its lock file "
+                                  "was deleted before the sign-out)");
+        CHECK_ST(idlelock_require_unlocked(app), IDLELOCK_OK, "lockfile d: the app's gate then");
+        idlelock_destroy(app);
+        return;
+    }
+    CHECK(0, "lockfile d: 30 new sign-ins all started above the old one's generation");
+}
+
 void test_lock_file_replaced(void)
 {
     store_path(lf_path, sizeof lf_path, "lf.store");
@@ -234,4 +303,5 @@ void test_lock_file_replaced(void)
     lf_concurrent();
     lf_deleted_repeatedly(0);
     lf_deleted_repeatedly(1);
+    lf_new_sign_in_after_deletion();
 }
