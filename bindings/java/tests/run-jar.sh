@@ -25,7 +25,10 @@
 #      it is killed (SIGKILL), the next load removes it, with this user's
 #      stale folders (an unlocked lock file; no lock file and an hour old),
 #      and keeps a folder made a moment ago, another user's, a link, and
-#      whatever else a folder holds;
+#      whatever else a folder holds; a folder this user made for another
+#      purpose whose name happens to start with idlelock- (natives put
+#      there for java.library.path or LD_LIBRARY_PATH, an hour old) keeps
+#      its libidlelock.so: the loader removes only what it made;
 #   5. JarCheck: the natives came from the jar through a private folder
 #      that was removed once they were loaded.
 # Prints "N passed, N failed".
@@ -144,10 +147,14 @@ made idlelock-old; touch -d '1 hour ago' "$lt/idlelock-old"  # a killed older bi
 made idlelock-young                                          # no lock file yet, made a moment ago: in use
 made idlelock-extra lock; : > "$lt/idlelock-extra/mine.txt"  # stale, but holds something the loader never makes
 mkdir -m 700 "$dir/linked"; : > "$dir/linked/lock"; ln -s "$dir/linked" "$lt/idlelock-link" # a link: never followed
-expect_left="idlelock-extra idlelock-link idlelock-young"
+# Not a loader's: natives this user put in a folder of their own (for
+# java.library.path or LD_LIBRARY_PATH), untouched for an hour.
+mkdir -m 700 "$lt/idlelock-natives"; printf 'x' > "$lt/idlelock-natives/libidlelock.so"
+printf 'deployed by hand\n' > "$lt/idlelock-natives/notes.txt"; touch -d '1 hour ago' "$lt/idlelock-natives"
+expect_left="idlelock-extra idlelock-link idlelock-natives idlelock-young"
 if [ "$(id -u)" = 0 ]; then
     made idlelock-theirs lock; chown -R "$nobody" "$lt/idlelock-theirs"    # another user's
-    expect_left="idlelock-extra idlelock-link idlelock-theirs idlelock-young"
+    expect_left="idlelock-extra idlelock-link idlelock-natives idlelock-theirs idlelock-young"
 fi
 result "Example while another JVM holds its folder in $lt" "$(jvm tmp-leftovers -cp idlelock.jar:classes Example)" "$expected"
 result "the live JVM's folder is kept" "$(ls -A "$live" 2>&1 | sort | tr '\n' ' ')" "libidlelock.so libidlelock_jni.so lock "
@@ -158,6 +165,8 @@ result "the killed JVM's folder and this user's stale ones are removed; the othe
     "$(ls -A "$lt" | sort | tr '\n' ' ')" "$expect_left "
 result "a stale folder keeps what the loader never makes" "$(ls -A "$lt/idlelock-extra")" "mine.txt"
 result "a link's target is untouched" "$(ls -A "$dir/linked")" "lock"
+result "a folder this user made, not the loader, keeps its natives" \
+    "$(ls -A "$lt/idlelock-natives" | sort | tr '\n' ' ')" "libidlelock.so notes.txt "
 
 out=$(jvm tmp3 -cp idlelock.jar JarCheck.java)
 echo "$out" | grep -v ' passed, .* failed$'
