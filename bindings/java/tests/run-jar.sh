@@ -137,24 +137,29 @@ case "$live" in
     "$lt"/idlelock-*) passed=$((passed + 1)) ;;
     *) failed=$((failed + 1)); printf 'FAIL the holding JVM made its folder: printed\n%s\n' "$(cat "$dir/hold.out")" ;;
 esac
-made() { # made NAME [lock]: a folder as a loader leaves it, with or without its lock file
+# A loader's folder: idlelock- and digits (Files.createTempDirectory), and
+# a lock file holding the loader's mark (JarNatives.MARK).
+mark='org.idlelock: the jar'"'"'s natives, unpacked by JarNatives'
+made() { # made NAME [lock|nomark]: a folder as a loader leaves it, with or without its lock file
     mkdir -m 700 "$lt/$1"
     : > "$lt/$1/libidlelock.so"; : > "$lt/$1/libidlelock_jni.so"
-    if [ "${2:-}" = lock ]; then : > "$lt/$1/lock"; fi
+    if [ "${2:-}" = lock ]; then printf '%s\n' "$mark" > "$lt/$1/lock"; fi
+    if [ "${2:-}" = nomark ]; then : > "$lt/$1/lock"; fi
 }
-made idlelock-unlocked lock                                  # a killed JVM's: its lock is free
-made idlelock-old; touch -d '1 hour ago' "$lt/idlelock-old"  # a killed older binding's: no lock file, an hour old
-made idlelock-young                                          # no lock file yet, made a moment ago: in use
-made idlelock-extra lock; : > "$lt/idlelock-extra/mine.txt"  # stale, but holds something the loader never makes
-mkdir -m 700 "$dir/linked"; : > "$dir/linked/lock"; ln -s "$dir/linked" "$lt/idlelock-link" # a link: never followed
+made idlelock-1001 lock                                      # a killed JVM's: its lock is free
+made idlelock-1002; touch -d '1 hour ago' "$lt/idlelock-1002"  # a killed older binding's: no lock file, an hour old
+made idlelock-1003                                           # no lock file yet, made a moment ago: in use
+made idlelock-1004 lock; : > "$lt/idlelock-1004/mine.txt"    # stale, but holds something the loader never makes
+made idlelock-1005 nomark                                    # a lock file without the loader's mark: not the loader's
+mkdir -m 700 "$dir/linked"; : > "$dir/linked/lock"; ln -s "$dir/linked" "$lt/idlelock-1006" # a link: never followed
 # Not a loader's: natives this user put in a folder of their own (for
 # java.library.path or LD_LIBRARY_PATH), untouched for an hour.
 mkdir -m 700 "$lt/idlelock-natives"; printf 'x' > "$lt/idlelock-natives/libidlelock.so"
 printf 'deployed by hand\n' > "$lt/idlelock-natives/notes.txt"; touch -d '1 hour ago' "$lt/idlelock-natives"
-expect_left="idlelock-extra idlelock-link idlelock-natives idlelock-young"
+expect_left="idlelock-1003 idlelock-1004 idlelock-1005 idlelock-1006 idlelock-natives"
 if [ "$(id -u)" = 0 ]; then
-    made idlelock-theirs lock; chown -R "$nobody" "$lt/idlelock-theirs"    # another user's
-    expect_left="idlelock-extra idlelock-link idlelock-natives idlelock-theirs idlelock-young"
+    made idlelock-1007 lock; chown -R "$nobody" "$lt/idlelock-1007"    # another user's
+    expect_left="idlelock-1003 idlelock-1004 idlelock-1005 idlelock-1006 idlelock-1007 idlelock-natives"
 fi
 result "Example while another JVM holds its folder in $lt" "$(jvm tmp-leftovers -cp idlelock.jar:classes Example)" "$expected"
 result "the live JVM's folder is kept" "$(ls -A "$live" 2>&1 | sort | tr '\n' ' ')" "libidlelock.so libidlelock_jni.so lock "
@@ -163,7 +168,9 @@ wait "$holder" 2> /dev/null
 result "Example after the holding JVM was killed" "$(jvm tmp-leftovers -cp idlelock.jar:classes Example)" "$expected"
 result "the killed JVM's folder and this user's stale ones are removed; the others kept" \
     "$(ls -A "$lt" | sort | tr '\n' ' ')" "$expect_left "
-result "a stale folder keeps what the loader never makes" "$(ls -A "$lt/idlelock-extra")" "mine.txt"
+result "a stale folder keeps what the loader never makes" "$(ls -A "$lt/idlelock-1004")" "mine.txt"
+result "a folder whose lock file lacks the mark keeps its files" \
+    "$(ls -A "$lt/idlelock-1005" | sort | tr '\n' ' ')" "libidlelock.so libidlelock_jni.so lock "
 result "a link's target is untouched" "$(ls -A "$dir/linked")" "lock"
 result "a folder this user made, not the loader, keeps its natives" \
     "$(ls -A "$lt/idlelock-natives" | sort | tr '\n' ' ')" "libidlelock.so notes.txt "

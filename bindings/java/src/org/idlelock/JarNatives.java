@@ -51,16 +51,21 @@ import java.util.Set;
  * load is refused with a message naming the folder.
  *
  * <p><b>Leftovers.</b> A JVM killed between the copy and the removal
- * leaves its folder behind. Each load removes the {@code idlelock-*}
- * folders of {@code java.io.tmpdir} that belong to this user (folders, not
- * links) and are not in use. In use means: its {@code lock} file is locked
- * by a live process (the loader holds a {@code FileChannel} lock on it, an
- * fcntl record lock, from right after the folder is made until the folder
- * is removed; the kernel drops it when the process dies, however it
- * dies), or the folder has no {@code lock} file yet and changed in the
- * last {@link #UNLOCKED_IN_USE_MS} (the moment between its creation and
- * its lock; a folder of a binding before 1.2.2 has no lock file). Only the
- * files the loader makes are removed from it, then the folder if it is
+ * leaves its folder behind. Each load removes the folders of {@code
+ * java.io.tmpdir} that a loader made ({@code idlelock-} and the digits
+ * {@code Files.createTempDirectory} adds, and a {@code lock} file that
+ * holds {@link #MARK}, which the loader writes there), that belong to this
+ * user (folders, not links) and are not in use. In use means: its {@code
+ * lock} file is locked by a live process (the loader holds a {@code
+ * FileChannel} lock on it, an fcntl record lock, from right after the
+ * folder is made until the folder is removed; the kernel drops it when the
+ * process dies, however it dies), or the folder has no {@code lock} file
+ * yet and changed in the last {@link #UNLOCKED_IN_USE_MS} (the moment
+ * between its creation and its lock; a folder of a binding before 1.2.2
+ * has no lock file, and is taken for a loader's by its name alone). A
+ * folder of another name, or whose lock file does not hold the mark (one
+ * a user made for {@code java.library.path}, say), is never touched. Only
+ * the files the loader makes are removed from it, then the folder if it is
  * then empty. Desktop and server JVMs only: on Android the natives come
  * from the app's {@code jniLibs} through {@code System.loadLibrary}, and
  * this class is never used.
@@ -74,6 +79,9 @@ final class JarNatives {
     /** The file whose lock says a folder is in use. */
     static final String LOCK = "lock";
     static final String PREFIX = "idlelock-";
+    /** What the loader writes in its folder's lock file: only such a folder is its own to remove. */
+    static final byte[] MARK = "org.idlelock: the jar's natives, unpacked by JarNatives\n"
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** How long a folder with no lock file counts as in use (ms): 10 minutes. */
     static final long UNLOCKED_IN_USE_MS = 10L * 60 * 1000;
     /** Symbolic links followed on one path before it is refused (Linux's limit, ELOOP). */
@@ -186,7 +194,10 @@ final class JarNatives {
             channel = FileChannel.open(lockFile, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             FileLock lock = channel.lock();
-            if (Files.exists(lockFile, LinkOption.NOFOLLOW_LINKS)) return new Unpacked(dir, channel, lock);
+            if (Files.exists(lockFile, LinkOption.NOFOLLOW_LINKS)) {
+                channel.write(java.nio.ByteBuffer.wrap(MARK));
+                return new Unpacked(dir, channel, lock);
+            }
             channel.close();
             deleteKnown(dir);
             if (last) throw new IOException("the natives' folder in " + dir.getParent() + " was removed by another process each time it was made");
@@ -289,7 +300,7 @@ final class JarNatives {
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(tmpdir, PREFIX + "*")) {
             for (Path p : entries) {
-                if (!p.equals(own)) found.add(p);
+                if (!p.equals(own) && madeByLoader(p.getFileName().toString())) found.add(p);
             }
         } catch (IOException | RuntimeException e) {
             return;
@@ -306,15 +317,27 @@ final class JarNatives {
         }
     }
 
+    /** Whether {@code name} is one {@code Files.createTempDirectory(PREFIX)} makes: the prefix and digits. */
+    static boolean madeByLoader(String name) {
+        if (!name.startsWith(PREFIX) || name.length() == PREFIX.length()) return false;
+        for (int i = PREFIX.length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') return false;
+        }
+        return true;
+    }
+
     /**
      * Removes {@code dir} (this user's) unless it is in use: its lock held
-     * by a live process, or no lock file and changed too recently. The
-     * lock, when free, is held while the folder is removed.
+     * by a live process, or no lock file and changed too recently; or not
+     * the loader's: a lock file that does not hold {@link #MARK}. The lock,
+     * when free, is held while the folder is removed.
      */
     private static void removeIfUnused(Path dir, PosixFileAttributes a) throws IOException {
         FileChannel channel;
         try {
-            channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             if (System.currentTimeMillis() - a.lastModifiedTime().toMillis() >= UNLOCKED_IN_USE_MS) deleteKnown(dir);
             return;
@@ -322,6 +345,13 @@ final class JarNatives {
         try {
             FileLock held = channel.tryLock();
             if (held == null) return; // another process holds it: in use
+            java.nio.ByteBuffer read = java.nio.ByteBuffer.allocate(MARK.length + 1);
+            while (read.hasRemaining() && channel.read(read) > 0) {
+                // until the end of the file, or one byte past the mark
+            }
+            if (read.position() != MARK.length || !java.util.Arrays.equals(java.util.Arrays.copyOf(read.array(), MARK.length), MARK)) {
+                return; // not a loader's lock file: not ours to remove
+            }
             deleteKnown(dir); // the process that made it is gone
         } catch (OverlappingFileLockException e) {
             // This JVM holds it (another class loader's load at this very
