@@ -476,12 +476,14 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* durable step takes an exclusive flock on `<path>.lock` (never renamed or */
 /* deleted by the library; it also holds the rollback mark, below), waiting */
 /* at most 2000 ms for another process; other calls on the same handle      */
-/* wait for a durable step to finish. Once it holds the flock, a process    */
-/* checks that the file it locked is still the one at `<path>.lock` (same   */
-/* device and inode, still linked): when a cleanup tool deleted or replaced */
-/* it, the process takes the new file and waits for its flock (1.2.2), so   */
-/* no two durable steps run at once and no attempt is lost; the mark the    */
-/* deleted file held is lost with it.                                       */
+/* wait for a durable step to finish. Since 1.2.2 a step then also takes   */
+/* an flock on the store's folder (where the file system can lock one),    */
+/* which a cleanup tool that deletes `*.lock` files cannot take away, and   */
+/* a process checks that the file it locked is still the one at             */
+/* `<path>.lock` (same device and inode, still linked); when a tool         */
+/* deleted or replaced it, the process takes the new file. So no two        */
+/* durable steps run at once and no attempt is lost; the mark the deleted   */
+/* file held is lost with it.                                               */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - store_path names one file for the life of the handle: its folder is   */
@@ -682,10 +684,11 @@ int idlelock_watch_stop(idlelock *lock);
 /* passcode is entered again; last_auth_ms is forgotten                     */
 /* (idlelock_require_recent_auth asks again); an escalating delay still     */
 /* running is carried over (idlelock_delay_step: it keeps what it had left, */
-/* no more); open biometric requests expire. With a store, every step an    */
-/* engaged handle sees is recorded there (in the durable step that saves    */
-/* the call's lock, or in one of its own on a locked session: best effort,  */
-/* no status of its own): the passcode entry the store holds in this boot   */
+/* no more); open biometric requests expire. With a store, every step a    */
+/* handle sees is recorded there, whether the handle is engaged or not and  */
+/* whichever sign-in the store now holds (in the durable step that saves    */
+/* the call's lock, or in one of its own: best effort, no status of its     */
+/* own): the passcode entry the store holds in this boot                    */
 /* is marked unknown, whatever this handle remembers of it (another process */
 /* may have entered the passcode since this handle last looked), so that    */
 /* every process of the sign-in, and the next one to start, takes it as     */
@@ -725,7 +728,10 @@ int idlelock_watch_stop(idlelock *lock);
 /* (also when the call failed for a reason other than a bad argument). A    */
 /* call that waits for a key derivation or a host check (unlock, the        */
 /* biometric calls, set_passcode, enable_biometrics) reads the clock again  */
-/* when that ends, checks for a step and judges at that reading too.        */
+/* when that ends, checks for a step and judges at that reading too; when   */
+/* the clock stepped in between, an unlock takes its attempt at that second */
+/* reading (its entry, activity and any delay it starts), never at one on   */
+/* the clock's old timeline (1.2.2).                                        */
 /* Each returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad  */
 /* out->size), or, with a store, IDLELOCK_ERR_STORAGE when the call locked  */
 /* the session and saving the lock failed (the session is LOCKED anyway).   */
