@@ -27,6 +27,9 @@
 #                             documentation comments (Debian's, only when
 #                             the Swift toolchain has none beside swiftc
 #                             and none is on PATH), groff for the man pages
+#   install-deps.sh --test-python
+#                             `make check`'s Python suite: pytest and
+#                             hypothesis from PyPI
 #   install-deps.sh --test    `make test-deps`, everything `make test` needs:
 #                             all of the above, the bindings' runtimes (a
 #                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
@@ -71,6 +74,7 @@ apt_install() {
 }
 
 c_tests=0
+test_python=0
 cross=0
 musl=0
 docs=0
@@ -81,8 +85,9 @@ for arg in "$@"; do
         --cross) cross=1 ;;
         --musl) musl=1 ;;
         --docs) docs=1 ;;
+        --test-python) test_python=1 ;;
         --test) c_tests=1; cross=1; musl=1; docs=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --docs, --test)" >&2; exit 2 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --docs, --test-python, --test)" >&2; exit 2 ;;
     esac
 done
 
@@ -165,6 +170,9 @@ if [ "$test" = 1 ]; then
         # shellcheck disable=SC2086
         apt_install $runtimes
     fi
+fi
+
+if [ "$test" = 1 ] || [ "$test_python" = 1 ]; then
     if ! python3 -c "import pytest, hypothesis" >/dev/null 2>&1; then
         echo "install-deps: installing pytest and hypothesis"
         python3 -m pip install --quiet --disable-pip-version-check pytest hypothesis
