@@ -31,7 +31,7 @@ DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS
                 Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
                 Tests/IdleLockTests Tests/c Tests/abi Tests/fuzz Tests/lsan.supp \
                 bindings/c docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk \
-                mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt
+                mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt mk/target.mk
 # Files under DIST_PATHS that only what is left out uses: the wheel's and
 # the rock's tests, the Python suites' counter, the benchmarks' callgrind
 # script, the by-hand old-glibc run (it needs the wheel).
