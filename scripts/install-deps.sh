@@ -22,10 +22,18 @@
 #   install-deps.sh --musl    `make musl-deps`, the library's level and
 #                             musl's compiler and C library (musl-tools:
 #                             make musl, mk/musl.mk)
+#   install-deps.sh --android `make android-deps`, the library's level and
+#                             the compiler helpers of Android's CPUs (Debian's
+#                             cross libgcc of arm64, armel and i386: make
+#                             android, mk/android.mk; clang, lld and the
+#                             bionic headers come with the toolchain and
+#                             third_party/aosp/)
 #   install-deps.sh --test    `make test-deps`, everything `make test` needs:
 #                             all of the above, the bindings' runtimes (a
 #                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
-#                             Xvfb) and the Python test packages (the
+#                             Xvfb), Kotlin's compiler and ProGuard (the
+#                             Android examples and the AAR's rules) and
+#                             the Python test packages (the
 #                             wheel's tools come from PyPI into their own
 #                             virtual environment: mk/wheel.mk)
 set -eu
@@ -68,14 +76,16 @@ apt_install() {
 c_tests=0
 cross=0
 musl=0
+android=0
 test=0
 for arg in "$@"; do
     case "$arg" in
         --c-tests) c_tests=1 ;;
         --cross) cross=1 ;;
         --musl) musl=1 ;;
-        --test) c_tests=1; cross=1; musl=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --test)" >&2; exit 2 ;;
+        --android) android=1 ;;
+        --test) c_tests=1; cross=1; musl=1; android=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --android, --test)" >&2; exit 2 ;;
     esac
 done
 
@@ -107,6 +117,12 @@ if [ "$musl" = 1 ]; then
     installed musl-tools || missing="$missing musl-tools"
 fi
 
+if [ "$android" = 1 ]; then
+    for p in libgcc-12-dev-arm64-cross libgcc-12-dev-armel-cross libgcc-12-dev-i386-cross; do
+        installed "$p" || missing="$missing $p"
+    done
+fi
+
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
     echo "install-deps: installing$missing"
     apt_update
@@ -132,6 +148,10 @@ if [ "$test" = 1 ]; then
     command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
     # test-jar unpacks the jar to check what it carries.
     command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
+    # test-android: Kotlin's compiler for the README's Kotlin examples,
+    # ProGuard (R8's rule language) for the AAR's consumer rules.
+    command -v kotlinc >/dev/null 2>&1 || runtimes="$runtimes kotlin"
+    command -v proguard >/dev/null 2>&1 || runtimes="$runtimes proguard-cli"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         apt_update
