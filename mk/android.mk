@@ -169,3 +169,77 @@ android-deps:
 	@sh scripts/install-deps.sh --android
 
 android: android-deps $(ANDROID_LIBS)
+
+# -- the AAR (bindings/java/README.md, "Android") ------------------------------
+
+# java.mk's JAVA_JAR (that file is read after this one): the binding's
+# classes, javac --release 8.
+ANDROID_CLASSES := $(BUILD)/java/idlelock.jar
+AAR_REPO    := $(BUILD)/dist/maven
+AAR_DIR     := $(AAR_REPO)/org/idlelock/idlelock-android/$(VERSION)
+AAR_FILE    := $(AAR_DIR)/idlelock-android-$(VERSION).aar
+AAR_POM     := $(AAR_DIR)/idlelock-android-$(VERSION).pom
+AAR_INPUTS  := bindings/java/android/make-aar.py bindings/java/android/AndroidManifest.xml \
+               bindings/java/android/proguard.txt bindings/java/android/idlelock-android.pom.in \
+               LICENSE THIRD_PARTY_NOTICES.md $(ANDROID_LIBS) $(ANDROID_CLASSES)
+
+$(AAR_FILE): $(AAR_INPUTS)
+	$(BUILD_STEP) AAR $@ $(PYTHON) bindings/java/android/make-aar.py $(VERSION) $(ANDROID_CLASSES) $(ANDROID_JNILIBS) \
+	    $@ $(AAR_POM) $(ANDROID_ABIS)
+
+$(AAR_POM): $(AAR_FILE)
+
+aar: android $(AAR_FILE)
+
+# -- the checks ------------------------------------------------------------------
+
+ANDROID_TESTS := $(ANDROID_DIR)/tests
+# last_error.c alone, as a library in each of its two forms (the test loads
+# it with dlopen), and its test, built for this machine.
+$(ANDROID_TESTS)/last_error-%.so: Sources/CIdleLockSupport/last_error.c Sources/CIdleLockSupport/include/idlelock_support.h
+	@mkdir -p $(@D)
+	$(BUILD_STEP) CC $@ $(CC) -std=c11 -O2 -fPIC -shared -Wall -Wextra -Werror $(if $(filter key,$*),-DILK_LAST_ERROR_PTHREAD_KEY) \
+	    -ISources/CIdleLockSupport/include -o $@ $<
+$(ANDROID_TESTS)/test_last_error: Tests/c/test_last_error.c
+	@mkdir -p $(@D)
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -o $@ $< -lpthread -ldl
+
+# android_checks ABI: the suite's steps for one ABI: its two libraries
+# (scripts/check-android.py, scripts/check-library.sh), and the layout
+# tables of Tests/abi/test_layout.c as both compilers of the build see the
+# header: the C compiler's Android target, and the Swift core's bare-metal
+# target with the same headers and macros (so the Swift side and C agree).
+android_strip_arm64-v8a   := aarch64-linux-gnu-strip
+android_strip_armeabi-v7a := arm-linux-gnueabihf-strip
+android_strip_x86_64      := strip
+android_strip_x86         := strip
+define android_checks
+	$(STEP) $(PYTHON) scripts/check-android.py libs --abi $(1) --api $(ANDROID_API) \
+	    --lib $(ANDROID_JNILIBS)/$(1)/libidlelock.so --glue $(ANDROID_JNILIBS)/$(1)/libidlelock_jni.so \
+	    --stubs $(call android_stubs,$(1)) --objdump $(ANDROID_OBJDUMP) --link "$(target_link_android-$(1))"
+	$(STEP) sh scripts/check-library.sh --self-contained --libc bionic --strip $(android_strip_$(1)) \
+	    $(ANDROID_DIR)/$(1)/libidlelock.so $(HEADER)
+	$(STEP) $(call android_cc,$(1)) $(android_codegen_$(1)) -std=c99 -Wall -Werror -DLAYOUT_STATIC -Iinclude \
+	    -fsyntax-only Tests/abi/test_layout.c
+	$(STEP) $(ANDROID_CC) --target=$(android_swift_$(1)) $(call android_includes,$(1)) $(ANDROID_PREDEFINED) \
+	    $(android_codegen_$(1)) -std=c99 -Wall -Werror -DLAYOUT_STATIC -Iinclude -fsyntax-only Tests/abi/test_layout.c
+
+endef
+
+# The vendored AOSP files are the pinned commits' (third_party/aosp/README.md);
+# then every ABI; the AAR; last_error.c's two forms, the pthread key's
+# under valgrind (each thread's buffer freed at its end).
+test-android: test-deps aar $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/last_error-tls.so \
+    $(ANDROID_TESTS)/last_error-key.so
+	@$(STEPS_BEGIN)
+	$(STEP) sh -c 'cd $(AOSP) && sha256sum --quiet -c SHA256SUMS'
+	$(foreach a,$(ANDROID_ABIS),$(call android_checks,$(a)))
+	$(STEP) $(PYTHON) scripts/check-android.py aar --aar $(AAR_FILE) --pom $(AAR_POM) --jnilibs $(ANDROID_JNILIBS) \
+	    --glue-source bindings/java/jni/idlelock_jni.c --version $(VERSION) --abis "$(ANDROID_ABIS)" \
+	    --proguard proguard
+	$(STEP) $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/last_error-tls.so
+	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/last_error-key.so
+	@$(STEPS_END)
+
+TEST_SUITES += test-android

@@ -36,11 +36,13 @@ static void ilk_error_make_key(void) {
     ilk_error_key_ok = pthread_key_create(&ilk_error_key, free) == 0;
 }
 
-/* A library can be unloaded (dlclose) while threads it served live on: the
- * key goes with it, so no thread's exit calls into unmapped code (the
- * buffers of threads still running are then not freed). */
+/* A library can be unloaded (dlclose) and loaded again: the key goes with
+ * it, or each load would take another of the process's few keys (bionic
+ * has 128). The unloading thread's buffer is freed; those of other threads
+ * still running are not (their exit no longer frees them). */
 __attribute__((destructor)) static void ilk_error_delete_key(void) {
     if (ilk_error_key_ok) {
+        free(pthread_getspecific(ilk_error_key));
         pthread_key_delete(ilk_error_key);
         ilk_error_key_ok = 0;
     }
