@@ -20,7 +20,8 @@
 #       and OBJDIR/<name>.o for Sources/CIdleLockSupport/<name>.c
 #   $(eval $(call target_library_rule,T,LIB,SONAME,OBJECTS,LIBS))
 #       LIB linked from OBJECTS with soname SONAME, then LIBS (libsodium,
-#       the C library): the same version script and hardening as the
+#       the C library; its words that are not options are files LIB is
+#       made from too): the same version script and hardening as the
 #       native build (Makefile)
 
 ifndef TARGET_MK
@@ -41,7 +42,7 @@ $(2)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock
 endef
 
 define target_library_rule
-$(2): $(4) idlelock.map
+$(2): $(4) $(filter-out -%,$(5)) idlelock.map
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) LINK $$@ $(target_link_$(1)) -shared -o $$@ $(4) -Wl,-soname=$(3) $(TARGET_LDFLAGS) $(target_ldflags_$(1)) $(5)
 endef
