@@ -77,6 +77,10 @@ BIONIC = {"libc.so", "libm.so", "libdl.so"}
 
 
 def check_libs(a):
+    absent = [p for p in (a.lib, a.glue) if not os.path.isfile(p)]
+    if absent:
+        check(False, f"{a.abi}: not built: {' '.join(absent)} (make android)")
+        return
     stubs = {}
     for lib in sorted(BIONIC):
         for name, version in dynamic_symbols(os.path.join(a.stubs, lib), True).items():
@@ -157,6 +161,8 @@ def javap_members(jar, cls):
 
 def check_aar(a):
     abis = a.abis.split()
+    if not check(os.path.isfile(a.aar) and os.path.isfile(a.pom), f"the AAR and its .pom are built ({a.aar})"):
+        return
     want = {"classes.jar", "AndroidManifest.xml", "proguard.txt", "R.txt", "LICENSE", "THIRD_PARTY_NOTICES.md"}
     want |= {f"jni/{abi}/{lib}" for abi in abis for lib in ("libidlelock.so", "libidlelock_jni.so")}
     with zipfile.ZipFile(a.aar) as z:
