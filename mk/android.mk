@@ -103,7 +103,10 @@ android_runtime = $(android_libgcc_$(1)) -Wl,--as-needed $(call android_stubs,$(
 # 16 KiB pages (Google Play, for apps targeting Android 15), every symbol
 # resolved at link time.
 ANDROID_LDFLAGS := -Wl,-z,max-page-size=16384 -Wl,--no-undefined -Wl,--build-id=sha1
-ANDROID_SUPPORT := last_error struct_sizes scrub_registers
+# arc4random_sodium.c: the Embedded stdlib's arc4random_buf is libsodium's
+# on Android too (bionic has its own; every random byte of the library
+# comes from libsodium: docs/ARCHITECTURE.md, "The platform layer").
+ANDROID_SUPPORT := last_error struct_sizes scrub_registers arc4random_sodium
 
 # android_abi ABI: the target variables of mk/target.mk, libsodium's, and
 # the rules of its stubs, library and glue.
@@ -112,7 +115,7 @@ android_objects_$(1)   := $(ANDROID_DIR)/$(1)/obj/IdleLock.o $(foreach s,$(ANDRO
 android_link_libs_$(1) := -Wl,--exclude-libs,ALL $(call libsodium_archive,android-$(1)) $(call android_runtime,$(1))
 target_swift_android-$(1)   := -target $(android_swift_$(1)) -module-cache-path $(ANDROID_DIR)/$(1)/module-cache $(foreach f,$(call android_includes,$(1)) $(ANDROID_PREDEFINED) $(android_codegen_$(1)),-Xcc $(f))
 target_cc_android-$(1)      := $(call android_cc,$(1))
-target_cflags_android-$(1)  := $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) $(android_codegen_$(1))
+target_cflags_android-$(1)  := $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM $(android_codegen_$(1))
 target_inputs_android-$(1)  := $(LIBSODIUM_READY)
 target_link_android-$(1)    := $(ANDROID_CC) --target=$(android_triple_$(1))$(ANDROID_API) -fuse-ld=lld -nostdlib
 target_ldflags_android-$(1) := $(ANDROID_LDFLAGS)
