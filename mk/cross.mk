@@ -102,7 +102,6 @@ endef
 # libsodium's headers are the same on every CPU (Multi-Arch: same); a folder
 # with only them keeps the host's other headers out of a cross build.
 CROSS_SODIUM_INCLUDE := $(BUILD)/cross-include
-CROSS_LDFLAGS = $(TARGET_LDFLAGS) $(cross_linker_$(1))
 # AArch64 links with the Swift toolchain's lld. Its segments are 64 KiB
 # aligned (kernels with 64 KiB pages), and GNU ld pads the file itself up to
 # that alignment where RELRO ends (42 KB at 1.2.1: 199 520 bytes stripped,

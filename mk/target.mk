@@ -12,6 +12,7 @@
 #   target_cflags_T   the C support files' flags (SUPPORT_CFLAGS and the
 #                     target's code generation)
 #   target_inputs_T   files the compiles read that the build makes
+#   target_order_T    folders the Swift compile needs to exist (order-only)
 #   target_link_T     the compiler driver that links
 #   target_ldflags_T  linker flags after TARGET_LDFLAGS
 #
@@ -32,7 +33,7 @@ TARGET_MK := 1
 TARGET_LDFLAGS := -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,-z,noexecstack
 
 define target_compile_rules
-$(2)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(target_inputs_$(1))
+$(2)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(target_inputs_$(1)) | $(target_order_$(1))
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(target_swift_$(1)) -c -o $$@ $(SWIFT_SOURCES)
 
