@@ -34,9 +34,11 @@ DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS
                 mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt mk/target.mk
 # Files under DIST_PATHS that only what is left out uses: the wheel's and
 # the rock's tests, the Python suites' counter, the benchmarks' callgrind
-# script, the by-hand old-glibc run (it needs the wheel).
+# script, the by-hand old-glibc run (it needs the wheel), the Android
+# build's scripts and test (mk/android.mk: a package, like the bindings').
 DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/pytest_counts.py scripts/callgrind-hot.sh \
-                 scripts/check-old-glibc.sh
+                 scripts/check-old-glibc.sh scripts/android-stubs.py scripts/check-android.py scripts/vendor-aosp.sh \
+                 Tests/c/test_last_error.c
 
 .PHONY: dist test-dist
 
