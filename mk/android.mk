@@ -16,7 +16,10 @@
 #                      libraries and on the AAR, the C suites' struct
 #                      checks compiled for every ABI, the per-thread error
 #                      of last_error.c's Android path run here, the
-#                      vendored AOSP files against their checksums
+#                      vendored AOSP files against their checksums; and
+#                      the x86_64 build run here through a stand-in for
+#                      bionic (Tests/c/bionic_shim.c): the C suites, every
+#                      trace, the Java tests with the Android glue
 #
 # The route. Android's C library headers and symbol lists are AOSP's
 # bionic, vendored in third_party/aosp/ (a pinned commit; its README). The
@@ -229,11 +232,53 @@ define android_checks
 
 endef
 
+# The x86_64 build, run here: Tests/c/bionic_shim.c stands in for bionic's
+# libc.so on this machine's glibc (only where the two ABIs agree on x86-64;
+# the file says which), so the C suites, every trace and the Java tests
+# (the Android glue on the JVM, -Xcheck:jni) run against the Android
+# build's own code. The test programs are this machine's, linked against
+# the Android library; java.mk's test classes (read after this file).
+ANDROID_RUN     := $(ANDROID_TESTS)/x86_64
+ANDROID_RUN_LIB := $(ANDROID_DIR)/x86_64
+ANDROID_RUN_ENV := LD_LIBRARY_PATH=$(abspath $(ANDROID_RUN)/shim):$(abspath $(ANDROID_RUN_LIB))
+ANDROID_RUN_LINK = -L$(ANDROID_RUN_LIB) -l:libidlelock.so -Wl,-rpath-link,$(ANDROID_RUN)/shim -lpthread
+ANDROID_JAVA_TESTS := $(BUILD)/java/idlelock.jar:$(BUILD)/java/idlelock-tests.jar
+ANDROID_RUN_PROGRAMS := $(ANDROID_RUN)/shim/libc.so $(ANDROID_RUN)/test_abi $(ANDROID_RUN)/test_store \
+    $(ANDROID_RUN)/test_hygiene $(ANDROID_RUN)/idlelock-replay
+
+$(ANDROID_RUN)/shim/libc.so: Tests/c/bionic_shim.c
+	@mkdir -p $(@D)
+	@printf 'LIBC {\n  global: *;\n};\n' > $(@D)/libc.map
+	$(BUILD_STEP) CC $@ $(CC) -std=c11 -O2 -fPIC -shared -Wall -Wextra -Werror -Wl,--version-script=$(@D)/libc.map \
+	    -Wl,-soname=libc.so -o $@ $< -ldl
+$(ANDROID_RUN)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so $(ANDROID_RUN)/shim/libc.so
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(ANDROID_RUN_LINK) -o $@
+$(ANDROID_RUN)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so $(ANDROID_RUN)/shim/libc.so
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(ANDROID_RUN_LINK) -o $@
+$(ANDROID_RUN)/test_hygiene: Tests/c/test_hygiene.c $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so $(ANDROID_RUN)/shim/libc.so
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -O1 -Iinclude $< $(ANDROID_RUN_LINK) -o $@
+$(ANDROID_RUN)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so \
+    $(ANDROID_RUN)/shim/libc.so
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $< $(ANDROID_RUN_LINK) -lsodium -o $@
+
+ifneq ($(filter x86_64,$(ANDROID_ABIS)),)
+define android_run_checks
+	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_abi
+	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_store
+	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_hygiene
+	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) $(ANDROID_RUN_ENV) sh bindings/java/tests/run-jvm.sh $(ANDROID_RUN)/java.log \
+	    -Dorg.idlelock.jni.path=$(abspath $(ANDROID_RUN_LIB))/libidlelock_jni.so -cp $(ANDROID_JAVA_TESTS) \
+	    -Didlelock.header=$(abspath $(HEADER)) org.idlelock.tests.Main
+endef
+ANDROID_RUN_DEPS := $(ANDROID_RUN_PROGRAMS) $(BUILD)/java/idlelock-tests.jar
+endif
+
 # The vendored AOSP files are the pinned commits' (third_party/aosp/README.md);
 # then every ABI; the AAR; last_error.c's two forms, the pthread key's
 # under valgrind (each thread's buffer freed at its end).
 test-android: test-deps aar $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/last_error-tls.so \
-    $(ANDROID_TESTS)/last_error-key.so
+    $(ANDROID_TESTS)/last_error-key.so $(ANDROID_RUN_DEPS)
 	@$(STEPS_BEGIN)
 	$(STEP) sh -c 'cd $(AOSP) && sha256sum --quiet -c SHA256SUMS'
 	$(foreach a,$(ANDROID_ABIS),$(call android_checks,$(a)))
@@ -243,6 +288,7 @@ test-android: test-deps aar $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/la
 	$(STEP) $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/last_error-tls.so
 	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    $(ANDROID_TESTS)/test_last_error $(ANDROID_TESTS)/last_error-key.so
+	$(android_run_checks)
 	@$(STEPS_END)
 
 TEST_SUITES += test-android

@@ -38,7 +38,7 @@ DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS
 # build's scripts and test (mk/android.mk: a package, like the bindings').
 DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/pytest_counts.py scripts/callgrind-hot.sh \
                  scripts/check-old-glibc.sh scripts/android-stubs.py scripts/check-android.py scripts/vendor-aosp.sh \
-                 Tests/c/test_last_error.c
+                 Tests/c/test_last_error.c Tests/c/bionic_shim.c
 
 .PHONY: dist test-dist
 
