@@ -75,9 +75,9 @@ extern "C" {
  * declares. */
 #define IDLELOCK_VERSION_MAJOR 1
 #define IDLELOCK_VERSION_MINOR 2
-#define IDLELOCK_VERSION_PATCH 1
-#define IDLELOCK_VERSION_STRING "1.2.1"
-#define IDLELOCK_VERSION_NUMBER 10201
+#define IDLELOCK_VERSION_PATCH 2
+#define IDLELOCK_VERSION_STRING "1.2.2"
+#define IDLELOCK_VERSION_NUMBER 10202
 
 /* ------------------------------------------------------------------------ */
 /* Status codes (append-only: a value is never reused or renumbered)        */
@@ -263,13 +263,14 @@ typedef struct idlelock_authenticator {
  * own clock reading, so a delay holds whatever the origins of the
  * processes' clocks, and may end up to one delay_ms later there than in
  * the process that started it. A clock step (see "Events and the decision
- * rules") restarts a period still running at the handle's previous reading
- * in full from the new reading instead of forgiving it (a reading earlier
- * than the period's start restarts it as well; one that had run out before
- * the step stays over), and once the clock reads past the point where this
- * process first ran the period, the period also still runs from there (a
- * step back and forth forgives nothing); no period ever exceeds its
- * configured delay_ms. max_attempts still ends in a lockout; a right
+ * rules") carries a period over (1.2.2): from the new reading it runs for
+ * what it had left at the handle's previous reading, never longer (so a
+ * clock that jitters cannot keep the passcode out) and never shorter (a
+ * step forgives none of it); one that had run out before the step stays
+ * over. No period ever exceeds its configured delay_ms. (1.2.0 and 1.2.1
+ * restarted a running period in full at every step: one step back before
+ * the last activity then kept the passcode out for as long as the step.)
+ * max_attempts still ends in a lockout; a right
  * passcode, a biometric unlock or a new passcode (idlelock_set_passcode)
  * resets the count, and with it any delay. */
 typedef struct idlelock_delay_step {
@@ -472,9 +473,14 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* rename does not fail the step, whose file every process reads: only its  */
 /* survival across a power cut is then not ensured; docs/STORE.md). Every   */
 /* durable step takes an exclusive flock on `<path>.lock` (never renamed or */
-/* deleted; it also holds the rollback mark, below), waiting at most        */
-/* 2000 ms for another process;                                             */
-/* other calls on the same handle wait for a durable step to finish.        */
+/* deleted by the library; it also holds the rollback mark, below), waiting */
+/* at most 2000 ms for another process; other calls on the same handle      */
+/* wait for a durable step to finish. Once it holds the flock, a process    */
+/* checks that the file it locked is still the one at `<path>.lock` (same   */
+/* device and inode, still linked): when a cleanup tool deleted or replaced */
+/* it, the process takes the new file and waits for its flock (1.2.2), so   */
+/* no two durable steps run at once and no attempt is lost; the mark the    */
+/* deleted file held is lost with it.                                       */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - store_path names one file for the life of the handle: its folder is   */
@@ -534,12 +540,14 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /*    process started later catches an older copy of the store put back     */
 /*    too: IDLELOCK_ERR_STORAGE, the session locks (REASON_STARTUP) or      */
 /*    create fails, and the file is left untouched; put the latest copy     */
-/*    back, or sign out. A sign-out moves the mark past the sign-in's last  */
-/*    generation, so no copy of it signs it in again. An empty              */
-/*    `<path>.lock` (as 1.2.0 and earlier left it) holds no mark yet: the   */
-/*    first process that opens the store writes one. What the mark cannot   */
-/*    catch (both files put back, `<path>.lock` emptied, a copy of an       */
-/*    earlier sign-in), and what that restores, is in docs/STORE.md.        */
+/*    back, or sign out. Generations never restart (1.2.2): a sign-out      */
+/*    moves the mark past the sign-in's last generation, and a new sign-in  */
+/*    continues above the mark, so a copy of any earlier sign-in is older   */
+/*    than the mark too, and none signs in again. An empty `<path>.lock`    */
+/*    (as 1.2.0 and earlier left it) holds no mark yet: the first process   */
+/*    that opens the store writes one. What the mark cannot catch (both     */
+/*    files put back, `<path>.lock` emptied or deleted), and what that      */
+/*    restores, is in docs/STORE.md.                                        */
 /*  - Without a device key, anyone who can copy the file can search a short */
 /*    passcode offline (10^4 Argon2id runs for 4 digits), and anyone who    */
 /*    can write it can edit it (the check is then unkeyed): set the count,  */
@@ -655,21 +663,33 @@ int idlelock_watch_stop(idlelock *lock);
 /* session keeps its reason until it is unlocked.                           */
 /*                                                                          */
 /* Clock steps. A step is a reading earlier than the most recent reading of */
-/* any call of this handle (not the highest one it has seen: after a step,  */
-/* the next one is judged from where the clock landed), or than its         */
-/* recorded activity or departure. An engaged, UNLOCKED session locks with  */
-/* REASON_CLOCK; an unengaged one resets its bookkeeping to now. In every   */
-/* state a step makes every age the handle measures on its clock unknown,   */
-/* wherever the reading lands, and the strict answer follows; a step never  */
-/* re-opens what an age had closed: the last passcode entry counts as too   */
-/* old (passcode_max_age_ms) until the passcode is entered again;           */
-/* last_auth_ms is forgotten (idlelock_require_recent_auth asks again); an  */
-/* escalating delay still running restarts in full; open biometric requests */
-/* expire. With a store, the entry a step made unknown is recorded so in    */
-/* the store (in the durable step that saves the call's lock, or in one of  */
-/* its own on a locked session: best effort, no status of its own), so that */
+/* any call of this handle, or than its recorded activity or departure.     */
+/* Every call that reads the clock checks for one, idlelock_disable         */
+/* included: a step seen there counts like any other (the handle's clock    */
+/* bookkeeping moves to the landing reading, which the unengaged session    */
+/* keeps; the sign-out then deletes the store, and the entry with it). A    */
+/* step is seen once (1.2.2): the recorded activity and                     */
+/* departure move to the reading where the clock landed, in every state     */
+/* (LOCKED and LOCKED_OUT too: snapshot.last_activity_ms shows it), so a    */
+/* later reading is judged from there, and a reading that is earlier than   */
+/* the old activity but not than the landing is no new step. An engaged,    */
+/* UNLOCKED session locks with REASON_CLOCK; an unengaged one resets its    */
+/* bookkeeping to now. In every state a step makes every age the handle     */
+/* measures on its clock unknown, wherever the reading lands, and the       */
+/* strict answer follows; a step never re-opens what an age had closed: the */
+/* last passcode entry counts as too old (passcode_max_age_ms) until the    */
+/* passcode is entered again; last_auth_ms is forgotten                     */
+/* (idlelock_require_recent_auth asks again); an escalating delay still     */
+/* running is carried over (idlelock_delay_step: it keeps what it had left, */
+/* no more); open biometric requests expire. With a store, every step an    */
+/* engaged handle sees is recorded there (in the durable step that saves    */
+/* the call's lock, or in one of its own on a locked session: best effort,  */
+/* no status of its own): the passcode entry the store holds in this boot   */
+/* is marked unknown, whatever this handle remembers of it (another process */
+/* may have entered the passcode since this handle last looked), so that    */
 /* every process of the sign-in, and the next one to start, takes it as     */
-/* unknown too.                                                             */
+/* unknown too; and this handle never trusts that entry again, even when    */
+/* the record could not be written.                                         */
 /*                                                                          */
 /* What is not seen as a step: a step back by less than the time since the  */
 /* handle's previous reading (the clock still reads later than before:      */
@@ -1062,7 +1082,9 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /* secrets, the gate): a finish that sees it answers as listed under        */
 /* idlelock_biometric_finish (IDLELOCK_ERR_NO_PASSCODE,                     */
 /* IDLELOCK_ERR_SESSION_LOCKED or IDLELOCK_ERR_LOCK_UNAVAILABLE) and ends   */
-/* the request; never OK.                                                   */
+/* the request; never OK. A void request's prompt stops deferring at once:  */
+/* the call that voids it judges the deadlines again at its reading, so an  */
+/* idle lock the prompt deferred locks in that call (1.2.2).                */
 /*                                                                          */
 /* Nothing in the pair unlocks a locked session without the released        */
 /* secret opening the shortcut's wrap: an ENABLE request never unlocks, an  */
@@ -1282,8 +1304,11 @@ int idlelock_require_recent_auth(idlelock *lock, int64_t max_age_ms);
  * count and the lockout, and leave the session UNLOCKED, REASON_NONE, not
  * engaged, with a fresh session key. Works in every state (it is the only
  * way out of LOCKED_OUT); on a session that is not engaged it still forgets
- * the secrets held in memory (a sign-out never leaves session data behind). The host must drop its own session data too. A
- * passcode check running on another thread is voided.
+ * the secrets held in memory (a sign-out never leaves session data
+ * behind). The host must drop its own session data too. A passcode check
+ * running on another thread is voided. It reads the clock first, as every
+ * call of "Events and the decision rules" does, so a clock step it sees
+ * counts (see "Clock steps" there).
  * The new session key goes into the secure buffer the handle already
  * holds, so sign-out cannot fail for lack of memory. With a store, the
  * store file is deleted (every process using it is signed out at its next
@@ -1328,6 +1353,13 @@ int idlelock_unsubscribe(idlelock *lock, uint64_t token);
 /* durable step each: IDLELOCK_ERR_STORAGE when it fails, nothing changed;  */
 /* each call answers IDLELOCK_ERR_STORAGE for a damaged store (the session  */
 /* locks). Each judges the deadlines first. Thread: any.                    */
+/*                                                                          */
+/* A gate answers from the state the call leaves (1.2.2): secret_get,       */
+/* require_unlocked and require_recent_auth hand out or pass only when the  */
+/* session is still unlocked after every judgement the call makes, the look */
+/* at the store included (another process that turned the shortcut off     */
+/* voids this handle's open biometric requests; an idle lock one of them    */
+/* deferred is then judged at the same reading, before the gate answers).   */
 /* ------------------------------------------------------------------------ */
 
 /* Store `len` bytes from `data` (NULL allowed only when len is 0) under

@@ -212,7 +212,7 @@ $(ANDROID_TESTS)/test_last_error: Tests/c/test_last_error.c
 
 # android_checks ABI: the suite's steps for one ABI: its two libraries
 # (scripts/check-android.py, scripts/check-library.sh), and the layout
-# tables of Tests/abi/test_layout.c as both compilers of the build see the
+# tables of Tests/abi-baseline/test_layout.c as both compilers of the build see the
 # header: the C compiler's Android target, and the Swift core's bare-metal
 # target with the same headers and macros (so the Swift side and C agree).
 android_strip_arm64-v8a   := aarch64-linux-gnu-strip
@@ -226,9 +226,9 @@ define android_checks
 	$(STEP) sh scripts/check-library.sh --self-contained --libc bionic --strip $(android_strip_$(1)) \
 	    $(ANDROID_DIR)/$(1)/libidlelock.so $(HEADER)
 	$(STEP) $(call android_cc,$(1)) $(android_codegen_$(1)) -std=c99 -Wall -Werror -DLAYOUT_STATIC -Iinclude \
-	    -fsyntax-only Tests/abi/test_layout.c
+	    -fsyntax-only Tests/abi-baseline/test_layout.c
 	$(STEP) $(ANDROID_CC) --target=$(android_swift_$(1)) $(call android_includes,$(1)) $(ANDROID_PREDEFINED) \
-	    $(android_codegen_$(1)) -std=c99 -Wall -Werror -DLAYOUT_STATIC -Iinclude -fsyntax-only Tests/abi/test_layout.c
+	    $(android_codegen_$(1)) -std=c99 -Wall -Werror -DLAYOUT_STATIC -Iinclude -fsyntax-only Tests/abi-baseline/test_layout.c
 
 endef
 

@@ -157,19 +157,19 @@ test-hygiene: lib $(BUILD)/test_hygiene
 
 # ------------------------------------------------------------ ABI baseline
 
-$(BUILD)/test_layout: Tests/abi/test_layout.c $(HEADER) $(LIB)
+$(BUILD)/test_layout: Tests/abi-baseline/test_layout.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 test-abi: lib $(BUILD)/test_layout
 	@$(STEPS_BEGIN)
 	$(STEP) $(BUILD)/test_layout
-	$(STEP) sh Tests/abi/check-abi.sh $(LIB) $(HEADER) Tests/abi
+	$(STEP) sh Tests/abi-baseline/check-abi.sh $(LIB) $(HEADER) Tests/abi-baseline
 	@$(STEPS_END)
 
-# Only for a deliberate ABI change: rewrites Tests/abi/exported-symbols.txt
+# Only for a deliberate ABI change: rewrites Tests/abi-baseline/exported-symbols.txt
 # (and libidlelock.abi when abidw is installed); the layout tables in
-# Tests/abi/test_layout.c are edited by hand.
+# Tests/abi-baseline/test_layout.c are edited by hand.
 abi-baseline: lib
-	sh Tests/abi/make-baseline.sh $(LIB) $(HEADER) Tests/abi
+	sh Tests/abi-baseline/make-baseline.sh $(LIB) $(HEADER) Tests/abi-baseline
 
 TEST_SUITES += test-abi test-hygiene test-c-sanitized fuzz-smoke

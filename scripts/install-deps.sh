@@ -55,7 +55,7 @@ installed() {
 apt_update() {
     as_root apt-get update -qq && return 0
     echo "install-deps: warning: apt-get update failed; retrying once" >&2
-    sleep 5
+    sleep "${IDLELOCK_APT_RETRY_SECONDS:-5}"
     as_root apt-get update -qq && return 0
     echo "install-deps: warning: apt-get update failed again; trying the install with the package lists apt has" >&2
 }

@@ -441,6 +441,45 @@ struct BiometricPairTests {
         let s = l.snapshot()
         #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE)
     }
+
+    /// Regression (issue 26, finding 2): a gate answered from the judgement
+    /// it made before it looked at the store. Handle A is unlocked with an
+    /// open re-check that defers a due idle lock; handle B turns the
+    /// shortcut off. A's gate saw that through the store, which voided the
+    /// re-check and made the idle lock due, and still answered OK (the
+    /// snapshot said LOCKED right after). Every gate answers from the state
+    /// the call leaves: require_unlocked, secret_get and require_recent_auth.
+    @Test func aGateAnswersFromTheStateItLeaves() {
+        let gates: [(String, (OpaquePointer?) -> Int32)] = [
+            ("require_unlocked", { idlelock_require_unlocked($0) }),
+            ("secret_get", { h in
+                var buffer = [UInt8](repeating: 0, count: 16)
+                var length = buffer.count
+                return idlelock_secret_get(h, "token", &buffer, &length)
+            }),
+            ("require_recent_auth", { idlelock_require_recent_auth($0, 86_400_000) }),
+        ]
+        for (name, gate) in gates {
+            let folder = TempFolder()
+            let clock = FakeClock()
+            let a = PairLock(clock: clock, store: folder.store)
+            a.setPasscode()
+            #expect("t".withCString { idlelock_secret_put(a.handle, "token", UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), 1) } == 0)
+            a.enable()
+            a.lock()
+            #expect(a.unlock() == 0, "an authentication, for require_recent_auth")
+            let (rc, _) = a.beginUnlock() // a re-check before a payment
+            #expect(rc == 0)
+            clock.advance(70_000) // past the idle timeout: the open re-check defers it
+            #expect(a.snapshot().state == IDLELOCK_STATE_UNLOCKED)
+            let b = PairLock(clock: clock, store: folder.store)
+            #expect(idlelock_disable_biometrics(b.handle) == 0) // another process turns the shortcut off
+            #expect(gate(a.handle) == IDLELOCK_ERR_SESSION_LOCKED, "\(name) answered from before its look at the store")
+            let s = a.snapshot()
+            #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_IDLE, "\(name)")
+            #expect(s.is_biometrics_enabled == 0)
+        }
+    }
 }
 
 @Suite("Passcode policies")

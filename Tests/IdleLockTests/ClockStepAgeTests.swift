@@ -135,10 +135,10 @@ struct ClockStepAgeTests {
         #expect(storedEntry(folder.store) == clock.now.pointee, "the next entry is known again")
     }
 
-    /// A step seen while the session was not engaged, or a later entry by
-    /// another process, is not marked unknown in the store: only the entry
-    /// this handle distrusted is.
-    @Test func onlyTheEntryTheStepMadeUnknownIsMarked() {
+    /// A handle records only steps it sees: a reading later than its own
+    /// latest one is time passing, not a step, and leaves another
+    /// process's entry as it is.
+    @Test func aReadingThatIsNoStepLeavesAnotherProcesssEntry() {
         let folder = TempFolder()
         let clock = FakeClock(10 * hour)
         let a = PairLock(clock: clock, maxAge: hour, store: folder.store)
@@ -148,12 +148,51 @@ struct ClockStepAgeTests {
         idlelock_start(b.handle, nil)
         clock.advance(5 * minute)
         #expect(b.unlock() == 0) // another process's entry, later than a's
-        clock.advance(-1 * minute) // a step both handles will see
+        clock.advance(-1 * minute) // a step for b, not for a (which last read 10 h)
         _ = a.snapshot()
-        #expect(storedEntry(folder.store) == 10 * hour + 5 * minute, "a never knew b's entry: left as it is")
+        #expect(storedEntry(folder.store) == 10 * hour + 5 * minute, "no step for a: left as it is")
         _ = b.snapshot()
         #expect(storedEntry(folder.store) == Int64.max, "b's own entry, made unknown by the step b saw")
     }
+
+    /// Regression (issue 26, finding 1): a handle that already held the
+    /// entry as unknown (it had seen a step) did not record a later step,
+    /// so the entry another process had renewed meanwhile stayed in the
+    /// store, and a process started after the step got the biometric
+    /// unlock that passcode_max_age_ms had closed. A step is recorded
+    /// against the store's current entry, whatever the handle remembers.
+    @Test func aStepIsRecordedWhateverTheHandleRemembers() {
+        let folder = TempFolder()
+        let clock = FakeClock(10 * hour)
+        let a = PairLock(clock: clock, maxAge: hour, store: folder.store)
+        a.setPasscode()
+        a.enable()
+        a.lock()
+        clock.advance(-1 * minute) // a's first step: its entry is unknown
+        _ = a.snapshot()
+        #expect(storedEntry(folder.store) == Int64.max)
+        clock.advance(2 * minute)
+        let entry = clock.now.pointee
+        do {
+            let d = PairLock(clock: clock, maxAge: hour, store: folder.store)
+            idlelock_start(d.handle, nil)
+            #expect(d.unlock() == 0, "process D enters the passcode")
+        }
+        #expect(storedEntry(folder.store) == entry)
+        clock.now.pointee = entry + 70 * minute // the age has closed
+        #expect(a.snapshot().is_passcode_required == 1)
+        clock.now.pointee = entry + 20 * minute // a step back, seen by a only
+        let s = a.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.is_passcode_required == 1)
+        #expect(storedEntry(folder.store) == Int64.max, "the step was not recorded: D's entry stayed")
+        let e = PairLock(clock: clock, maxAge: hour, store: folder.store)
+        e.kept = a.kept
+        idlelock_start(e.handle, nil)
+        #expect(e.snapshot().is_passcode_required == 1, "a process started after the step re-opened the age")
+        #expect(e.pairUnlock() == IDLELOCK_ERR_LOCK_UNAVAILABLE)
+        #expect(e.snapshot().state == IDLELOCK_STATE_LOCKED)
+    }
+
 }
 
 @Suite("Clock steps make ages unknown (rules)")
@@ -189,9 +228,12 @@ struct ClockStepAgeRulesTests {
         #expect(!r.authenticated(within: 5_000, now: 2_000), "the closed window re-opened")
     }
 
-    /// A step that lands inside a running delay restarts it in full (the
-    /// strict answer), not only one that lands before its start.
-    @Test func aStepRestartsARunningDelayInFull() {
+    /// A step that lands inside a running delay carries what it had left at
+    /// the previous reading over to the landing reading: not restarted in
+    /// full (issue 26, finding 3: the strict answer bought nothing, since a
+    /// step forward cannot be seen, and cost the user the door), and not
+    /// shortened by the time the clock had run past the landing point.
+    @Test func aStepCarriesARunningDelayOver() {
         var r = rules()
         r.lockNow(now: 100_000)
         guard case .check(let ticket) = r.beginAttempt(now: 100_000) else { Issue.record("refused"); return }
@@ -199,9 +241,10 @@ struct ClockStepAgeRulesTests {
         r.check(now: 120_000)
         #expect(r.msUntilRetry(now: 120_000) == 10_000)
         r.check(now: 105_000) // back 15 s: 5 s into the period
-        #expect(r.msUntilRetry(now: 105_000) == 30_000, "a step restarts the delay, not resumes it")
-        #expect(r.beginAttempt(now: 130_000) == .retryLater(5_000))
-        #expect(r.msUntilRetry(now: 135_000) == 0)
+        #expect(r.msUntilRetry(now: 105_000) == 10_000, "the step lengthened or shortened the delay")
+        #expect(r.beginAttempt(now: 110_000) == .retryLater(5_000))
+        #expect(r.msUntilRetry(now: 115_000) == 0)
+        #expect(r.clockSteps == 1)
     }
 
     /// A delay that had run out before the step stays over (a step forgives

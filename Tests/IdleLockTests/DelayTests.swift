@@ -7,7 +7,7 @@ import Testing
 @testable import IdleLock
 
 /// A locked handle on a fake clock with `schedule`, optionally on a store.
-private final class DelayedLock {
+private final class DelayedLock: TestHandle {
     let clock: FakeClock
     var handle: OpaquePointer?
     let status: Int32
@@ -165,22 +165,66 @@ struct DelayTests {
         #expect(restarted.msUntilRetry(now: Int64.max) == 1_000)
     }
 
-    /// A clock step restarts a period, and forgives nothing: back on the
-    /// original timeline the period still runs from its saved start.
-    /// Regression (found by trying to break 1.1): a step back to 0 and a
-    /// return to the old timeline ended a 60 s delay 20 s in.
-    @Test func aClockStepBackAndForthForgivesNothing() {
+    /// A clock step carries a period over: it goes on from the landing
+    /// reading with what it had left at the previous one, whatever the
+    /// step (issue 26, finding 3). Back on the old timeline is a step
+    /// forward, which no reading can tell from time passing.
+    @Test func aClockStepCarriesThePeriodOver() {
         var r = rulesWithDelay(60_000, now: 1_000_000)
         r.passcodeSet(now: 1_000_000)
         guard wrongAttempt(&r, now: 1_000_000) else { Issue.record("not counted"); return }
-        r.check(now: 0) // a step back: the period restarts at 0
-        #expect(r.msUntilRetry(now: 0) == 60_000)
-        #expect(r.msUntilRetry(now: 1_020_000) == 40_000, "back on the old timeline, 20 s into the period")
-        #expect(r.beginAttempt(now: 1_020_000) == .retryLater(40_000))
+        r.check(now: 1_010_000)
+        r.check(now: 0) // a step back, 10 s into the period
+        #expect(r.msUntilRetry(now: 0) == 50_000)
+        #expect(r.beginAttempt(now: 20_000) == .retryLater(30_000))
         // Re-reading this process's own saved period changes nothing.
-        r.adoptDelay(started: 1_000_000, period: 60_000, now: 1_020_000)
-        #expect(r.msUntilRetry(now: 1_020_000) == 40_000)
-        #expect(r.msUntilRetry(now: 1_060_000) == 0)
+        r.adoptDelay(started: 1_000_000, period: 60_000, now: 20_000)
+        #expect(r.msUntilRetry(now: 20_000) == 30_000)
+        #expect(r.msUntilRetry(now: 50_000) == 0)
+        // A step back once it is over does not run it again.
+        r.check(now: 50_000)
+        r.check(now: 10_000)
+        #expect(r.msUntilRetry(now: 10_000) == 0)
+    }
+
+    /// Regression (issue 26, finding 3): after a step back before the last
+    /// activity, every later reading until the clock passed that old
+    /// activity counted as a new step and restarted the delay: a lock
+    /// screen that polls kept the passcode out for as long as the step.
+    /// A step is seen once: the delay goes on with what it had left.
+    @Test func aStepBackIsSeenOnceByALockScreenThatPolls() {
+        let l = DelayedLock([(5, 60_000)], maxAttempts: 10, clock: FakeClock(36_000_000))
+        for _ in 0..<5 { _ = l.unlock("0000") }
+        var s = l.snapshot()
+        #expect(s.ms_until_retry == 60_000 && s.attempts_remaining == 5)
+        l.clock.advance(-3_600_000) // back an hour, before the last activity
+        s = l.snapshot()
+        #expect(s.ms_until_retry == 60_000, "the step keeps what the delay had left, no more, no less")
+        for _ in 0..<60 {
+            l.clock.advance(1_000) // a lock screen polling every second
+            _ = l.snapshot()
+        }
+        s = l.snapshot()
+        #expect(s.ms_until_retry == 0, "each reading before the old activity restarted the delay")
+        #expect(l.unlock("2468").0 == 0, "the passcode was kept out after the delay")
+    }
+
+    /// Regression (issue 26, finding 3): a caller clock that jitters (1 ms
+    /// back every third reading) restarted a 30 s delay at every step: the
+    /// right passcode was never accepted. A step carries the delay over.
+    @Test func aJitteringClockDoesNotKeepThePasscodeOut() {
+        let l = DelayedLock([(5, 30_000)], maxAttempts: 10, clock: FakeClock(36_000_000))
+        for _ in 0..<5 { _ = l.unlock("0000") }
+        #expect(l.snapshot().ms_until_retry == 30_000)
+        var accepted = false
+        for reading in 1...1_200 { // 10 simulated minutes at 2 readings a second
+            l.clock.advance(reading % 3 == 0 ? -1 : 500)
+            if l.snapshot().ms_until_retry == 0 {
+                accepted = l.unlock("2468").0 == 0
+                break
+            }
+        }
+        #expect(accepted, "the jittering clock kept the passcode out")
     }
 
     /// A period saved on a clock that read later than this one (another

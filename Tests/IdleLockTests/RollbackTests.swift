@@ -52,7 +52,11 @@ private func storeKeys(_ withKey: Bool) throws -> StoreKeys {
 
 /// The store's generation (offset 16).
 private func generation(_ path: String) -> UInt64 {
-    let b = bytes(path)
+    generationOf(bytes(path))
+}
+
+/// The generation of a copy of the store.
+private func generationOf(_ b: [UInt8]) -> UInt64 {
     guard b.count >= 24 else { return 0 }
     return b[16..<24].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
 }
@@ -337,11 +341,12 @@ struct RollbackTests {
                 == generation(folder.store), "a durable write raises it")
     }
 
-    /// A store of another sign-in than the mark's is a sign-in (the mark
-    /// holds one): a copy of an earlier sign-in put back after a new one is
-    /// taken once; as soon as a process has written it, the same copy put
-    /// back again is caught (docs/STORE.md).
-    @Test func aCopyOfAnEarlierSignInIsTakenOnce() {
+    /// Regression (issue 26, finding 4): the mark remembered one sign-in,
+    /// so a copy of an earlier sign-in put back after a new one was taken
+    /// (once; alternating two sign-ins' copies, every time). Generations
+    /// continue across sign-ins: a copy of any earlier sign-in is older
+    /// than the mark (docs/STORE.md, "Rollback").
+    @Test func aCopyOfAnEarlierSignInIsNeverTaken() {
         let folder = TempFolder()
         let clock = FakeClock()
         let a = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
@@ -350,13 +355,59 @@ struct RollbackTests {
         let earlier = bytes(folder.store)
         #expect(idlelock_disable(a.handle) == 0)
         #expect(a.setPasscode("1357") == 0) // a new sign-in
+        #expect(generation(folder.store) > generationOf(earlier), "the new sign-in continues above the last")
+        idlelock_lock(a.handle, nil)
+        let later = bytes(folder.store)
+        #expect(a.unlock("1357") == 0) // the sign-in goes on: its copy is older now
         putBack(earlier, at: folder.store)
         let b = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
-        #expect(b.status == 0, "another sign-in's store is a sign-in")
-        idlelock_start(b.handle, nil)
-        #expect(b.unlock("0000") == IDLELOCK_ERR_INVALID_PASSCODE) // written: the mark follows it
-        putBack(earlier, at: folder.store)
+        #expect(b.status == IDLELOCK_ERR_STORAGE, "a copy of an earlier sign-in was taken")
+        #expect(a.unlock("1357") == IDLELOCK_ERR_STORAGE, "the running handle took the earlier sign-in's copy")
+        putBack(later, at: folder.store)
         let c = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
-        #expect(c.status == IDLELOCK_ERR_STORAGE, "the same copy put back twice")
+        #expect(c.status == IDLELOCK_ERR_STORAGE, "an older copy of the current sign-in")
+    }
+
+    /// docs/STORE.md's table "What the mark cannot catch", row by row, as a
+    /// test shows it: the store put back with `<store>.lock` emptied or
+    /// deleted (a running handle refuses it, a later process takes it), and
+    /// a copy of an earlier sign-in put back together with the lock file of
+    /// its time (a running handle of the later sign-in takes it as another
+    /// sign-in, LOCKED (STARTUP); a later process takes it).
+    @Test func whatTheMarkCannotCatch() {
+        for lockFile in ["emptied", "deleted"] {
+            let folder = TempFolder()
+            let clock = FakeClock()
+            let a = StoredLock(folder.store, clock: clock, key: key)
+            #expect(a.setPasscode("2468") == 0)
+            let copy = bytes(folder.store)
+            #expect(a.put("token", "t") == 0)
+            putBack(copy, at: folder.store)
+            if lockFile == "emptied" {
+                writeLockFile(folder.store, [])
+            } else {
+                #expect(unlink(folder.store + ".lock") == 0)
+            }
+            #expect(idlelock_require_unlocked(a.handle) == IDLELOCK_ERR_STORAGE, "\(lockFile): the running handle")
+            let b = StoredLock(folder.store, clock: clock, key: key)
+            #expect(b.status == 0, "\(lockFile): a later process takes it")
+        }
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
+        #expect(a.setPasscode("2468") == 0)
+        idlelock_lock(a.handle, nil)
+        let earlier = bytes(folder.store)
+        let earlierLock = bytes(folder.store + ".lock")
+        #expect(idlelock_disable(a.handle) == 0)
+        #expect(a.setPasscode("1357") == 0)
+        putBack(earlier, at: folder.store)
+        writeLockFile(folder.store, earlierLock)
+        #expect(idlelock_require_unlocked(a.handle) == IDLELOCK_ERR_SESSION_LOCKED, "taken as another sign-in, locked")
+        let s = a.snapshot()
+        #expect(s.state == IDLELOCK_STATE_LOCKED && s.reason == IDLELOCK_REASON_STARTUP && s.attempts_remaining == 3)
+        #expect(a.unlock("2468") == 0, "the earlier sign-in's passcode opens it")
+        let b = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
+        #expect(b.status == 0, "a later process takes it")
     }
 }

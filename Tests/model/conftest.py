@@ -939,7 +939,7 @@ class Harness:
         self.store.damaged = False
 
     SECOND_HANDLE_ACTIONS = ("gate", "pair_unlock", "pair_enable", "foreign_token", "pair_wrong",
-                             "disable_biometrics")
+                             "disable_biometrics", "passcode_unlock")
 
     def _second_handle(self, start: bool, action: str, what: str) -> None:
         """Another process (an app extension) opens the store with the same
@@ -956,7 +956,10 @@ class Harness:
         handle"); "pair_wrong" / "disable_biometrics" it turns the shortcut
         off, by a finish whose secret does not open the wrap or by
         idlelock_disable_biometrics (this handle's requests are void once it
-        sees the store, issue 19)."""
+        sees the store, issue 19); "passcode_unlock" it enters the right
+        passcode, which renews the sign-in's passcode entry in the store
+        (issue 26: a clock step this handle sees later is recorded against
+        that entry, whatever this handle remembers)."""
         assert self.store_path is not None and action in self.SECOND_HANDLE_ACTIONS, action
         other = Library(self.clock, self.keystore)
         reads = self.clock.reads
@@ -986,6 +989,12 @@ class Harness:
                     model_token = max(model.requests)
                     answer = "wrong_secret" if action == "pair_wrong" else "ok"
                     self._finish(other, model, lib_token, model_token, answer, f"{what} (finish)")
+            elif action == "passcode_unlock" and model.engaged:
+                reads = self.clock.reads
+                status, snap = other.unlock(model.passcode)
+                model_status = model.finish_call(model.unlock(self.now, model.passcode))
+                self._compare(f"{what} (unlock)", model_status, status, snap,
+                              self.clock.reads - reads, reads_allowed=2, model=model)
             elif action == "disable_biometrics":
                 reads = self.clock.reads
                 status = other.disable_biometrics()

@@ -430,22 +430,21 @@ class Prompt:
 
 @dataclass
 class Delay:
-    """A running (or run out) escalating-delay period. `start` moves when a
-    clock step (or a restart) restarts the period; `origin`, the start saved
-    with the period, does not: "restarted (never forgiven)", so once the
-    clock reads past the origin again the period also runs from there (a
-    step back and forth forgives nothing)."""
+    """A running (or run out) escalating-delay period. idlelock_delay_step
+    (1.2.2): a clock step carries the period over: from the landing reading
+    it runs for what it had left at the previous reading, no more, no less
+    (`carry`)."""
 
     start: int
     length: int
-    origin: int
 
     def left(self, now: int) -> int:
         """ms left at `now`, 0..length."""
-        left = max(0, min(self.length, self.start + self.length - now))
-        if self.origin != self.start and now >= self.origin:
-            left = max(left, min(self.length, self.origin + self.length - now))
-        return left
+        return max(0, min(self.length, self.start + self.length - now))
+
+    def carry(self, previous: int, now: int) -> None:
+        """Across a step from `previous` to `now`."""
+        self.start = now - (self.length - self.left(previous))
 
 
 @dataclass
@@ -609,7 +608,7 @@ class Model:
                 # saved period, from create's reading. The saved start is a
                 # reading of another process's clock (maybe of another
                 # origin): never a time on this one.
-                model.delay = Delay(start=now, length=store.delay_ms, origin=now)
+                model.delay = Delay(start=now, length=store.delay_ms)
         return Status.OK, model
 
     # ----------------------------------------------------------- snapshot
@@ -838,12 +837,17 @@ class Model:
         unknown, wherever the reading lands, and the strict answer follows;
         a step never re-opens what an age had closed: the last passcode
         entry counts as too old (passcode_max_age_ms) until the passcode is
-        entered again; last_auth_ms is forgotten [...]; an escalating delay
-        still running restarts in full; open biometric requests expire."
-        idlelock_delay_step: "restarts a period still running at the
-        handle's previous reading in full from the new reading [...] (a
-        reading earlier than the period's start restarts it as well; one
-        that had run out before the step stays over)"."""
+        entered again; last_auth_ms is forgotten [...]; open biometric
+        requests expire."
+
+        1.2.2 (header; docs/RULES.md "Clock steps"): "A step is seen once":
+        the recorded activity and departure move to the landing reading, in
+        every state, so a later reading before the old activity is no new
+        step. idlelock_delay_step: a step carries a running period over
+        ("never lengthens [...] beyond what it had left at the previous
+        reading, and never forgives any of it"). With a store, every step
+        an engaged handle sees is recorded against the store's current
+        entry, "whatever the handle remembers"."""
         stepped_back = now < self.latest or now < self.last_activity or (
             self.departure is not None and now < self.departure.at
         )
@@ -857,42 +861,43 @@ class Model:
         self.latest = now
         if not stepped_back:
             return
-        if self.delay is not None and (self.delay.left(previous) > 0 or now < self.delay.start):
-            self.delay.start = now
-        told = None
+        if self.delay is not None:
+            self.delay.carry(previous, now)
         if self.entered_at is not None:
             self.distrusted, self.entered_at = self.entered_at, None
-            told = self.distrusted
         self.last_auth = NEVER
         if self.engaged:
             self._lock(Reason.CLOCK)  # nothing when already locked
-            if told is not None:
-                self._tell_store_of_step(told)
+            self._tell_store_of_step()
         else:
             # "just resets the bookkeeping to now": the prompts' openings and
             # a prompt's end too, so a cap is never measured from a reading
             # later than the clock.
-            self.last_activity = now
             if self.departure is not None:
-                self.departure.at = now
                 if self.departure.prompt_ended is not None and self.departure.prompt_ended > now:
                     self.departure.prompt_ended = now
             for prompt in self.prompts.values():
                 prompt.begun = min(prompt.begun, now)
+        # Seen once: the activity and the departure move to the landing.
+        self.last_activity = now
+        if self.departure is not None:
+            self.departure.at = now
 
-    def _tell_store_of_step(self, entry: int) -> None:
-        """Header ("The store"): the passcode entry a clock step made
-        unknown is recorded in the store as unknown (passcode_entered_at
-        IDLELOCK_NEVER, docs/STORE_FORMAT.md), when the store still records
-        it in this boot, in the durable step that saves the call's lock (or
-        its own one): best effort, no status of its own. Like every durable
+    def _tell_store_of_step(self) -> None:
+        """Header ("The store"): the passcode entry the store records in this
+        boot is recorded as unknown (passcode_entered_at IDLELOCK_NEVER,
+        docs/STORE_FORMAT.md) in the durable step that saves the call's lock
+        (or its own one), whatever this handle remembers of it: another
+        process may have renewed it meanwhile. Best effort, no status of its
+        own; this handle never trusts that entry again. Like every durable
         step it re-reads the store first (what other processes changed is
         taken on)."""
         store = self.store
         if store is None or not store.writable():
             return
         self._absorb()
-        if store.passcode_this_boot and store.passcode_entered_at == entry and entry != UNKNOWN_ENTRY:
+        if store.passcode_this_boot and store.passcode_entered_at != UNKNOWN_ENTRY:
+            self.distrusted = store.passcode_entered_at
             store.passcode_entered_at = UNKNOWN_ENTRY
             self._adopt_policy_record()
 
@@ -1479,6 +1484,10 @@ class Model:
         prompt = self.prompts.pop(key)
         if prompt.live and not self._live_prompts() and self.departure is not None:
             self.departure.prompt_ended = None
+        # 1.2.2 (header, "Requests"): the deadlines are judged again at the
+        # call's reading, so a gate answers from the state the call leaves
+        # (an idle lock the prompt deferred may be due now).
+        self._judge(self.latest)
 
     def _void_requests(self) -> None:
         """Header, "Requests": the shortcut turned off (by any path), a new
@@ -1732,7 +1741,7 @@ class Model:
         counted, passcode attempts are refused with IDLELOCK_ERR_RETRY_LATER
         for delay_ms", from this attempt; saved with the store."""
         length = self.config.delay_after(self.count)
-        self.delay = Delay(start=now, length=length, origin=now) if length else None
+        self.delay = Delay(start=now, length=length) if length else None
         if self.store is not None:
             self.store.delay_ms = length
             self.store.delay_start = now

@@ -488,12 +488,13 @@ class IdleLockMachine(RuleBasedStateMachine):
     def passcode(self, move: Move, action: str, pick: int) -> None:
         """One Argon2id run (at most): a right or wrong unlock, or a new
         passcode; capped per sequence. Sign-out shares this rare slot (it
-        costs nothing, but ends the engaged part of a sequence; at most once
-        per sequence, and it does not use the budget)."""
+        costs nothing, but ends the engaged part of a sequence; at most twice
+        per sequence, so that sign-ins follow each other on one store, and
+        it does not use the budget)."""
         model = self.h.model
         assert model is not None
         if action == "disable":
-            if self.disables < 1:
+            if self.disables < 2:
                 self.disables += 1
                 self._call("disable", move)
                 return

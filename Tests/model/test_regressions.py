@@ -831,7 +831,9 @@ CASES += [
         ],
     ),
     Case(
-        "delay_restarts_when_the_clock_steps_before_its_start",
+        # 1.2.2 (issue 26, finding 3): a step carries the delay over, also
+        # one that lands before the period's start (1.2.1 restarted it).
+        "a_step_before_a_delays_start_carries_it_over",
         config=dict(BASE, max_attempts=4, delay_schedule=((1, 5_000),)),
         steps=[
             ("set_passcode", "2468"),
@@ -843,7 +845,10 @@ CASES += [
             ("expect", dict(ms_until_retry=2_000)),
             ("clock", -3_050),  # before the period's start
             ("check",),
-            ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=5_000)),
+            ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=2_000)),
+            ("clock", 1_000),
+            ("check",),  # no new step: the clock is judged from where it landed
+            ("expect", dict(ms_until_retry=1_000)),
         ],
     ),
 ]
@@ -931,8 +936,9 @@ CASES.append(Case(
 # - retry_delay_cut_short_by_a_saturated_end, prompt_cap_cut_short_by_a_
 #   saturated_end (SPEC §2: a period counts from its start; an end past
 #   INT64_MAX is not "now")
-# - a_clock_step_back_and_forth_forgives_no_delay (SPEC §9: restarted,
-#   never forgiven: back on the old timeline the period runs from its start)
+# - a_clock_step_back_carries_the_delay_over (1.2.2, issue 26: a step
+#   carries a delay over; 1.2.0 and 1.2.1 restarted it, and the case was
+#   then "a step back and forth forgives no delay")
 # - a_new_passcode_left_the_delay_running (SPEC §4: set_passcode resets
 #   the count, and with it the delay)
 # - an_uncovered_absence_woke_at_a_prompts_end_plus_grace (header: the next
@@ -1282,29 +1288,32 @@ FIXED = [
     ),
     (
         Case(
-            "a_clock_step_back_and_forth_forgives_no_delay",
+            "a_clock_step_back_carries_the_delay_over",
             mode="store",
             config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=0,
                         grace_ms=0, max_attempts=3, lock_on_start=1, delay_schedule=((1, 60_000),)),
             steps=[
                 ("set_passcode", "2468"),
                 ("unlock", "1357"),  # a 60 s delay from now, saved
-                ("clock", -1_000_000),  # a step back: the period restarts here
-                ("expect", dict(ms_until_retry=60_000)),
-                ("clock", 1_020_000),  # back on the old timeline, 20 s in
+                ("clock", 20_000),
+                ("check",),
+                ("clock", -1_000_000),  # a step back: the period goes on with its 40 s
+                ("expect", dict(state=L, reason=Reason.CLOCK, ms_until_retry=40_000)),
+                ("clock", 20_000),
                 ("unlock", "2468"),  # refused, uncounted
-                ("expect", dict(state=L, reason=Reason.CLOCK, ms_until_retry=40_000, attempts_remaining=2)),
-                ("clock", 40_000),
+                ("expect", dict(state=L, reason=Reason.CLOCK, ms_until_retry=20_000, attempts_remaining=2)),
+                ("clock", 20_000),
                 ("unlock", "2468"),
                 ("expect", dict(state=U, ms_until_retry=0)),
             ],
         ),
-        "SPEC §9: delays are 'restarted (never forgiven) at each create or "
-        "clock step'. A step back restarted the period, and the return to the "
-        "old timeline then looked like time passing: the library counted the "
-        "next attempt 20 s into a 60 s delay (found by trying to break 1.1; "
-        "an earlier fix had made the re-read of the store skip this process's "
-        "own period).",
+        "1.2.2 (issue 26, finding 3; idlelock_delay_step): a step carries a "
+        "running delay over, what it had left at the previous reading, never "
+        "more, never less. 1.1 to 1.2.1 restarted it in full (and, once back "
+        "on the old timeline, also ran it from its first start): a restart "
+        "bought no security, since a step forward cannot be seen, and one step "
+        "back before the last activity kept the passcode out for as long as "
+        "the step.",
     ),
     (
         Case(
@@ -1957,7 +1966,7 @@ FIXED += [
     ),
     (
         Case(
-            "a_step_inside_a_running_delay_resumed_it_instead_of_restarting_it",
+            "a_step_inside_a_running_delay_carries_what_it_had_left",
             mode="memory",
             config=dict(BASE, max_attempts=4, delay_schedule=((1, 30_000),)),
             steps=[
@@ -1969,12 +1978,14 @@ FIXED += [
                 ("expect", dict(ms_until_retry=10_000)),
                 ("clock", -15_000),  # back into the period
                 ("check",),
-                ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=30_000)),
+                ("expect", dict(state=L, reason=Reason.MANUAL, ms_until_retry=10_000)),
             ],
         ),
-        "header (clock steps, idlelock_delay_step): a delay still running "
-        "restarts in full at a clock step, never forgiven. A step that landed inside the period resumed it from there "
-        "(25 s left instead of a full 30 s).",
+        "header (clock steps, idlelock_delay_step; 1.2.2): a delay still running "
+        "is carried over at a clock step with what it had left at the previous "
+        "reading. A step that landed inside the period once resumed it from "
+        "there (25 s left: a step back lengthened it), then (1.2.0) restarted "
+        "it in full (30 s).",
     ),
 ]
 
@@ -2273,6 +2284,34 @@ CASES += [
             ("foreground",),  # away 41.501 s since the real departure
             ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
         ],
+    ),
+]
+
+# Issue 26 (found by the model's long profile while checking the 1.2.2
+# rules; it reproduces on 1.2.1).
+FIXED += [
+    (
+        Case(
+            "an_earlier_prompts_end_was_listed_for_an_absence_it_did_not_cover",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=60_000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=46_173, max_attempts=1, prompt_cap_ms=65_536),
+            steps=[
+                ("prompt_begin",),
+                ("prompt_end", 1),  # a prompt that ends before the absence
+                ("prompt_begin",),  # the prompt open when the absence begins
+                ("clock", 1),
+                ("inactive",),
+                ("set_passcode", "2468"),
+                ("expect", dict(state=U, ms_until_next_deadline=46_174)),
+            ],
+        ),
+        "header (snapshot.ms_until_next_deadline; 'Prompts the app opens "
+        "itself'): an absence is presence until the end of the prompt open "
+        "when it began plus grace_ms. The library also listed the end of a "
+        "prompt that had ended before the absence began (one ms earlier than "
+        "the end of the grace window): an early wake, no lock, but not a moment "
+        "anything could change. An absence now forgets an earlier prompt's end.",
     ),
 ]
 

@@ -3,6 +3,6 @@
 // agree (a test checks both).
 
 enum Version {
-    static let string: StaticString = "1.2.1"
-    static let number: Int32 = 10201
+    static let string: StaticString = "1.2.2"
+    static let number: Int32 = 10202
 }

@@ -126,23 +126,25 @@ extension IdleLockHandle {
     /// A lock takes effect in memory first; saving it is best effort
     /// (header, "The store"). Returns STORAGE when the save failed (the
     /// state stays locked either way). A clock step this handle saw is told
-    /// to the store in the same step (the passcode entry's time is unknown
-    /// since: `PasscodePolicy.unknownEntry`), so that no other process, and
-    /// no later one, judges the passcode's age on a reading this handle
-    /// knows is off; that part is best effort and silent on its own (the
-    /// handle keeps the entry unknown in memory). A step leaves an engaged
-    /// session locked at the end of its transaction (it locks an unlocked
-    /// one; a passcode unlock after it in the same call is a new entry,
-    /// which replaces the one it told of; a biometric unlock cannot follow
-    /// it in the same call, since a step expires every request begun before
-    /// it), so an unlocked session (the hot path) pays one comparison here,
-    /// as before.
+    /// to the store in the same step: the passcode entry the store records
+    /// in this boot is marked unknown there (`PasscodePolicy.unknownEntry`),
+    /// whatever this handle remembers of it (another process may have
+    /// renewed it since this handle last looked), so that no other process,
+    /// and no later one, judges the passcode's age on a reading this handle
+    /// knows is off. That part is best effort and silent on its own: the
+    /// handle distrusts the entry it found in memory either way. A step
+    /// leaves an engaged session locked at the end of its transaction (it
+    /// locks an unlocked one; a passcode unlock after it in the same call is
+    /// a new entry, which replaces the one it told of; a biometric unlock
+    /// cannot follow it in the same call, since a step expires every request
+    /// begun before it), so an unlocked session (the hot path) pays one
+    /// comparison here, as before.
     func saveLockIfNeeded() -> IdleLockError? {
         guard let store, rules.engaged, rules.state != .unlocked else { return nil }
         let lockDue = rules.lockEpoch != savedEpoch
-        let distrusted = rules.passcodePolicy.stepDistrusted
-        guard lockDue || distrusted != nil else { return nil }
-        if distrusted != nil { rules.clockStepTold() }
+        let stepUntold = rules.passcodePolicy.stepUntold
+        guard lockDue || stepUntold else { return nil }
+        if stepUntold { rules.clockStepTold(storeEntry: nil) }
         savedEpoch = rules.lockEpoch
         let reason = rules.reason
         let activity = rules.lastActivity
@@ -157,8 +159,9 @@ extension IdleLockHandle {
                     image.bootID = stamp
                     changed = true
                 }
-                if let distrusted, image.passcodeEnteredAt == distrusted, distrusted != PasscodePolicy.unknownEntry,
+                if stepUntold, image.passcodeEnteredAt != PasscodePolicy.unknownEntry,
                    isThisBoot(image.passcodeBootID) {
+                    rules.clockStepTold(storeEntry: image.passcodeEnteredAt)
                     image.passcodeEnteredAt = PasscodePolicy.unknownEntry
                     changed = true
                 }

@@ -3,167 +3,9 @@
 // "Passcode"; docs/RULES.md) as a value type: no clock, no lock, no
 // I/O. Every method takes the clock reading of the call and moves the state;
 // the handle (IdleLockHandle.swift) adds the clock, the mutex and the rest.
-
-/// `IDLELOCK_STATE_*`.
-enum LockState: Int32 {
-    case unlocked = 0
-    case locked = 1
-    case lockedOut = 2
-
-    /// Compares raw values. The synthesized `==` of a raw-valued enum goes
-    /// through the `getEnumTag` builtin, which Embedded Swift's optimizer
-    /// takes as having global side effects: every method comparing a state
-    /// made its callers copy (and retain) the whole `LockRules` around the
-    /// call, the largest cost left on the hot path (BENCHMARKS.md).
-    @inline(always)
-    static func == (a: LockState, b: LockState) -> Bool { a.rawValue == b.rawValue }
-}
-
-/// `IDLELOCK_REASON_*`.
-enum LockReason: Int32 {
-    case none = 0
-    case idle = 1
-    case backgrounded = 2
-    case startup = 3
-    case manual = 4
-    case clock = 5
-
-    /// Compares raw values (see `LockState.==`).
-    @inline(always)
-    static func == (a: LockReason, b: LockReason) -> Bool { a.rawValue == b.rawValue }
-}
-
-/// The validated timeouts, in milliseconds (`Millis.never` = no deadline).
-struct Timeouts: Equatable {
-    /// Idle timeout in the foreground (> 0).
-    var idle: Int64
-    /// Timeout of an absence that reached the background (>= 0), with
-    /// `IDLELOCK_SAME_AS_IDLE` already resolved.
-    var background: Int64
-    /// Together with `background`, the timeout of an absence that stayed
-    /// inactive (>= 0).
-    var inactive: Int64
-    /// Grace window (0...60000): an absence this short is presence.
-    var grace: Int64
-    /// `prompt_cap_ms` (0...600000): how long open prompts can defer the
-    /// rules, from the earliest one still open.
-    var promptCap: Int64 = 120_000
-    /// `warn_before_ms` (0 = off): the warning window before the idle lock.
-    var warnBefore: Int64 = 0
-}
-
-/// A passcode attempt in flight: what must still hold when it finishes.
-struct AttemptTicket: Equatable {
-    /// `lockEpoch` when the attempt began (header, "Passcode": a lock after the attempt
-    /// began wins over its success).
-    let epoch: UInt64
-    /// `passcodeGeneration` when it began: a replaced or removed passcode
-    /// voids the attempt.
-    let generation: UInt64
-}
-
-/// What a store tells `start` about the session's last run.
-struct RestartInfo: Equatable {
-    /// Last activity saved by unlock, set_passcode or a lock.
-    var savedActivity: Int64
-    /// The saved activity was stamped in this boot.
-    var sameBoot: Bool
-}
-
-/// How a passcode attempt may proceed.
-enum AttemptStart: Equatable {
-    /// Counted; check the passcode, then call `finishAttempt`.
-    case check(AttemptTicket)
-    /// Locked out: refused unchecked and uncounted.
-    case lockedOut
-    /// An escalating delay runs for this many ms: refused unchecked and
-    /// uncounted.
-    case retryLater(Int64)
-}
-
-/// The times a snapshot reports, and the warning, at one reading
-/// (`LockRules.report`).
-struct RulesReport {
-    var msUntilIdleLock: Int64
-    var isWarning: Bool
-    var msUntilWarning: Int64
-    var msUntilRetry: Int64
-    var msUntilNextDeadline: Int64
-}
-
-/// One step of an escalating-delay schedule (`idlelock_delay_step`).
-struct DelayStep: Equatable {
-    var failedAttempts: Int32
-    var delay: Int64
-}
-
-/// The running escalating delay.
-struct RetryDelay: Equatable {
-    /// When the current period started on this handle's clock, and its
-    /// full length.
-    var started: Int64
-    var period: Int64
-    /// Where this handle first ran the period on its own clock. A clock
-    /// step moves `started`, not this: the period still holds on that
-    /// timeline once the clock is back past it.
-    var origin: Int64
-    /// The start saved with the store for this period, read on the clock
-    /// of the process that started it: it tells this period from another
-    /// process's newer one, and is never taken as a time on this handle's
-    /// clock (whose origin may differ).
-    var savedStart: Int64
-
-    /// A period this handle starts (or first runs, from `savedStart` in
-    /// the store) at `started`.
-    init(started: Int64, period: Int64, savedStart: Int64? = nil) {
-        self.started = started
-        self.period = period
-        self.origin = started
-        self.savedStart = savedStart ?? started
-    }
-
-    /// Time left at `now`, 0...period: counted from the start, not to a
-    /// saturated end, so a delay started less than its period before
-    /// INT64_MAX still runs in full. A period restarted by a clock step
-    /// also still runs from its origin once the clock reads past it again:
-    /// a step back and forth forgives nothing.
-    @inline(always)
-    func left(at now: Int64) -> Int64 {
-        let fromStart = RetryDelay.left(of: period, since: started, at: now)
-        guard origin != started, now >= origin else { return fromStart }
-        return Swift.max(fromStart, RetryDelay.left(of: period, since: origin, at: now))
-    }
-
-    @inline(always)
-    private static func left(of period: Int64, since start: Int64, at now: Int64) -> Int64 {
-        let left = Millis.elapsed(from: Millis.elapsed(from: start, to: now), to: period)
-        return Swift.max(0, Swift.min(left, period))
-    }
-}
-
-/// What an unlock was made with: the policies (PasscodePolicy.swift) count
-/// a biometric unlock, and a passcode entry resets that count.
-enum Credential {
-    case passcode
-    /// The secret the host released after its biometric check.
-    case biometric
-}
-
-/// The outcome of a checked attempt.
-enum AttemptOutcome: Equatable {
-    case unlocked
-    /// Wrong, with this many attempts left (> 0).
-    case wrong(remaining: Int32)
-    case lockedOut
-    /// Right, but the session was locked while the check ran.
-    case overtaken
-    /// The passcode was replaced or removed while the check ran.
-    case void
-    /// A biometric success that a passcode policy refuses at the moment it
-    /// would apply (another process's biometric unlocks, read under the
-    /// store lock, count too): nothing changed.
-    case passcodeRequired(PasscodeDemand)
-}
+// The values they work with are in RuleTypes.swift; what they report at a
+// reading (the deadlines, the warning, the policies' demand) in
+// LockRulesReport.swift.
 
 struct LockRules {
     let timeouts: Timeouts
@@ -224,7 +66,7 @@ struct LockRules {
     /// The reading the deadlines were last judged at: a check at the same
     /// reading changes nothing (nothing a call does after judging makes a
     /// lock due at that same reading).
-    private var judgedAt: Int64? = nil
+    private(set) var judgedAt: Int64? = nil
 
     init(timeouts: Timeouts, lockOnStart: Bool, maxAttempts: Int32, now: Int64, firstPromptToken: UInt64 = 1,
          delaySchedule: [DelayStep] = [], policy: PasscodePolicySettings = PasscodePolicySettings()) {
@@ -251,207 +93,6 @@ struct LockRules {
         engaged ? maxAttempts &- failedAttempts : maxAttempts
     }
 
-    /// Time until the idle deadline: 0 when due, `never` when the idle
-    /// timeout is `never`, the session is locked, or not engaged.
-    @inline(always)
-    func msUntilIdleLock(now: Int64) -> Int64 {
-        guard engaged, state == .unlocked, timeouts.idle != Millis.never else { return Millis.never }
-        let idleFor = Millis.elapsed(from: lastActivity, to: now)
-        if idleFor >= timeouts.idle { return 0 }
-        // Activity later than `now` (another thread's touch during a key
-        // derivation, judged at the call's entry): never report more than
-        // a whole timeout.
-        if idleFor <= 0 { return timeouts.idle }
-        return timeouts.idle - idleFor
-    }
-
-    /// The times a snapshot reports and the warning, each computed once:
-    /// the time until the idle lock, whether a prompt shields the session
-    /// and the delay left are each read once and shared by the fields that
-    /// depend on them (as `isWarning`, `msUntilWarning` and
-    /// `msUntilNextDeadline` each compute them alone). Inlined into the one
-    /// function that writes a snapshot (IdleLockHandle.swift), which reads
-    /// the rules in place. `judgedNow`: the caller's transaction judged at
-    /// `now` (`begin`), so nothing is due at this reading (false: the rules
-    /// look it up). Changes nothing (`mutating` for
-    /// `msUntilNextDeadlineInFull`).
-    @inline(always)
-    mutating func report(now: Int64, judgedNow: Bool = false) -> RulesReport {
-        let untilIdle = msUntilIdleLock(now: now)
-        // Only the warning asks whether a prompt shields the session.
-        let shielded = timeouts.warnBefore > 0 && shield.isActive(now: now)
-        let retryLeft = msUntilRetry(now: now)
-        return RulesReport(msUntilIdleLock: untilIdle,
-                           isWarning: isWarning(untilIdle: untilIdle, shielded: shielded),
-                           msUntilWarning: msUntilWarning(untilIdle: untilIdle, shielded: shielded, now: now),
-                           msUntilRetry: retryLeft,
-                           msUntilNextDeadline: msUntilNextDeadline(now: now, retryLeft: retryLeft,
-                                                                    judgedNow: judgedNow))
-    }
-
-    /// A policy refuses the biometric shortcut at `now`: the lock screen
-    /// shows the passcode field only. One comparison (the policy keeps the
-    /// moment it starts): every call asks it.
-    @inline(always)
-    func isPasscodeRequired(now: Int64) -> Bool {
-        engaged && passcodePolicy.requiresPasscode(now: now)
-    }
-
-    /// The policy that refuses the biometric shortcut at `now`, if any.
-    func passcodeDemand(now: Int64) -> PasscodeDemand? {
-        engaged ? passcodePolicy.demand(now: now) : nil
-    }
-
-    /// The step-up check: the last successful authentication is at most
-    /// `maxAge` ms old at `now` (a reading earlier than it is no proof).
-    func authenticated(within maxAge: Int64, now: Int64) -> Bool {
-        let at = lastAuthentication
-        guard at != Millis.never, now >= at else { return false }
-        return Millis.elapsed(from: at, to: now) <= maxAge
-    }
-
-    /// A biometric request opened at `openedAt` (a prompt), when this
-    /// handle had seen `steps` clock steps, has expired at `now`:
-    /// `prompt_cap_ms` passed since (it defers nothing any more, and its
-    /// answer unlocks nothing), or the clock reads earlier than its opening
-    /// or stepped since, seen by this call or another (fail closed).
-    func requestExpired(openedAt: Int64, steps: UInt32, now: Int64) -> Bool {
-        now < openedAt || steps != clockSteps
-            || Millis.hasPassed(Millis.elapsed(from: openedAt, to: now), timeouts.promptCap)
-    }
-
-    /// Within `warn_before_ms` of the idle deadline (header,
-    /// config.warn_before_ms): the host can save a draft or ask "still
-    /// there?". Activity ends it.
-    @inline(always)
-    func isWarning(now: Int64) -> Bool {
-        guard timeouts.warnBefore > 0 else { return false }
-        return isWarning(untilIdle: msUntilIdleLock(now: now), shielded: shield.isActive(now: now))
-    }
-
-    @inline(always)
-    private func isWarning(untilIdle left: Int64, shielded: Bool) -> Bool {
-        timeouts.warnBefore > 0 && !shielded && left != Millis.never && left <= timeouts.warnBefore
-    }
-
-    /// Time until the warning window opens: 0 when open, `never` when there
-    /// is no warning (off, no idle deadline, locked, not engaged).
-    @inline(always)
-    func msUntilWarning(now: Int64) -> Int64 {
-        guard timeouts.warnBefore > 0 else { return Millis.never }
-        return msUntilWarning(untilIdle: msUntilIdleLock(now: now), shielded: shield.isActive(now: now), now: now)
-    }
-
-    @inline(always)
-    private func msUntilWarning(untilIdle left: Int64, shielded: Bool, now: Int64) -> Int64 {
-        guard timeouts.warnBefore > 0, left != Millis.never else { return Millis.never }
-        if shielded, let untilCap = shield.msUntilCap(now: now) {
-            // A prompt defers the idle rule: no warning before its cap.
-            return Swift.max(1, Swift.max(untilCap, left - timeouts.warnBefore))
-        }
-        return left <= timeouts.warnBefore ? 0 : left - timeouts.warnBefore
-    }
-
-    /// Time until the earliest moment anything can change (header,
-    /// snapshot.ms_until_next_deadline), so a
-    /// host timer wakes exactly then instead of polling: 0 when a `check`
-    /// now would change the state or the warning, `never` when nothing is
-    /// due. It may wake a host early (then it re-reads this), never late.
-    /// (For the watcher and the tests: it reads a copy of the rules. The
-    /// calls that write a snapshot read them in place, `report`.)
-    func msUntilNextDeadline(now: Int64) -> Int64 {
-        var rules = self
-        return rules.msUntilNextDeadlineInFull(now: now, retryLeft: msUntilRetry(now: now))
-    }
-
-    /// `msUntilNextDeadline` with the delay left at `now` already read.
-    /// What nearly every call of an app in use finds (engaged and
-    /// unlocked, judged at this reading, no prompt open or covering an
-    /// absence, no delay running, no policy moment ahead) is computed
-    /// inline: then only the idle deadline, the warning's start and, while
-    /// away, the end of the grace window and the absence's timeout can lie
-    /// ahead. Everything else is `msUntilNextDeadlineInFull`'s, out of line.
-    @inline(always)
-    private mutating func msUntilNextDeadline(now: Int64, retryLeft: Int64, judgedNow: Bool) -> Int64 {
-        guard engaged, state == .unlocked, judgedNow || judgedAt == now, retryLeft == 0, shield.earliestLive == nil,
-              !absenceCovered, passcodePolicy.requiredFrom == Int64.max else {
-            return msUntilNextDeadlineInFull(now: now, retryLeft: retryLeft)
-        }
-        var next = idleMoments(now: now)
-        if let departed = departure { next = Swift.min(next, absenceMoments(departed, now: now)) }
-        return next == Int64.max ? Millis.never : Millis.elapsed(from: now, to: next)
-    }
-
-    /// While away since `departed`: the earliest of the end of the grace
-    /// window and the absence's timeout that is later than `now`, or
-    /// Int64.max.
-    @inline(always)
-    private func absenceMoments(_ departed: Int64, now: Int64) -> Int64 {
-        var next = Int64.max
-        let graceEnd = Millis.add(departed, Millis.add(timeouts.grace, 1))
-        if graceEnd > now { next = graceEnd }
-        // A NEVER timeout never passes: no moment (from a departure below
-        // 0, adding it would not even saturate).
-        let absence = absenceTimeout(reachedBackground: reachedBackground)
-        if absence != Millis.never {
-            let timeout = Millis.add(departed, absence)
-            if timeout > now { next = Swift.min(next, timeout) }
-        }
-        return next
-    }
-
-    /// The earliest of the idle deadline and the warning's start that is
-    /// later than `now`, or Int64.max (engaged and unlocked).
-    @inline(always)
-    private func idleMoments(now: Int64) -> Int64 {
-        var next = Int64.max
-        if timeouts.idle != Millis.never {
-            let deadline = Millis.add(lastActivity, timeouts.idle)
-            if deadline > now { next = deadline }
-            // warn < idle: the window's start from the last activity cannot
-            // overflow before the final saturating add.
-            if timeouts.warnBefore > 0 {
-                let opens = Millis.add(lastActivity, timeouts.idle - timeouts.warnBefore)
-                if opens > now { next = Swift.min(next, opens) }
-            }
-        }
-        return next
-    }
-
-    /// Changes nothing: `mutating` only so that it is passed the rules in
-    /// place (a call of an out-of-line non-mutating method on the rules,
-    /// stored in the handle, is passed a copy of all of them: about 300
-    /// bytes and two retains, BENCHMARKS.md "Profile").
-    @inline(never)
-    private mutating func msUntilNextDeadlineInFull(now: Int64, retryLeft: Int64) -> Int64 {
-        let retryEnd: Int64? = retryLeft > 0 ? Millis.add(now, retryLeft) : nil
-        guard engaged, state == .unlocked else {
-            // Locked: only the end of an escalating delay and the moment a
-            // passcode policy starts to ask for the passcode (the lock
-            // screen changes then) are ahead (a moment at or past INT64_MAX
-            // never comes: the clock stops there).
-            var soonest = retryEnd ?? Millis.never
-            let policyMoment = passcodePolicy.requiredFrom
-            if engaged && policyMoment > now { soonest = Swift.min(soonest, policyMoment) }
-            if soonest != Millis.never { return Millis.elapsed(from: now, to: soonest) }
-            return Millis.never
-        }
-        if judgedAt != now && pendingLock(now: now) != nil { return 0 }
-        var next = idleMoments(now: now)
-        func consider(_ moment: Int64?) {
-            if let moment, moment > now { next = Swift.min(next, moment) }
-        }
-        consider(shield.capDeadline())
-        consider(retryEnd)
-        consider(passcodePolicy.requiredFrom) // Int64.max (never, or the last reading) lists nothing
-        if let departed = departure {
-            next = Swift.min(next, absenceMoments(departed, now: now))
-            // The end of a prompt's cover, for an absence that began under it.
-            if absenceCovered, let end = shield.lastEnd { consider(Millis.add(end, Millis.add(timeouts.grace, 1))) }
-        }
-        return next == Int64.max ? Millis.never : Millis.elapsed(from: now, to: next)
-    }
-
     // MARK: - The first steps of every call that reads the clock
 
     /// Header, "Events and the decision rules": the clock-step check
@@ -472,11 +113,12 @@ struct LockRules {
     /// departure. Every age the handle measures on its clock is unknown
     /// after one, and the strict answer follows: the passcode entry is too
     /// old (until the next entry), the last authentication is forgotten
-    /// (step-up asks again), a running delay restarts in full, open
-    /// requests expire, and an engaged, unlocked session locks (CLOCK). A
-    /// step never re-opens what an age had closed. A step forward is not
-    /// seen (it is time passing as far as any clock reading can tell).
-    /// Nothing here runs on a reading that is no step (the hot path).
+    /// (step-up asks again), open requests expire, and an engaged, unlocked
+    /// session locks (CLOCK). A step never re-opens what an age had closed.
+    /// A step is seen once: the clock is judged from where it landed
+    /// afterwards (`clockStepped`). A step forward is not seen (it is time
+    /// passing as far as any clock reading can tell). Nothing here runs on
+    /// a reading that is no step (the hot path).
     @inline(always)
     private mutating func checkClockStep(now: Int64) {
         let previous = latestReading
@@ -495,35 +137,28 @@ struct LockRules {
         // A new step back (not one already seen and still in effect) ends
         // every biometric request begun before it.
         if now < previous { clockSteps &+= 1 }
-        restartDelay(now: now, previous: previous)
+        // The delay running at the previous reading goes on with what it
+        // had left then.
+        if let running = retry { retry = running.carriedOver(from: previous, to: now) }
         // Every age on this clock is unknown now: the passcode entry counts
-        // as too old until the next one, and the last authentication is no
+        // as too old until the next one (and the store is told, whatever
+        // this handle remembers of it), and the last authentication is no
         // proof (not only when the clock reads earlier than them: a step
         // that lands after them would make them look younger).
         passcodePolicy.clockStepped()
         lastAuthentication = Millis.never
-        if engaged {
-            if state == .unlocked { lock(.clock) }
-        } else {
-            // Before a passcode: the bookkeeping restarts at now, the
-            // prompts' openings (and so their cap) included.
-            lastActivity = now
-            if departure != nil { departure = now }
+        if engaged && state == .unlocked { lock(.clock) }
+        // Seen once: the recorded activity and departure move to the
+        // landing reading (in every state, the locked ones included), so a
+        // later reading before the old activity is no new step; one step
+        // back must not keep the passcode out for as long as the step.
+        lastActivity = now
+        if departure != nil { departure = now }
+        if !engaged {
+            // Before a passcode: the prompts' openings (and so their cap)
+            // restart at now too.
             shield.restart(at: now)
         }
-    }
-
-    /// A clock step restarts the delay that was running at the previous
-    /// reading, in full from `now` (never forgiven: a step that lands
-    /// inside the period would otherwise shorten it by the time the clock
-    /// had run past the landing point, and one before its start would
-    /// leave it waiting on a reading the clock has left). A delay that had
-    /// run out stays as it is: its period is judged on its start and origin
-    /// (a reading before its start makes it run in full again).
-    private mutating func restartDelay(now: Int64, previous: Int64) {
-        guard var running = retry, running.left(at: previous) > 0 || now < running.started else { return }
-        running.started = now
-        retry = running
     }
 
     /// `check`: while away past the grace window, the absence's timeout then
@@ -633,6 +268,7 @@ struct LockRules {
             departure = now
             reachedBackground = false
             absenceCovered = shield.isActive(now: now)
+            shield.absenceBegins()
             recordedNow = true
         }
         if toBackground { reachedBackground = true }
@@ -754,9 +390,11 @@ struct LockRules {
                              latest: latestReading)
     }
 
-    /// The store was told of the passcode entry a clock step made unknown
-    /// (`PasscodePolicy.stepDistrusted`), or could not be (best effort).
-    mutating func clockStepTold() {
+    /// A clock step is being told to the store (`PasscodePolicy.stepUntold`;
+    /// best effort): `entry`, the passcode entry the store recorded in this
+    /// boot when it was told, if any, is never trusted here again.
+    mutating func clockStepTold(storeEntry entry: Int64?) {
+        if let entry { passcodePolicy.distrust(entry) }
         passcodePolicy.stepTold()
     }
 
@@ -786,9 +424,14 @@ struct LockRules {
     }
 
     /// Removes a prompt without ending it (its request was voided): not
-    /// activity, and it leaves no grace window behind.
+    /// activity, and it leaves no grace window behind. The deadlines are
+    /// judged again at the latest reading (the call's own: it judged first):
+    /// an idle lock the prompt deferred may be due now, and whatever the
+    /// call answers next (a gate, a secret) must answer from the state it
+    /// leaves.
     mutating func discardPrompt(_ token: UInt64) {
         shield.discard(token)
+        judge(now: latestReading)
     }
 
     /// Ends an open prompt (the caller checked the token and ran `check`):
@@ -869,6 +512,7 @@ struct LockRules {
             // live prompt is open now.
             departure = now
             absenceCovered = shield.isActive(now: now)
+            shield.absenceBegins()
         }
         return .unlocked
     }

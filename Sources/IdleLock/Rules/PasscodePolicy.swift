@@ -39,12 +39,13 @@ struct PasscodePolicy {
     /// An entry a clock step made unknown: read back from the store it
     /// stays unknown (a step forgives nothing), until the next entry.
     private var distrusted: Int64? = nil
-    /// The entry a clock step on this handle made unknown, not yet told to
-    /// the store. While the store still records it (in this boot), it is
-    /// marked unknown there (`PasscodePolicy.unknownEntry`), so that every
-    /// handle and process of the sign-in, and the next one to start, takes
-    /// it as unknown too. Nil: none.
-    private(set) var stepDistrusted: Int64? = nil
+    /// A clock step this handle saw, not yet told to the store. Whatever
+    /// this handle remembers of the entry (it may already hold it unknown),
+    /// the entry the store records in this boot is marked unknown there
+    /// (`PasscodePolicy.unknownEntry`): another process may have renewed it
+    /// on the clock's old timeline, and every handle and process of the
+    /// sign-in, and the next one to start, must take it as unknown too.
+    private(set) var stepUntold = false
     /// Biometric unlocks since the last passcode entry, saturating at
     /// `PasscodePolicy.usesMax`.
     private(set) var biometricUses: Int32 = 0
@@ -97,7 +98,7 @@ struct PasscodePolicy {
         enteredThisBoot = true
         enteredAt = now
         distrusted = nil
-        stepDistrusted = nil
+        stepUntold = false
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
@@ -113,18 +114,27 @@ struct PasscodePolicy {
     /// before the entry or after it (a step back that lands after the entry
     /// would make it look younger than it is, re-opening an age that had
     /// closed). Fail closed: the entry counts as too old until the next one.
-    /// The entry is kept in `stepDistrusted` until the store is told.
+    /// Every step is to be told to the store (`stepUntold`), also one seen
+    /// while this handle knows no entry.
     mutating func clockStepped() {
+        stepUntold = true
         guard let at = enteredAt else { return }
-        enteredAt = nil
+        distrust(at)
+    }
+
+    /// `at`, an entry recorded before a clock step (this handle's, or the
+    /// one the store held when the step was told to it), is never taken as
+    /// a time on this clock again, even read back from a store that could
+    /// not be told (best effort).
+    mutating func distrust(_ at: Int64) {
+        if enteredAt == at { enteredAt = nil }
         distrusted = at
-        stepDistrusted = at
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
-    /// The store was told of `stepDistrusted` (or could not be: best effort).
+    /// The store was told of the step (or could not be: best effort).
     mutating func stepTold() {
-        stepDistrusted = nil
+        stepUntold = false
     }
 
     /// The entry time a store records for "an entry in this boot whose
@@ -141,10 +151,12 @@ struct PasscodePolicy {
     /// reading of this handle: its clock reads earlier than the entry, a
     /// step), or one a clock step made unknown here, is not a time on this
     /// clock, and stays unknown until the next entry (re-reading the same
-    /// record once the clock has passed it forgives nothing).
+    /// record once the clock has passed it forgives nothing). While a step
+    /// this handle saw is not yet told to the store (`stepUntold`), the
+    /// entry read is one the step makes unknown, whoever recorded it.
     mutating func adopt(enteredAt at: Int64, sameBoot: Bool, biometricUses uses: Int32, latest: Int64) {
         enteredThisBoot = sameBoot
-        if sameBoot && at > latest { distrusted = at }
+        if sameBoot && (at > latest || stepUntold) { distrusted = at }
         enteredAt = sameBoot && at != distrusted ? at : nil
         biometricUses = Swift.min(Swift.max(uses, 0), PasscodePolicy.usesMax)
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
@@ -155,7 +167,7 @@ struct PasscodePolicy {
         enteredThisBoot = false
         enteredAt = nil
         distrusted = nil
-        stepDistrusted = nil
+        stepUntold = false
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }

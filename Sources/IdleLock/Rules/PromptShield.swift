@@ -116,6 +116,14 @@ struct PromptShield {
         if wasLive && earliestLive == nil { lastEnd = nil }
     }
 
+    /// An absence begins: the end of a prompt before it covers nothing of
+    /// it (only a prompt open when it begins does, and the end of the last
+    /// such prompt starts its grace window).
+    @inline(always)
+    mutating func absenceBegins() {
+        lastEnd = nil
+    }
+
     /// A clock step before a passcode is set: the bookkeeping restarts at
     /// `now` (SPEC §2), the open prompts' openings and the last end
     /// included, so a cap is never measured from a reading later than the

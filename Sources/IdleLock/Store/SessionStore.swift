@@ -128,11 +128,7 @@ final class SessionStore {
             }
             let mark = readMark()
             var image = image
-            // A random start, so a new sign-in's generations do not retrace
-            // an earlier one's (the look also compares the session id).
-            var start: UInt64 = 0
-            withUnsafeMutableBytes(of: &start) { randombytes_buf($0.baseAddress!, $0.count) }
-            image.generation = start >> 1
+            image.generation = SessionStore.firstGeneration(over: mark)
             let encoded = try StoreFormat.encode(image, keys: keys)
             image.byteCount = encoded.count
             if try files.replace(with: encoded) { raiseMark(to: image, over: mark) }
@@ -140,6 +136,19 @@ final class SessionStore {
         }
         remember(written)
         return written
+    }
+
+    /// The generation a new sign-in starts at: one past the mark, whichever
+    /// sign-in it names, so that generations never restart across sign-ins
+    /// and every copy of every earlier sign-in is older than the mark
+    /// (docs/STORE.md, "Rollback"). With no mark this library can read, a
+    /// random start in the lower half of the range (there is nothing to
+    /// continue; the look also compares the session id).
+    static func firstGeneration(over mark: MarkReading) -> UInt64 {
+        if let inForce = mark.mark { return inForce.generation &+ (inForce.generation < UInt64.max ? 1 : 0) }
+        var start: UInt64 = 0
+        withUnsafeMutableBytes(of: &start) { randombytes_buf($0.baseAddress!, $0.count) }
+        return start >> 1
     }
 
     /// Sign-out: deletes the store (the lock file stays), and moves the
@@ -163,9 +172,8 @@ final class SessionStore {
             }
             try files.remove()
             guard var last = retired else { return }
-            if let inForce = mark.mark, inForce.sessionID == last.sessionID {
-                last.generation = Swift.max(last.generation, inForce.generation)
-            }
+            // Generations never go back across sign-ins: the mark only rises.
+            if let inForce = mark.mark { last.generation = Swift.max(last.generation, inForce.generation) }
             if last.generation < UInt64.max { last.generation += 1 }
             writeMark(last, over: mark)
         }
@@ -192,23 +200,24 @@ final class SessionStore {
         StoreMarkFormat.read(files.readMark(), keys: keys)
     }
 
-    /// An older copy of a sign-in put back: its generation is lower than
-    /// the highest this handle has seen of it, or than the mark.
+    /// An older copy put back: its generation is lower than the highest
+    /// this handle has seen of its sign-in, or than the mark, whichever
+    /// sign-in the mark names (generations continue across sign-ins:
+    /// `firstGeneration`), so a copy of an earlier sign-in is caught too.
     private func checkNotRolledBack(_ image: StoreImage, mark: MarkReading) throws(IdleLockError) {
-        var highest: UInt64? = nil
+        var highest: UInt64 = 0
         if let sessionID, image.sessionID == sessionID { highest = knownGeneration }
-        if let inForce = mark.mark, inForce.sessionID == image.sessionID {
-            highest = Swift.max(highest ?? 0, inForce.generation)
-        }
-        if let highest, image.generation < highest {
-            throw IdleLockError.damagedStore("the store file is an older copy of this sign-in than one already written (put back from a backup or a copy?); it was left untouched; put the latest copy back, or sign out (idlelock_disable deletes it)")
+        if let inForce = mark.mark { highest = Swift.max(highest, inForce.generation) }
+        if image.generation < highest {
+            throw IdleLockError.damagedStore("the store file is an older copy than one already written (put back from a backup or a copy, of this sign-in or an earlier one?); it was left untouched; put the latest copy back, or sign out (idlelock_disable deletes it)")
         }
     }
 
     /// Raises the mark to `image` when it is behind (another sign-in's, an
     /// older generation, none). Call with the store lock held, once `image`
-    /// is on disk. Best effort: a mark left behind only narrows what a
-    /// later rollback check catches.
+    /// is on disk (it passed `checkNotRolledBack`, so it is never below the
+    /// mark). Best effort: a mark left behind only narrows what a later
+    /// rollback check catches.
     private func raiseMark(to image: StoreImage, over mark: MarkReading) {
         if let inForce = mark.mark, inForce.sessionID == image.sessionID, inForce.generation >= image.generation {
             return

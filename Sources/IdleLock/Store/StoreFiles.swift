@@ -55,12 +55,17 @@ final class StoreFiles {
     /// The file name part of a temporary file (`<name>.tmp.`), for making
     /// one and for cleaning strays.
     let tempPrefix: [UInt8]
-    private let lockFD: Int32
+    /// `<name>.lock`, NUL-terminated.
+    private let lockName: [CChar]
+    /// The open lock file: the one at the path when the lock was last taken
+    /// (`locked` takes the new one when a cleanup tool deleted it).
+    private var lockFD: Int32
 
-    private init(folderFD: Int32, name: [CChar], tempPrefix: [UInt8], lockFD: Int32) {
+    private init(folderFD: Int32, name: [CChar], tempPrefix: [UInt8], lockName: [CChar], lockFD: Int32) {
         self.folderFD = folderFD
         self.name = name
         self.tempPrefix = tempPrefix
+        self.lockName = lockName
         self.lockFD = lockFD
     }
 
@@ -115,12 +120,24 @@ final class StoreFiles {
         if dirFD < 0 {
             throw IdleLockError(.storage, "cannot open the store's folder (errno ", Int64(ilk_errno()), "); check that the folder of config.store_path exists and is readable")
         }
+        let fd: Int32
+        do throws(IdleLockError) {
+            fd = try openLockFile(in: dirFD, lockName)
+        } catch {
+            close(dirFD)
+            throw error
+        }
+        return StoreFiles(folderFD: dirFD, name: base, tempPrefix: prefix, lockName: lockName, lockFD: fd)
+    }
+
+    /// Opens (or creates) `<store>.lock` in the folder `dirFD`, which must
+    /// be a regular file (not a link, FIFO, device or folder).
+    private static func openLockFile(in dirFD: Int32, _ lockName: [CChar]) throws(IdleLockError) -> Int32 {
         let fd = lockName.withUnsafeBufferPointer {
             ilk_openat(dirFD, $0.baseAddress!, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         }
         if fd < 0 {
             let e = ilk_errno()
-            close(dirFD)
             if e == ELOOP {
                 throw IdleLockError.damagedStore("<store_path>.lock is a symbolic link; the library opens only a regular file there; remove it")
             }
@@ -129,10 +146,9 @@ final class StoreFiles {
         var info = stat()
         if fstat(fd, &info) != 0 || ilk_is_regular_file(&info) == 0 {
             close(fd)
-            close(dirFD)
             throw IdleLockError.damagedStore("<store_path>.lock is not a regular file (a FIFO, a device or a folder?); the library opens only a regular file there; remove it")
         }
-        return StoreFiles(folderFD: dirFD, name: base, tempPrefix: prefix, lockFD: fd)
+        return fd
     }
 
     // MARK: - The store lock
@@ -140,22 +156,76 @@ final class StoreFiles {
     /// Takes the exclusive flock on `<store>.lock`, waiting at most
     /// `StoreLimits.lockWaitMs`, runs `body`, and releases it.
     func locked<R>(_ body: () throws(IdleLockError) -> R) throws(IdleLockError) -> R {
-        var waited: Int64 = 0
-        while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
-            let e = ilk_errno()
-            if e == EINTR { continue }
-            if e != EWOULDBLOCK {
-                throw IdleLockError(.storage, "flock on the store's lock file failed (errno ", Int64(e), ")")
-            }
-            if waited >= StoreLimits.lockWaitMs {
-                throw IdleLockError(.storage, "another process held the store lock for more than 2000 ms; try again")
-            }
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
-            waited += 2
-        }
+        try takeLock()
         defer { flock(lockFD, LOCK_UN) }
         return try body()
+    }
+
+    /// How many times in one `takeLock` the lock file may turn out to have
+    /// been replaced before the step gives up.
+    static let lockFileChangesMax = 8
+
+    /// The flock, on the file that is `<store>.lock` now. The flock is on
+    /// the open file, not on the path: when a cleanup tool deleted the lock
+    /// file (or put another in its place) while this handle held it open,
+    /// a process that starts afterwards creates and locks a new one, and
+    /// the two would each hold "the" lock. So once the flock is taken, the
+    /// file at the path must be the one it is on (same device and inode,
+    /// still linked); otherwise this handle takes the new file and waits
+    /// for its flock, and no durable step of another process runs at the
+    /// same time as its own (no attempt is lost).
+    private func takeLock() throws(IdleLockError) {
+        var waited: Int64 = 0
+        var changes = 0
+        while true {
+            while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+                let e = ilk_errno()
+                if e == EINTR { continue }
+                if e != EWOULDBLOCK {
+                    throw IdleLockError(.storage, "flock on the store's lock file failed (errno ", Int64(e), ")")
+                }
+                if waited >= StoreLimits.lockWaitMs {
+                    throw IdleLockError(.storage, "another process held the store lock for more than 2000 ms; try again")
+                }
+                var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+                nanosleep(&pause, nil)
+                waited += 2
+            }
+            let atPath: Int32
+            do throws(IdleLockError) {
+                guard let replacement = try lockFileAtPathIfReplaced() else { return }
+                atPath = replacement
+            } catch {
+                flock(lockFD, LOCK_UN)
+                throw error
+            }
+            close(lockFD) // its flock goes with it
+            lockFD = atPath
+            changes += 1
+            if changes >= StoreFiles.lockFileChangesMax {
+                throw IdleLockError(.storage, "<store_path>.lock was deleted or replaced ", Int64(changes), " times while this process took the store lock; stop whatever deletes it (it must stay beside the store)")
+            }
+        }
+    }
+
+    /// With the flock held on `lockFD`: nil when it is the file at
+    /// `<store>.lock`, or the descriptor of the file there now (created
+    /// when there is none).
+    private func lockFileAtPathIfReplaced() throws(IdleLockError) -> Int32? {
+        let fd = try StoreFiles.openLockFile(in: folderFD, lockName)
+        var held = stat()
+        var current = stat()
+        guard fstat(fd, &current) == 0 else {
+            let e = ilk_errno()
+            close(fd)
+            throw IdleLockError(.storage, "cannot stat the store's lock file (errno ", Int64(e), ")")
+        }
+        if fstat(lockFD, &held) == 0 && held.st_nlink > 0 && held.st_dev == current.st_dev
+            && held.st_ino == current.st_ino {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     // MARK: - The rollback mark (StoreMark.swift)

@@ -140,5 +140,7 @@ void test_policies(void);                       /* policies.c */
 void test_rollback(void);                       /* rollback.c */
 /* Issue 19: another process turning the shortcut off voids the requests. */
 void test_requests_across_processes(void);     /* requests.c */
+/* Issue 26: a lock file deleted under a running process (finding 7). */
+void test_lock_file_replaced(void);             /* lockfile.c */
 
 #endif

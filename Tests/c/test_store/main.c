@@ -43,6 +43,8 @@
  * 13. Another process turning the biometric shortcut off, replacing it,
  *     setting a new passcode or signing out voids this process's open
  *     requests once it looks at the store (requests.c).
+ * 14. `<store>.lock` deleted under a running process: it takes the new
+ *     one, and no attempt is lost (lockfile.c).
  *
  * Every handle is created in the process that uses it (after fork() in a
  * child; a child never uses a handle it inherited), and
@@ -52,13 +54,14 @@
  *
  * The random kill delays use a fixed seed (printed), which the environment
  * variable IDLELOCK_TEST_SEED may override. `-v` prints what the kill test
- * covered.
+ * covered. `build/test_store NAME...` runs only the areas named (`--list`
+ * lists them), e.g. `build/test_store rollback lock_file_replaced`.
  *
  * The files: harness.h and harness.c hold the checks, the counters, the
  * helpers and the child processes; processes.c holds areas 1 to 3 and 10
  * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
  * faults.c 6, damage.c 8, paths.c 9, policies.c 11, rollback.c 12 and
- * requests.c 13; this one makes the temporary folder, runs the areas in
+ * requests.c 13, lockfile.c 14; this one makes the temporary folder, runs the areas in
  * order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
@@ -83,18 +86,71 @@ static void on_timeout(int sig)
     _exit(2);
 }
 
+static unsigned run_seed;
+
+static void run_kill(void)
+{
+    const char *kills = getenv("IDLELOCK_TEST_KILLS");
+    int iterations = kills != NULL && *kills != '\0' ? atoi(kills) : T4_ITERATIONS;
+    test_kill(run_seed, iterations > 0 ? iterations : T4_ITERATIONS);
+}
+
+/* The areas in the order they run; `build/test_store NAME...` runs only
+ * those named (libuv's `run-tests NAME`), `build/test_store --list` lists
+ * them. */
+static const struct area {
+    const char *name;
+    void (*run)(void);
+} areas[] = {
+    {"shared_count", test_shared_count},
+    {"concurrent", test_concurrent},
+    {"cross_process", test_cross_process},
+    {"kill", run_kill},
+    {"kill_during_check", test_kill_during_check},
+    {"modes", test_modes},
+    {"faults", test_faults},
+    {"damage", test_damage},
+    {"paths", test_paths},
+    {"before_start", test_before_start},
+    {"policies", test_policies},
+    {"rollback", test_rollback},
+    {"requests", test_requests_across_processes},
+    {"lock_file_replaced", test_lock_file_replaced},
+};
+#define AREA_COUNT (sizeof areas / sizeof areas[0])
+
 int main(int argc, char **argv)
 {
     unsigned seed = 20261129u;
     const char *env = getenv("IDLELOCK_TEST_SEED");
     const char *timeout_env = getenv("IDLELOCK_TEST_TIMEOUT");
     struct sigaction sa;
+    int chosen[AREA_COUNT];
+    int any_chosen = 0;
+    size_t a;
     int i;
 
+    memset(chosen, 0, sizeof chosen);
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-v") == 0) verbose = 1;
+        if (strcmp(argv[i], "-v") == 0) {
+            verbose = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--list") == 0) {
+            for (a = 0; a < AREA_COUNT; a++) printf("%s\n", areas[a].name);
+            return 0;
+        }
+        for (a = 0; a < AREA_COUNT && strcmp(argv[i], areas[a].name) != 0; a++) {
+        }
+        if (a == AREA_COUNT) {
+            printf("test_store: no area named '%s' (--list lists them)\n", argv[i]);
+            return 2;
+        }
+        chosen[a] = 1;
+        any_chosen = 1;
     }
     if (env != NULL && *env != '\0') seed = (unsigned)strtoul(env, NULL, 10);
+    run_seed = seed;
 
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_IGN;
@@ -112,23 +168,8 @@ int main(int argc, char **argv)
     printf("test_store: seed %u\n", seed);
     fflush(stdout);
 
-    test_shared_count();
-    test_concurrent();
-    test_cross_process();
-    {
-        const char *kills = getenv("IDLELOCK_TEST_KILLS");
-        int iterations = kills != NULL && *kills != '\0' ? atoi(kills) : T4_ITERATIONS;
-        test_kill(seed, iterations > 0 ? iterations : T4_ITERATIONS);
-    }
-    test_kill_during_check();
-    test_modes();
-    test_faults();
-    test_damage();
-    test_paths();
-    test_before_start();
-    test_policies();
-    test_rollback();
-    test_requests_across_processes();
+    for (a = 0; a < AREA_COUNT; a++)
+        if (!any_chosen || chosen[a]) areas[a].run();
 
     remove_tmpdir();
     printf("%u passed, %u failed\n", passed, failed);

@@ -245,6 +245,22 @@ static void test_sign_out_and_in(void)
     unlink(r_path);
     join(spawn("sign-in: a new sign-in", sign_in, NULL), NULL);
     join(spawn("sign-in: a new process on the new sign-in", opens, "second sign-in"), NULL);
+    /* Issue 26, finding 4: generations continue across sign-ins, so a copy
+     * of the earlier sign-in put back after the new one is an older copy
+     * (before, the mark named only the new sign-in, and the earlier one's
+     * copy was taken with a full attempt count), and so is a copy of the
+     * new sign-in taken before its latest write. */
+    {
+        unsigned char second[1 << 16];
+        size_t second_len = 0;
+        now = slurp(r_path, &second_len);
+        memcpy(second, now, second_len);
+        join(spawn("sign-in: a write on the new sign-in", opens, "second sign-in"), NULL);
+        put_back(r_path, last, len);
+        join(spawn("sign-in: a copy of the earlier sign-in", new_process, (void *)(intptr_t)1), NULL);
+        put_back(r_path, second, second_len);
+        join(spawn("sign-in: an older copy of the new sign-in", new_process, (void *)(intptr_t)1), NULL);
+    }
 }
 
 /* ---------------------------------------------------------------------- */

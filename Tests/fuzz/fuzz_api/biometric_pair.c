@@ -26,7 +26,12 @@
  * heard by an observer, a listener the harness subscribes while a request
  * may defer: every lock changes the snapshot's state (no call locks and
  * unlocks in one step), and its snapshot reaches every listener before
- * the call returns.
+ * the call returns. What the observer hears is kept with its `seq`: a
+ * listener may lock (or turn the shortcut off) while the call that woke it
+ * delivers, after that call's own snapshot was made, and that snapshot
+ * (whose `seq` is lower) still describes a request that deferred (issue 26,
+ * finding 11: the oracle judged a foreground's own snapshot by a lock its
+ * listener made afterwards).
  */
 #include "fuzz_api.h"
 
@@ -36,7 +41,8 @@ typedef struct pair_req {
     int64_t begun;       /* the clock reading of the begin */
     unsigned long steps; /* clk.steps at the begin */
     int voided;          /* the shortcut turned off (or replaced: UNLOCK), a sign-out or a new passcode since */
-    int live;            /* its prompt can defer: begun unlocked, no lock since */
+    int live;            /* its prompt can defer: begun unlocked */
+    uint64_t dead_from;  /* the seq from which it defers nothing (a lock or a void); UINT64_MAX: none yet */
     uint8_t secret[IDLELOCK_AUTH_SECRET_BYTES]; /* an enable's, as handed out */
 } pair_req;
 
@@ -58,16 +64,30 @@ void pair_reset(void)
     observer_token = 0; /* the handle it listened to is gone */
 }
 
+/* Every open request defers nothing from snapshot `seq` on. */
+static void dead_from(uint64_t seq, int void_them)
+{
+    for (int i = 0; i < MAX_TOKENS; i++) {
+        if (reqs[i].token == 0) continue;
+        if (void_them) reqs[i].voided = 1;
+        if (reqs[i].dead_from > seq) reqs[i].dead_from = seq;
+    }
+}
+
+/* Voided by a call the harness made (a sign-out, a new passcode,
+ * disable_biometrics): from that call on. */
 void pair_void_all(void)
 {
-    for (int i = 0; i < MAX_TOKENS; i++)
-        if (reqs[i].token != 0) reqs[i].voided = 1;
+    dead_from(0, 1);
 }
 
 void pair_shortcut_replaced(void)
 {
     for (int i = 0; i < MAX_TOKENS; i++)
-        if (reqs[i].token != 0 && reqs[i].purpose == IDLELOCK_BIOMETRIC_UNLOCK) reqs[i].voided = 1;
+        if (reqs[i].token != 0 && reqs[i].purpose == IDLELOCK_BIOMETRIC_UNLOCK) {
+            reqs[i].voided = 1;
+            reqs[i].dead_from = 0;
+        }
 }
 
 /* The request expired at `now`: prompt_cap_ms passed since its begin, or
@@ -80,24 +100,24 @@ static int expired(const pair_req *q)
     return clk.now - q->begun >= pair_cap;
 }
 
-int pair_defers(void)
+int pair_defers(uint64_t seq)
 {
     for (int i = 0; i < MAX_TOKENS; i++) {
         const pair_req *q = &reqs[i];
-        if (q->token != 0 && q->live && !q->voided && !expired(q)) return 1;
+        if (q->token != 0 && q->live && seq < q->dead_from && !expired(q)) return 1;
     }
     return 0;
 }
 
 /* The observer: a lock makes every open prompt inert; the shortcut going
- * off (or a sign-out) voids every request. */
+ * off (or a sign-out) voids every request; each from the snapshot that
+ * says so. */
 static void observer(void *ctx, const idlelock_snapshot *s)
 {
     (void)ctx;
     REQUIRE(s != NULL && s->size >= sizeof *s, "observer snapshot");
-    if (s->state != IDLELOCK_STATE_UNLOCKED || !s->is_enabled)
-        for (int i = 0; i < MAX_TOKENS; i++) reqs[i].live = 0;
-    if (!s->is_enabled || (observer_bio && !s->is_biometrics_enabled)) pair_void_all();
+    if (s->state != IDLELOCK_STATE_UNLOCKED || !s->is_enabled) dead_from(s->seq, 0);
+    if (!s->is_enabled || (observer_bio && !s->is_biometrics_enabled)) dead_from(s->seq, 1);
     observer_bio = s->is_biometrics_enabled != 0;
 }
 
@@ -117,7 +137,7 @@ void pair_observer_tidy(void)
 {
     if (observer_token == 0) return;
     for (int i = 0; i < MAX_TOKENS; i++)
-        if (reqs[i].token != 0 && reqs[i].live && !reqs[i].voided && !expired(&reqs[i])) return;
+        if (reqs[i].token != 0 && reqs[i].live && reqs[i].dead_from == UINT64_MAX && !expired(&reqs[i])) return;
     REQUIRE(idlelock_unsubscribe(H, observer_token) == IDLELOCK_OK, "unsubscribe (observer)");
     observer_token = 0;
 }
@@ -160,6 +180,7 @@ static void begin(reader *r, int32_t purpose)
     reqs[slot].begun = clk.now;
     reqs[slot].steps = clk.steps;
     reqs[slot].voided = 0;
+    reqs[slot].dead_from = UINT64_MAX;
     /* The state its prompt opened in (`out` is the call's own state); a
      * listener that locked after it is heard by the observer, whose
      * snapshot is delivered before the call returns, so after this. */

@@ -149,9 +149,10 @@ void pair_reset(void);
 void pair_void_all(void);
 /* A new shortcut went on: the UNLOCK requests begun under another are void. */
 void pair_shortcut_replaced(void);
-/* Some open request defers the idle rule now (its prompt is live: begun on
- * an unlocked session, no lock since; not voided, not expired). */
-int pair_defers(void);
+/* Some open request defers the idle rule in the snapshot numbered `seq`
+ * (its prompt is live: begun on an unlocked session, with no lock and no
+ * void heard before that snapshot; not expired). */
+int pair_defers(uint64_t seq);
 /* Unsubscribes the harness's observer once no request can defer. */
 void pair_observer_tidy(void);
 void biometric_pair_ops(reader *r);

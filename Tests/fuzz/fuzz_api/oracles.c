@@ -14,8 +14,9 @@
  * deadline lies at or past INT64_MAX (see the report on saturation). */
 void check_deadlines(const idlelock_snapshot *s, size_t size)
 {
-    int open_prompt = in_load_secret || pair_defers() || prompts_left_open > 0;
+    int open_prompt;
     if (size < END_OF(idlelock_snapshot, ms_until_next_deadline)) return;
+    open_prompt = in_load_secret || pair_defers(s->seq) || prompts_left_open > 0;
     for (int i = 0; i < MAX_TOKENS; i++) open_prompt |= prompts[i] != 0;
     /* ms_until_idle_lock times the idle deadline only while present. */
     if (open_prompt || s->is_away || s->state != IDLELOCK_STATE_UNLOCKED || s->ms_until_idle_lock == IDLELOCK_NEVER)

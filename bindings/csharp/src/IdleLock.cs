@@ -45,7 +45,7 @@ namespace LibIdleLock
         public const long Never = long.MaxValue;
         /// <summary>IDLELOCK_SAME_AS_IDLE: BackgroundAfterMs takes IdleAfterMs.</summary>
         public const long SameAsIdle = -1;
-        public const string HeaderVersion = "1.2.1";
+        public const string HeaderVersion = "1.2.2";
         public const int HeaderVersionNumber = Native.HeaderVersionNumber;
         // The header's limits (a test compares them with include/idlelock.h).
         public const long GraceMaxMs = 60000;

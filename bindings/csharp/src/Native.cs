@@ -124,7 +124,7 @@ namespace LibIdleLock
 #else
         internal const string Lib = "idlelock";
 #endif
-        internal const int HeaderVersionNumber = 10201;
+        internal const int HeaderVersionNumber = 10202;
         internal const int HeaderVersionMajor = 1;
         internal const int HeaderVersionMinor = 2;
 

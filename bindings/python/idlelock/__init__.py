@@ -156,4 +156,4 @@ __all__ = [
     "ios_delay_schedule",
 ]
 
-__version__ = "1.2.1"
+__version__ = "1.2.2"

@@ -87,7 +87,7 @@ public final class IdleLock implements AutoCloseable {
     /** {@code IDLELOCK_SAME_AS_IDLE}: backgroundAfterMs takes the value of idleAfterMs. */
     public static final long SAME_AS_IDLE = -1L;
     /** The header version this binding mirrors. */
-    public static final String HEADER_VERSION = "1.2.1";
+    public static final String HEADER_VERSION = "1.2.2";
     public static final int HEADER_VERSION_NUMBER = Native.HEADER_VERSION_NUMBER;
 
     // The header's limits (a test compares them with include/idlelock.h).

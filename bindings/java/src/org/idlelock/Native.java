@@ -17,7 +17,7 @@ final class Native {
     private Native() {}
 
     /** The header version the glue and this package were built against. */
-    static final int HEADER_VERSION_NUMBER = 10201;
+    static final int HEADER_VERSION_NUMBER = 10202;
 
     /** Slots of a snapshot array, in this order. */
     static final int SNAP_STATE = 0, SNAP_SEQ = 1, SNAP_REASON = 2, SNAP_ENABLED = 3,

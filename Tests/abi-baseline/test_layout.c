@@ -8,13 +8,13 @@
  * (x86-64, aarch64), for i386 (int64_t aligned to 4 inside structs) and for
  * the other ILP32 ABIs (armhf, mips: int64_t aligned to 8). The column for
  * the target is chosen by the preprocessor; the i386 and ILP32 columns are
- * also checked at compile time by Tests/abi/check-abi.sh (clang -target
+ * also checked at compile time by Tests/abi-baseline/check-abi.sh (clang -target
  * ... -DLAYOUT_STATIC -fsyntax-only), when a clang is on PATH.
  *
  * The rule this enforces: an incompatible change (a field moved, resized,
  * removed or retyped, a struct made smaller, a symbol removed) fails here
  * unless the baseline (LAYOUT_BASELINE_MAJOR below, the tables, and
- * Tests/abi/exported-symbols.txt) and the soname (IDLELOCK_VERSION_MAJOR,
+ * Tests/abi-baseline/exported-symbols.txt) and the soname (IDLELOCK_VERSION_MAJOR,
  * libidlelock.so.N) are bumped together. A compatible addition (a field
  * appended after the last one, a new function) also fails until the
  * baseline records it, without a major bump: add its row and the new

@@ -14,7 +14,7 @@ version=$(sed -n 's/^#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' "$header")
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 {
     echo "# The ABI baseline of libidlelock: the symbols libidlelock.so.$major exports"
-    echo "# (nm -D --defined-only), as of version $version. Tests/abi/check-abi.sh"
+    echo "# (nm -D --defined-only), as of version $version. Tests/abi-baseline/check-abi.sh"
     echo "# compares the built library with it (make test-abi): a symbol removed is"
     echo "# an incompatible change (a new major: bump IDLELOCK_VERSION_MAJOR, the"
     echo "# soname, 'major' here and LAYOUT_BASELINE_MAJOR in test_layout.c"

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Area 14 (issue 26, finding 7): `<store>.lock` deleted while a process
+ * holds it open. The flock is on the open file, not on the path: a process
+ * started after the deletion creates a new lock file and locks that one.
+ * A running handle must notice, once it has taken its flock, that the file
+ * it holds is no longer the one at the path, and take the new one, so that
+ * no two durable steps run at once and no attempt is lost (docs/STORE.md,
+ * "Processes").
+ *
+ *  a. Deterministic: a running handle's lock file is deleted, and a second
+ *     process creates the new one and holds its flock. The handle's next
+ *     attempt waits for that flock (2 s, then STORAGE, uncounted), instead
+ *     of going ahead on the deleted file; once released, it is counted.
+ *  b. Concurrent: the lock file is deleted under a running handle while
+ *     two processes started afterwards and that handle make wrong attempts
+ *     at once: every attempt that was answered is in the count.
+ */
+#include <sys/file.h>
+
+#include "harness.h"
+
+static char lf_path[200], lf_lock[210];
+static int lf_cmd[2], lf_ack[2];
+
+/* Holds the flock of the lock file at the path (created anew) until the
+ * parent says so. */
+static void lf_holder(void *arg, int64_t values[4])
+{
+    int fd;
+    (void)arg;
+    (void)values;
+    close(lf_cmd[1]);
+    close(lf_ack[0]);
+    fd = open(lf_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0, "lockfile: the holder could not lock the new lock file (errno %d)",
+          errno);
+    send_byte(lf_ack[1], 'l');
+    (void)recv_byte(lf_cmd[0]);
+    if (fd >= 0) close(fd);
+}
+
+static int lf_go[2], lf_ready[2];
+
+/* Ten wrong attempts, released with the others; values[0]: how many were
+ * answered INVALID_PASSCODE (each one counted), values[1]: how many were
+ * refused uncounted (STORAGE: the store lock was busy for 2 s). */
+static void lf_hammer(void *arg, int64_t values[4])
+{
+    idlelock *h;
+    int i;
+    (void)arg;
+    close(lf_ready[0]);
+    close(lf_go[1]);
+    h = open_store(lf_path, 100, 0, __FILE__, __LINE__);
+    if (h == NULL) {
+        send_byte(lf_ready[1], 'x');
+        return;
+    }
+    send_byte(lf_ready[1], 'r');
+    (void)recv_byte(lf_go[0]);
+    for (i = 0; i < 10; i++) {
+        idlelock_snapshot s;
+        int st = unlock_with(h, WRONG, &s);
+        if (st == IDLELOCK_ERR_INVALID_PASSCODE) values[0]++;
+        else if (st == IDLELOCK_ERR_STORAGE) values[1]++;
+        else CHECK(0, "lockfile: a wrong attempt returned %s", sname(st));
+    }
+    idlelock_destroy(h);
+}
+
+static void lf_deterministic(void)
+{
+    idlelock *h;
+    idlelock_snapshot s;
+    struct child holder;
+    int st;
+    make_store(lf_path, 100, 0, NULL);
+    h = open_store(lf_path, 100, 0, __FILE__, __LINE__);
+    if (h == NULL) return;
+    CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "lockfile a: start");
+    /* A cleanup tool deletes the lock file; another process creates the
+     * new one and holds its flock. */
+    CHECK(unlink(lf_lock) == 0, "lockfile a: unlink %s (errno %d)", lf_lock, errno);
+    if (pipe(lf_cmd) != 0 || pipe(lf_ack) != 0) {
+        CHECK(0, "pipe failed (errno %d)", errno);
+        idlelock_destroy(h);
+        return;
+    }
+    holder = spawn("lockfile holder", lf_holder, NULL);
+    close(lf_cmd[0]);
+    close(lf_ack[1]);
+    CHECK(recv_byte(lf_ack[0]) == 'l', "lockfile a: the holder did not lock");
+    s = snap_init();
+    st = unlock_with(h, WRONG, &s);
+    CHECK_ST(st, IDLELOCK_ERR_STORAGE, "lockfile a: an attempt while another process holds the new lock file");
+    CHECK_EQ(s.attempts_remaining, 100, "lockfile a: the refused attempt is not counted");
+    send_byte(lf_cmd[1], 'r');
+    close(lf_cmd[1]);
+    close(lf_ack[0]);
+    (void)join(holder, NULL);
+    s = snap_init();
+    CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_INVALID_PASSCODE, "lockfile a: the attempt once released");
+    CHECK_EQ(s.attempts_remaining, 99, "lockfile a: counted once");
+    CHECK(file_exists(lf_lock), "lockfile a: the new lock file stays");
+    idlelock_destroy(h);
+}
+
+static void lf_concurrent(void)
+{
+    idlelock *h, *fresh;
+    struct child a, b;
+    int64_t va[4] = {0, 0, 0, 0}, vb[4] = {0, 0, 0, 0};
+    int64_t mine = 0, refused = 0;
+    int i;
+    store_path(lf_path, sizeof lf_path, "lf-concurrent.store");
+    snprintf(lf_lock, sizeof lf_lock, "%s.lock", lf_path);
+    make_store(lf_path, 100, 0, NULL);
+    h = open_store(lf_path, 100, 0, __FILE__, __LINE__);
+    if (h == NULL) return;
+    CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "lockfile b: start");
+    CHECK(unlink(lf_lock) == 0, "lockfile b: unlink %s (errno %d)", lf_lock, errno);
+    if (pipe(lf_ready) != 0 || pipe(lf_go) != 0) {
+        CHECK(0, "pipe failed (errno %d)", errno);
+        idlelock_destroy(h);
+        return;
+    }
+    a = spawn("lockfile child A", lf_hammer, NULL);
+    b = spawn("lockfile child B", lf_hammer, NULL);
+    close(lf_ready[1]);
+    close(lf_go[0]);
+    CHECK(recv_byte(lf_ready[0]) == 'r' && recv_byte(lf_ready[0]) == 'r', "lockfile b: a child never became ready");
+    send_byte(lf_go[1], 'g');
+    send_byte(lf_go[1], 'g');
+    close(lf_go[1]);
+    close(lf_ready[0]);
+    for (i = 0; i < 10; i++) {
+        idlelock_snapshot s;
+        int st = unlock_with(h, WRONG, &s);
+        if (st == IDLELOCK_ERR_INVALID_PASSCODE) mine++;
+        else if (st == IDLELOCK_ERR_STORAGE) refused++;
+        else CHECK(0, "lockfile b: a wrong attempt returned %s", sname(st));
+    }
+    idlelock_destroy(h);
+    if (!join(a, va) || !join(b, vb)) return;
+    fresh = open_store(lf_path, 100, 0, __FILE__, __LINE__);
+    if (fresh == NULL) return;
+    CHECK_EQ(100 - snap(fresh).attempts_remaining, mine + va[0] + vb[0],
+             "lockfile b: the count after wrong attempts from three processes, one on the deleted lock file");
+    if (verbose)
+        printf("info: lockfile b counted %" PRId64 " + %" PRId64 " + %" PRId64 ", refused %" PRId64 "\n", mine,
+               va[0], vb[0], refused + va[1] + vb[1]);
+    idlelock_destroy(fresh);
+}
+
+void test_lock_file_replaced(void)
+{
+    store_path(lf_path, sizeof lf_path, "lf.store");
+    snprintf(lf_lock, sizeof lf_lock, "%s.lock", lf_path);
+    lf_deterministic();
+    lf_concurrent();
+}
