@@ -40,7 +40,10 @@
 #                glibc's __getauxval)
 #   armeabi-v7a  ARMv7-A, Thumb-2, VFPv3-D16, float arguments in integer
 #                registers (-mfloat-abi=softfp: the armeabi-v7a ABI)
-#   x86          i686 with SSSE3 (the x86 ABI)
+#   x86          i686 with SSSE3 (the x86 ABI), and a stack 16-byte aligned
+#                at every call (-mstack-alignment=16: the bare-metal i686
+#                target keeps 4; Android's x86 code, libsodium's SSE code
+#                among it, may keep 16-byte values on the stack)
 # and on every ABI the per-thread last error without ELF TLS
 # (Sources/CIdleLockSupport/last_error.c: a pthread key).
 
@@ -82,7 +85,7 @@ android_swift_x86          := i686-unknown-none-elf
 android_codegen_arm64-v8a   := -ffixed-x18 -mno-outline-atomics
 android_codegen_armeabi-v7a := -march=armv7-a -mthumb -mfpu=vfpv3-d16 -mfloat-abi=softfp
 android_codegen_x86_64      :=
-android_codegen_x86         := -march=i686 -mssse3
+android_codegen_x86         := -march=i686 -mssse3 -mstack-alignment=16
 android_gcc_lib = $(lastword $(sort $(wildcard /usr/lib/gcc-cross/$(1)/*/libgcc.a /usr/lib/gcc/$(1)/*/libgcc.a)))
 android_libgcc_arm64-v8a    = $(call android_gcc_lib,aarch64-linux-gnu)
 android_libgcc_armeabi-v7a  = $(call android_gcc_lib,arm-linux-gnueabi)
@@ -222,6 +225,7 @@ android_strip_x86         := strip
 define android_checks
 	$(STEP) $(PYTHON) scripts/check-android.py libs --abi $(1) --api $(ANDROID_API) \
 	    --lib $(ANDROID_JNILIBS)/$(1)/libidlelock.so --glue $(ANDROID_JNILIBS)/$(1)/libidlelock_jni.so \
+	    --symbols $(ANDROID_DIR)/$(1)/libidlelock.so \
 	    --stubs $(call android_stubs,$(1)) --objdump $(ANDROID_OBJDUMP) --link "$(target_link_android-$(1))"
 	$(STEP) sh scripts/check-library.sh --self-contained --libc bionic --strip $(android_strip_$(1)) \
 	    $(ANDROID_DIR)/$(1)/libidlelock.so $(HEADER)

@@ -18,7 +18,10 @@ NEEDED is only bionic's libraries (the glue: and libidlelock.so); the glue
 exports only JNI_OnLoad and Java_* names; on arm64-v8a no instruction uses
 x18 (Android reserves it), read by disassembly (--objdump); on armeabi-v7a
 the EABI attributes say soft-float calling (no Tag_ABI_VFP_args) with a
-VFP, ARMv7.
+VFP, ARMv7; on x86 every function of the library (--symbols: the
+unstripped file) that calls another keeps the stack 16-byte aligned at
+its calls, as the i386 ABI requires (read from each prologue: the return
+address, the registers pushed and the frame it subtracts).
 
 `aar`: the AAR's entries are exactly what the Android Gradle Plugin reads
 (classes.jar, AndroidManifest.xml, proguard.txt, R.txt, jni/<abi>/ with
@@ -112,6 +115,10 @@ def check_libs(a):
             check(not hard and "Tag_CPU_arch: v7" in attrs and "Tag_FP_arch: VFPv3" in attrs,
                   f"{a.abi} {name}: ARMv7 with a VFP, soft-float calling convention (no Tag_ABI_VFP_args)"
                   + ("; found Tag_ABI_VFP_args (hard-float calling)" if hard else ""))
+    if a.abi == "x86" and a.symbols:
+        bad, judged = misaligned_frames(run(a.objdump, "-d", "--no-show-raw-insn", a.symbols))
+        check(judged > 100 and not bad, f"{a.abi} libidlelock.so: the {judged} functions with a frame that call"
+              " keep the stack 16-byte aligned" + (f"; {len(bad)} do not, e.g. {bad[0]}" if bad else ""))
     glue_exports = sorted(dynamic_symbols(a.glue, True))
     bad = [s for s in glue_exports if s != "JNI_OnLoad" and not s.startswith("Java_")]
     check("JNI_OnLoad" in glue_exports and not bad,
@@ -131,6 +138,35 @@ def check_libs(a):
             new_ok, err = links("getrandom")
             check(old_ok and not new_ok and "getrandom" in err,
                   f"{a.abi}: linking enforces API {a.api}: open (API 1) links, getrandom (API 28) does not")
+
+
+def misaligned_frames(disassembly):
+    """Functions of i386 code whose calls find the stack not 16-byte aligned.
+    At entry the stack is 4 past a multiple of 16 (the return address); a
+    function that begins with the usual prologue (`pushl %ebp`, `movl %esp,
+    %ebp`, the registers it saves, `subl $N, %esp`) and makes calls must
+    bring it back to a multiple of 16. Functions without that prologue
+    (leaves, tail calls, frames set up later) are not judged. Returns the
+    misaligned ones and how many were judged."""
+    bad, judged = [], 0
+    for body in re.split(r"\n(?=[0-9a-f]+ <)", disassembly):
+        lines = [l.split("\t", 1)[-1].strip() for l in body.splitlines()[1:] if "\t" in l]
+        head = re.match(r"[0-9a-f]+ <(.*)>:", body)
+        if not head or len(lines) < 3 or lines[0] != "pushl\t%ebp" or lines[1] != "movl\t%esp, %ebp":
+            continue
+        if not any(l.startswith("call") for l in lines):
+            continue
+        pushes = 1
+        rest = lines[2:]
+        while rest and re.match(r"pushl\t%e[a-z]{2}$", rest[0]):
+            pushes += 1
+            rest = rest[1:]
+        m = re.match(r"subl\t\$0x([0-9a-f]+), %esp$", rest[0]) if rest else None
+        if m:
+            judged += 1
+            if (4 + 4 * pushes + int(m.group(1), 16)) % 16:
+                bad.append(head.group(1))
+    return bad, judged
 
 
 def glue_names(source):
@@ -252,6 +288,7 @@ def main():
     libs.add_argument("--glue", required=True)
     libs.add_argument("--stubs", required=True)
     libs.add_argument("--objdump", default="llvm-objdump")
+    libs.add_argument("--symbols")
     libs.add_argument("--link")
     aar = sub.add_parser("aar")
     for opt in ("--aar", "--pom", "--jnilibs", "--glue-source", "--version", "--abis"):
