@@ -189,16 +189,20 @@ AAR_DIR     := $(AAR_REPO)/org/idlelock/idlelock-android/$(VERSION)
 AAR_FILE    := $(AAR_DIR)/idlelock-android-$(VERSION).aar
 AAR_POM     := $(AAR_DIR)/idlelock-android-$(VERSION).pom
 AAR_INPUTS  := bindings/java/android/make-aar.py bindings/java/android/AndroidManifest.xml \
-               bindings/java/android/proguard.txt bindings/java/android/idlelock-android.pom.in \
-               LICENSE THIRD_PARTY_NOTICES.md $(ANDROID_LIBS) $(ANDROID_CLASSES)
+               bindings/java/android/proguard.txt LICENSE THIRD_PARTY_NOTICES.md $(ANDROID_LIBS) $(ANDROID_CLASSES)
 
 $(AAR_FILE): $(AAR_INPUTS)
 	$(BUILD_STEP) AAR $@ $(PYTHON) bindings/java/android/make-aar.py $(VERSION) $(ANDROID_CLASSES) $(ANDROID_JNILIBS) \
-	    $@ $(AAR_POM) $(ANDROID_ABIS)
+	    $@ $(ANDROID_ABIS)
 
-$(AAR_POM): $(AAR_FILE)
+# The Java binding's pom (java.mk's java_pom, read after this file: the
+# recipe expands it), as the AAR's.
+$(AAR_POM): bindings/java/pom.xml.in bindings/java/android/make-aar.py $(HEADER)
+	@mkdir -p $(@D)
+	@echo "  POM    $@"
+	@$(call java_pom,aar) | $(PYTHON) bindings/java/android/make-aar.py --pom > $@.tmp && mv $@.tmp $@
 
-aar: android $(AAR_FILE)
+aar: android $(AAR_FILE) $(AAR_POM)
 
 # -- the checks ------------------------------------------------------------------
 

@@ -2315,6 +2315,33 @@ FIXED += [
     ),
 ]
 
+FIXED += [
+    (
+        Case(
+            "a_delay_carried_near_int64_min_came_back",
+            mode="memory",
+            origin=INT64_MIN + 5,
+            config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=0, grace_ms=0,
+                        max_attempts=2, lock_on_start=0, delay_schedule=((1, 1_000),)),
+            steps=[
+                ("set_passcode", "2468"),
+                ("unlock", "1357"),  # a 1 s delay from INT64_MIN + 5
+                ("clock", NEVER),
+                ("check",),  # long over
+                ("clock", INT64_MIN + 2),  # a step back to just above INT64_MIN
+                ("background",),
+                ("expect", dict(ms_until_retry=0, ms_until_next_deadline=NEVER)),
+            ],
+        ),
+        "idlelock_delay_step (1.2.2): a step carries a delay over, what it had "
+        "left at the previous reading (here nothing). The library moved the "
+        "period's start back by its length from the landing reading, which "
+        "saturated at INT64_MIN and so brought 994 ms of an ended delay back "
+        "(found by the model's long profile). The delay now counts down what "
+        "it had left from the landing reading.",
+    ),
+]
+
 CASES = CASES + [case for case, _ in FIXED]
 
 

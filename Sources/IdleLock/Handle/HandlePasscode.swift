@@ -69,12 +69,16 @@ extension IdleLockHandle {
                 try savePasscode(sealed, deviceWrap: deviceWrap, now: now, store: store)
                 noteSavedActivity(now)
             }
+            // What the store now holds: no saved lock, as the state here.
+            savedEpoch = rules.lockEpoch
             wrap = sealed
+            // The new passcode is activity before its requests are voided:
+            // an idle lock a voided prompt deferred is judged from it. A lock
+            // after this point is a new one, saved by the transaction.
+            rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
             shortcutTurnedOff = bioWrap != nil
             bioWrap = nil
             voidBiometricRequests()
-            rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
-            savedEpoch = rules.lockEpoch
         }
         // A new passcode turns the shortcut off: the host's item goes too.
         if shortcutTurnedOff { return deletingSecret(after: result) }
@@ -89,7 +93,11 @@ extension IdleLockHandle {
         let limit = config.maxAttempts
         let stamp = bootID
         if rules.engaged {
-            let written = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+            let written = try updateAsSeen({ () throws(IdleLockError) in
+                guard rules.state == .unlocked else {
+                    throw IdleLockError(.sessionLocked, "the session was locked (another process locked it out?) while this passcode was being set; nothing changed")
+                }
+            }) { (image: inout StoreImage) throws(IdleLockError) -> Bool in
                 guard store.isOurs(image) else {
                     throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
                 }
@@ -133,6 +141,7 @@ extension IdleLockHandle {
         defer { ilk_scrub_vector_registers() } // no passcode or key fragment left in them
         let myTurn = takeAttemptTurn()
         var entryNow: Int64 = 0
+        var stepsAtEntry: UInt32 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil
         // Holding the turn, this half delivers only its own changes (the
@@ -142,6 +151,7 @@ extension IdleLockHandle {
         let first = transact(into: out, ownChangesOnly: myTurn) { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
+            stepsAtEntry = rules.clockSteps
             try refreshFromStore()
             guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
             guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
@@ -179,6 +189,12 @@ extension IdleLockHandle {
             // Before listeners run: one of them may unlock again.
             if myTurn { passAttemptTurn() }
             rules.check(now: now)
+            // A clock step since the entry (during the derivation): the
+            // entry's reading is on the clock's old timeline, so the attempt
+            // is taken at this one (its delay starts here, a right one's
+            // entry and activity are here): never a passcode entry the clock
+            // has not reached, nor a delay that waits for the step to pass.
+            if rules.clockSteps != stepsAtEntry || now < entryNow { entryNow = now }
             // A check that could not run stays counted (fail closed); one
             // that brought the count to the limit is a lockout, as a wrong
             // passcode would be.
@@ -396,6 +412,11 @@ extension IdleLockHandle {
         if outcome == .unlocked || (outcome == .lockedOut && !lockUnsaved) { savedEpoch = rules.lockEpoch }
         absorb(image)
         if outcome == .unlocked { noteSavedActivity(now) }
+        // What the re-read took in (another process turned the shortcut off,
+        // voiding a request whose prompt deferred a due idle lock) may have
+        // locked the session again: the call answers from the state it
+        // leaves, as an unlock a lock overtook.
+        if outcome == .unlocked && rules.state != .unlocked { return .overtaken }
         return outcome
     }
 }

@@ -153,12 +153,44 @@ final class StoreFiles {
 
     // MARK: - The store lock
 
-    /// Takes the exclusive flock on `<store>.lock`, waiting at most
-    /// `StoreLimits.lockWaitMs`, runs `body`, and releases it.
+    /// Takes the exclusive flock on `<store>.lock`, then on the store's
+    /// folder, waiting at most `StoreLimits.lockWaitMs` for each, runs
+    /// `body`, and releases them. The folder's flock is what a cleanup tool
+    /// that deletes `*.lock` files cannot take away: a process that holds a
+    /// deleted lock file and one that made a new one still exclude each
+    /// other there, also while the file is replaced during a step (the lock
+    /// file's own re-check, `takeLock`, catches a deletion only before the
+    /// step). The lock file comes first (1.2.1 and earlier take only it),
+    /// and every process takes both in this order.
     func locked<R>(_ body: () throws(IdleLockError) -> R) throws(IdleLockError) -> R {
         try takeLock()
         defer { flock(lockFD, LOCK_UN) }
+        let folderLocked = try lockFolder()
+        defer { if folderLocked { flock(folderFD, LOCK_UN) } }
         return try body()
+    }
+
+    /// The folder's flock (`locked`), waiting at most
+    /// `StoreLimits.lockWaitMs`. False when the file system cannot lock a
+    /// folder (EINVAL, ENOLCK, EOPNOTSUPP: a network or FUSE file system):
+    /// the lock file's flock alone serves then, as before 1.2.2.
+    private func lockFolder() throws(IdleLockError) -> Bool {
+        var waited: Int64 = 0
+        while flock(folderFD, LOCK_EX | LOCK_NB) != 0 {
+            let e = ilk_errno()
+            if e == EINTR { continue }
+            if e == EINVAL || e == ENOLCK || e == EOPNOTSUPP { return false }
+            if e != EWOULDBLOCK {
+                throw IdleLockError(.storage, "flock on the store's folder failed (errno ", Int64(e), ")")
+            }
+            if waited >= StoreLimits.lockWaitMs {
+                throw IdleLockError(.storage, "another process held the store's folder lock for more than 2000 ms; try again")
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+            waited += 2
+        }
+        return true
     }
 
     /// How many times in one `takeLock` the lock file may turn out to have

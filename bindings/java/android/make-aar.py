@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Packs the AAR of `make aar` (mk/android.mk) and writes its .pom.
+"""Packs the AAR of `make aar` (mk/android.mk), or makes its .pom.
 
-    make-aar.py VERSION JAR JNILIBS AAR POM ABI...
+    make-aar.py VERSION JAR JNILIBS AAR ABI...
+    make-aar.py --pom < JAR-POM > AAR-POM
 
 JAR is the Java binding's classes (java.mk's build/java/idlelock.jar,
 javac --release 8); JNILIBS holds <abi>/libidlelock.so and
@@ -13,7 +14,13 @@ AndroidManifest.xml, proguard.txt (the consumer rules), R.txt (empty: no
 resources), jni/<abi>/, and LICENSE and THIRD_PARTY_NOTICES.md at its top.
 Reproducible: entries sorted, one fixed time stamp (SOURCE_DATE_EPOCH, or
 1980-01-01), fixed permissions.
+
+--pom: the AAR's .pom from the Java binding's (bindings/java/pom.xml.in,
+filled in with packaging aar: mk/java.mk's java_pom), with the AAR's own
+artifactId, idlelock-android (a Maven coordinate has one packaging: the
+jar keeps org.idlelock:idlelock), name and description.
 """
+import re
 import io
 import os
 import sys
@@ -43,9 +50,27 @@ def read(path):
         return f.read()
 
 
+def pom():
+    text = sys.stdin.read()
+    for pattern, replacement in (
+            (r"<artifactId>idlelock</artifactId>", "<artifactId>idlelock-android</artifactId>"),
+            (r"<name>[^<]*</name>", "<name>libidlelock for Android</name>"),
+            (r"<description>[^<]*</description>",
+             "<description>An idle lock for signed-in sessions: the Java binding of libidlelock over JNI, with its"
+             " natives for arm64-v8a, armeabi-v7a, x86_64 and x86 inside (minSdk 24; libsodium linked in; see"
+             " THIRD_PARTY_NOTICES.md).</description>")):
+        text, n = re.subn(pattern, replacement, text, count=1)
+        if n != 1:
+            sys.exit(f"make-aar.py --pom: no {pattern} in the Java binding's pom")
+    sys.stdout.write(text)
+
+
 def main():
-    version, jar, jnilibs, aar, pom = sys.argv[1:6]
-    abis = sys.argv[6:]
+    if sys.argv[1:] == ["--pom"]:
+        pom()
+        return
+    version, jar, jnilibs, aar = sys.argv[1:5]
+    abis = sys.argv[5:]
     with zipfile.ZipFile(jar) as z:
         classes = {n: z.read(n) for n in z.namelist() if not n.endswith("/")}
     classes["META-INF/idlelock/LICENSE"] = read("LICENSE")
@@ -66,9 +91,6 @@ def main():
     os.makedirs(os.path.dirname(aar), exist_ok=True)
     write_zip(aar + ".part", entries)
     os.replace(aar + ".part", aar)
-    text = read(os.path.join(HERE, "idlelock-android.pom.in")).decode().replace("@VERSION@", version)
-    with open(pom, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 if __name__ == "__main__":
