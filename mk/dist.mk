@@ -33,13 +33,16 @@ DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS
                 Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
                 Tests/IdleLockTests Tests/c Tests/abi-baseline Tests/fuzz Tests/lsan.supp \
                 bindings/c bindings/luajit/gen_cdef.lua bindings/luajit/idlelock.in.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
-                mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt
+                mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt mk/target.mk
 # Files under DIST_PATHS that only what is left out uses: the wheel's,
 # the sdist's and the rock's tests, the Python suites' counter, the
 # benchmarks' callgrind script, the by-hand old-glibc run (it needs the
-# wheel), and the packages' reproducibility (mk/release.mk).
+# wheel), the packages' reproducibility (mk/release.mk), and the Android
+# build's scripts and tests (mk/android.mk: a package, like the bindings').
 DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/test-sdist.sh scripts/pytest_counts.py \
-                 scripts/callgrind-hot.sh scripts/check-old-glibc.sh scripts/reproducible.py scripts/test-reproducible.sh
+                 scripts/callgrind-hot.sh scripts/check-old-glibc.sh scripts/reproducible.py scripts/test-reproducible.sh \
+                 scripts/android-stubs.py scripts/check-android.py scripts/vendor-aosp.sh \
+                 Tests/c/test_last_error.c Tests/c/bionic_shim.c
 
 .PHONY: dist test-dist
 
