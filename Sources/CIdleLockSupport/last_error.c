@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ILK_ERROR_CAP 512
 
@@ -24,6 +25,16 @@ void ilk_error_set(const uint8_t *fn, size_t fn_len, const uint8_t *head,
              ilk_clamp(fn_len), fn ? (const char *)fn : "",
              ilk_clamp(head_len), head ? (const char *)head : "", number,
              ilk_clamp(tail_len), tail ? (const char *)tail : "");
+}
+
+void ilk_error_append(const uint8_t *text, size_t text_len, int has_value, int64_t value) {
+    size_t used = strlen(ilk_error_buf); /* snprintf always ends it */
+    char number[24] = "";
+    if (has_value) {
+        snprintf(number, sizeof number, "%" PRId64, value);
+    }
+    snprintf(ilk_error_buf + used, sizeof ilk_error_buf - used, "%.*s%s",
+             ilk_clamp(text_len), text ? (const char *)text : "", number);
 }
 
 const char *ilk_error_get(void) { return ilk_error_buf; }
