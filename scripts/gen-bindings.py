@@ -4,12 +4,14 @@
 binding (`make gen-bindings`; `make check-bindings` checks it).
 
     python3 scripts/gen-bindings.py            write the generated files
-    python3 scripts/gen-bindings.py --check    write nothing; list every
+                                               that changed
+    python3 scripts/gen-bindings.py --check    write nothing; name every
                                                generated file that differs
-                                               from what it would write, and
+                                               from what it would write, end
+                                               with "N passed, N failed" and
                                                fail if one does
     python3 scripts/gen-bindings.py --c-check DIR
-                                               also write DIR/check.c, a C
+                                               write only DIR/check.c, a C
                                                program that prints every
                                                constant and struct layout as
                                                the compiler sees them, and
@@ -1139,34 +1141,33 @@ OUTPUTS = [
 
 
 def main(argv):
-    check = "--check" in argv
-    c_check = argv[argv.index("--c-check") + 1] if "--c-check" in argv else None
-    if set(argv) - {"--check", "--c-check", c_check}:
-        sys.exit("usage: gen-bindings.py [--check] [--c-check DIR]")
+    if argv not in ([], ["--check"]) and not (len(argv) == 2 and argv[0] == "--c-check"):
+        sys.exit("usage: gen-bindings.py [--check | --c-check DIR]")
     model = Model()
-    stale = []
+    if argv and argv[0] == "--c-check":
+        os.makedirs(argv[1], exist_ok=True)
+        expected, program = c_layout(model)
+        for name, text in (("expected.txt", expected), ("check.c", program)):
+            with open(os.path.join(argv[1], name), "w", encoding="utf-8") as f:
+                f.write(text)
+        return
+    stale = 0
     for path, emit in OUTPUTS:
         text = emit(model)
         full = os.path.join(ROOT, path)
         old = open(full, encoding="utf-8").read() if os.path.exists(full) else None
         if old == text:
             continue
-        if check:
-            stale.append(path)
+        if argv:
+            print("stale: %s is not what the header gives; run `make gen-bindings` and commit it" % path)
+            stale += 1
         else:
             with open(full, "w", encoding="utf-8") as f:
                 f.write(text)
             print("  GEN      " + path)
-    if c_check:
-        os.makedirs(c_check, exist_ok=True)
-        expected, program = c_layout(model)
-        for name, text in (("expected.txt", expected), ("check.c", program)):
-            with open(os.path.join(c_check, name), "w", encoding="utf-8") as f:
-                f.write(text)
-    if stale:
-        for path in stale:
-            print("stale: %s (regenerate it: make gen-bindings, then commit)" % path)
-        sys.exit(1)
+    if argv:
+        print("%d passed, %d failed" % (len(OUTPUTS) - stale, stale))
+        sys.exit(1 if stale else 0)
 
 
 if __name__ == "__main__":
