@@ -69,6 +69,7 @@ compiler checks them): here one description, the header itself, and the
 import os
 import re
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = "include/idlelock.h"
@@ -88,6 +89,12 @@ def read(relative):
 
 
 # -- names ---------------------------------------------------------------------
+
+
+def wrapped(text, prefix, width=100):
+    """`text` as comment lines that start with `prefix`."""
+    return textwrap.wrap(text, width, initial_indent=prefix, subsequent_indent=prefix, break_on_hyphens=False,
+                         break_long_words=False) if text else []
 
 
 def camel(snake):
@@ -154,9 +161,17 @@ class Struct:
 
 
 class Constant:
-    def __init__(self, name, expr, kind, value, doc, line):
-        self.name, self.expr, self.kind, self.value, self.doc, self.line = name, expr, kind, value, doc, line
+    """A #define: its value, its own /**< */ comment (`doc`) and the /** */
+    comment above the run of #defines it is in (`group`)."""
+
+    def __init__(self, name, expr, kind, value, doc, group):
+        self.name, self.expr, self.kind, self.value, self.doc, self.group = name, expr, kind, value, doc, group
         self.short = name[len("IDLELOCK_"):]
+
+    def description(self):
+        """Its comments as one sentence or two, for a binding's doc comment."""
+        parts = [self.doc + ("" if self.doc.endswith(".") else ".")] if self.doc else []
+        return " ".join(parts + ([self.group] if self.group else []))
 
 
 class Header:
@@ -326,6 +341,7 @@ def parse_header(path=HEADER):
         at += len(line) + 1
     kept = []  # the lines of declarations (others blanked)
     in_cplusplus = False
+    group, run_end = "", -1  # the current run of #defines: its comment, its last line
     for number, line in enumerate(lines, 1):
         where = "%s:%d" % (path, number)
         stripped = line.strip()
@@ -345,18 +361,24 @@ def parse_header(path=HEADER):
             name, expr = m.group(1), m.group(2).strip()
             if not name.startswith("IDLELOCK_"):
                 die(where, "#define %s: every constant is IDLELOCK_*" % name)
-            doc = ""
+            doc, last = "", number
+            line_start = offsets[number - 1]
             for start, end in spans:
-                if offsets[number - 1] <= start < offsets[number - 1] + len(line) + 1:
+                if line_start <= start < line_start + len(line) + 1:
                     comment = text[start:end]
                     if not comment.startswith("/**<"):
                         die(where, "the comment after #define %s is not a /**< */ comment" % name)
-                    doc = clean_doc(comment)
-                    break
+                    doc, last = clean_doc(comment), text.count("\n", 0, end) + 1
+                elif end <= line_start and text[end:line_start].strip() == "" and text[start:start + 4] in ("/** ", "/**\n"):
+                    group = clean_doc(text[start:end])  # a /** */ right above: a new run
+                    run_end = number - 1
+            if run_end != number - 1:
+                group = ""  # not right below the run before: a run with no comment
             kind, value = evaluate(where, name, expr)
             if header.constant(name):
                 die(where, "#define %s twice" % name)
-            header.constants.append(Constant(name, expr, kind, value, doc, number))
+            header.constants.append(Constant(name, expr, kind, value, doc, group))
+            run_end = last
             continue
         if stripped == "#ifdef __cplusplus":
             in_cplusplus = True
@@ -722,24 +744,19 @@ def emit_python(model):
            "                    c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)",
            "from typing import Any, Dict, List, Tuple", ""]
 
+    group = [None]
+
     def constant(name, c):
+        if c.group != group[0]:
+            out.extend(([""] if group[0] is not None else []) + wrapped(c.group, "# "))
+            group[0] = c.group
         comment = "  # %s" % c.expr if c.kind != "string" and str(c.value) != c.expr else ""
         value = py_string(c.value) if c.kind == "string" else str(c.value)
-        line = "%s = %s%s" % (name, value, comment)
-        if c.doc:
-            out.append("#: %s" % c.doc)
-        out.append(line)
+        out.extend(wrapped(c.doc, "#: "))
+        out.append("%s = %s%s" % (name, value, comment))
 
-    out += ["# The header's version (the library's own is idlelock_version())."]
-    for c in model.versions:
-        constant("HEADER_" + c.short, c)
-    out += ["", "# Statuses."]
-    for c in model.statuses:
-        constant(c.short, c)
-    out += ["", "# Constants."]
     for c in h.constants:
-        if c not in model.statuses and c not in model.versions:
-            constant(c.short, c)
+        constant(("HEADER_" if c in model.versions else "") + c.short, c)
     out += ["", "# Bounds the header states in its prose."]
     for name, value in model.bounds:
         out.append("%s = %d" % (name, value))
@@ -816,7 +833,7 @@ def emit_java_constants(model):
     for c in model.plain:
         kind = model.bound_type(c.short, c.kind)
         java = {"int32": "int", "int64": "long", "uint64": "long", "string": "String"}[kind]
-        out += java_doc("{@code %s}%s" % (c.name, ": " + java_escape(c.doc) if c.doc else ""))
+        out += java_doc("{@code %s}: %s" % (c.name, java_escape(c.description())))
         out.append("    %s %s = %s;" % (java, c.short, java_literal(kind if kind != "int32" else "int", c.value)))
     for name, value in model.bounds:
         kind = model.bound_type(name, "int")
@@ -979,7 +996,7 @@ def emit_csharp(model):
     for c in model.plain:
         kind = model.bound_type(c.short, c.kind)
         value = c_string(c.value) if kind == "string" else str(c.value) + ("UL" if kind == "uint64" else "")
-        out += cs_doc("%s%s" % (c.name, ": " + c.doc if c.doc else ""), "        ")
+        out += cs_doc("%s: %s" % (c.name, c.description()), "        ")
         out.append("        public const %s %s = %s;" % (cs_types[kind], pascal(c.short), value))
     for name, value in model.bounds:
         kind = model.bound_type(name, "int")
@@ -1070,7 +1087,8 @@ def emit_swift(model):
         if swift == "-":
             continue
         owner, _, name = swift.rpartition(".")
-        lines = ["/// `%s` (include/idlelock.h)." % prefix, "public enum %s: Int32, Sendable {" % name]
+        first = model.family_members(prefix)[0]
+        lines = wrapped("`%s`: %s" % (prefix, first.group), "/// ") + ["public enum %s: Int32, Sendable {" % name]
         for c in model.family_members(prefix):
             lines += ["    /// %s" % c.doc] if c.doc else []
             lines.append("    case %s = %d" % (swift_case(model.families[c.name][1]), c.value))

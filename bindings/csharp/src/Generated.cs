@@ -153,49 +153,49 @@ namespace LibIdleLock
 
     public sealed partial class IdleLock
     {
-        /// <summary>IDLELOCK_NEVER</summary>
+        /// <summary>IDLELOCK_NEVER: "No deadline": a timeout of IDLELOCK_NEVER never passes.</summary>
         public const long Never = 9223372036854775807;
-        /// <summary>IDLELOCK_SAME_AS_IDLE</summary>
+        /// <summary>IDLELOCK_SAME_AS_IDLE: background_after_ms only: use the value of idle_after_ms.</summary>
         public const long SameAsIdle = -1;
-        /// <summary>IDLELOCK_GRACE_MAX_MS</summary>
+        /// <summary>IDLELOCK_GRACE_MAX_MS: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const long GraceMaxMs = 60000;
-        /// <summary>IDLELOCK_MAX_ATTEMPTS_MAX</summary>
+        /// <summary>IDLELOCK_MAX_ATTEMPTS_MAX: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int MaxAttemptsMax = 100;
-        /// <summary>IDLELOCK_PASSCODE_MIN_SCALARS: Unicode scalar values, set_passcode only</summary>
+        /// <summary>IDLELOCK_PASSCODE_MIN_SCALARS: Unicode scalar values, set_passcode only. Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int PasscodeMinScalars = 4;
-        /// <summary>IDLELOCK_PASSCODE_MAX_BYTES</summary>
+        /// <summary>IDLELOCK_PASSCODE_MAX_BYTES: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int PasscodeMaxBytes = 1024;
-        /// <summary>IDLELOCK_SECRET_NAME_MAX_BYTES</summary>
+        /// <summary>IDLELOCK_SECRET_NAME_MAX_BYTES: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int SecretNameMaxBytes = 64;
-        /// <summary>IDLELOCK_SECRET_VALUE_MAX_BYTES</summary>
+        /// <summary>IDLELOCK_SECRET_VALUE_MAX_BYTES: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int SecretValueMaxBytes = 65536;
-        /// <summary>IDLELOCK_SECRETS_MAX: secrets held by one session</summary>
+        /// <summary>IDLELOCK_SECRETS_MAX: secrets held by one session. Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int SecretsMax = 256;
-        /// <summary>IDLELOCK_LISTENERS_MAX: listeners on one handle</summary>
+        /// <summary>IDLELOCK_LISTENERS_MAX: listeners on one handle. Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int ListenersMax = 64;
-        /// <summary>IDLELOCK_UNLOCK_REASON_MAX_BYTES</summary>
+        /// <summary>IDLELOCK_UNLOCK_REASON_MAX_BYTES: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int UnlockReasonMaxBytes = 512;
-        /// <summary>IDLELOCK_DEVICE_KEY_BYTES</summary>
+        /// <summary>IDLELOCK_DEVICE_KEY_BYTES: Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.</summary>
         public const int DeviceKeyBytes = 32;
-        /// <summary>IDLELOCK_KDF_OPSLIMIT_MIN</summary>
+        /// <summary>IDLELOCK_KDF_OPSLIMIT_MIN: Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet minimum for Argon2id (19 MiB, 2 passes); the defaults are libsodium's crypto_pwhash_OPSLIMIT_INTERACTIVE / MEMLIMIT_INTERACTIVE (2, 64 MiB).</summary>
         public const ulong KdfOpslimitMin = 2UL;
-        /// <summary>IDLELOCK_KDF_OPSLIMIT_MAX</summary>
+        /// <summary>IDLELOCK_KDF_OPSLIMIT_MAX: Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet minimum for Argon2id (19 MiB, 2 passes); the defaults are libsodium's crypto_pwhash_OPSLIMIT_INTERACTIVE / MEMLIMIT_INTERACTIVE (2, 64 MiB).</summary>
         public const ulong KdfOpslimitMax = 10UL;
-        /// <summary>IDLELOCK_KDF_MEMLIMIT_MIN</summary>
+        /// <summary>IDLELOCK_KDF_MEMLIMIT_MIN: Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet minimum for Argon2id (19 MiB, 2 passes); the defaults are libsodium's crypto_pwhash_OPSLIMIT_INTERACTIVE / MEMLIMIT_INTERACTIVE (2, 64 MiB).</summary>
         public const ulong KdfMemlimitMin = 19922944UL;
-        /// <summary>IDLELOCK_KDF_MEMLIMIT_MAX</summary>
+        /// <summary>IDLELOCK_KDF_MEMLIMIT_MAX: Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet minimum for Argon2id (19 MiB, 2 passes); the defaults are libsodium's crypto_pwhash_OPSLIMIT_INTERACTIVE / MEMLIMIT_INTERACTIVE (2, 64 MiB).</summary>
         public const ulong KdfMemlimitMax = 1073741824UL;
-        /// <summary>IDLELOCK_PASSCODE_MAX_AGE_MIN_MS</summary>
+        /// <summary>IDLELOCK_PASSCODE_MAX_AGE_MIN_MS: (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or 1 hour .. 30 days; config.biometric_max_uses: 0 or 1..1000) and idlelock_require_recent_auth's max_age_ms (1 .. 30 days).</summary>
         public const long PasscodeMaxAgeMinMs = 3600000;
-        /// <summary>IDLELOCK_PASSCODE_MAX_AGE_MAX_MS</summary>
+        /// <summary>IDLELOCK_PASSCODE_MAX_AGE_MAX_MS: (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or 1 hour .. 30 days; config.biometric_max_uses: 0 or 1..1000) and idlelock_require_recent_auth's max_age_ms (1 .. 30 days).</summary>
         public const long PasscodeMaxAgeMaxMs = 2592000000;
-        /// <summary>IDLELOCK_BIOMETRIC_MAX_USES_MAX</summary>
+        /// <summary>IDLELOCK_BIOMETRIC_MAX_USES_MAX: (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or 1 hour .. 30 days; config.biometric_max_uses: 0 or 1..1000) and idlelock_require_recent_auth's max_age_ms (1 .. 30 days).</summary>
         public const int BiometricMaxUsesMax = 1000;
-        /// <summary>IDLELOCK_RECENT_AUTH_MAX_MS</summary>
+        /// <summary>IDLELOCK_RECENT_AUTH_MAX_MS: (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or 1 hour .. 30 days; config.biometric_max_uses: 0 or 1..1000) and idlelock_require_recent_auth's max_age_ms (1 .. 30 days).</summary>
         public const long RecentAuthMaxMs = 2592000000;
-        /// <summary>IDLELOCK_AUTH_SECRET_BYTES</summary>
+        /// <summary>IDLELOCK_AUTH_SECRET_BYTES: The biometric shortcut's bytes: the secret the host keeps in its keystore.</summary>
         public const int AuthSecretBytes = 32;
-        /// <summary>IDLELOCK_BIOMETRIC_REQUESTS_MAX</summary>
+        /// <summary>IDLELOCK_BIOMETRIC_REQUESTS_MAX: Requests open at once on one handle.</summary>
         public const int BiometricRequestsMax = 8;
         /// <summary>A bound the header states in its prose.</summary>
         public const long PromptCapMaxMs = 600000;

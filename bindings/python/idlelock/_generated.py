@@ -9,35 +9,81 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_int, c_in
                     c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)
 from typing import Any, Dict, List, Tuple
 
-# The header's version (the library's own is idlelock_version()).
+# The header's version. idlelock_version() returns the library's version as the string
+# "MAJOR.MINOR.PATCH", and idlelock_version_number() returns MAJOR * 10000 + MINOR * 100 + PATCH.
+# The ABI major is also the soname's number (libidlelock.so.1). A host may compare
+# IDLELOCK_VERSION_NUMBER with idlelock_version_number() at run time: the same major is
+# ABI-compatible; a library minor at least the header's has every function the header declares.
 HEADER_VERSION_MAJOR = 1
 HEADER_VERSION_MINOR = 2
 HEADER_VERSION_PATCH = 2
 HEADER_VERSION_STRING = "1.2.2"
 HEADER_VERSION_NUMBER = 10202
 
-# Statuses.
+# Success.
 OK = 0
+
+# A NULL or malformed argument, a wrong struct size, invalid UTF-8, or a configuration value out of
+# range. Nothing was changed.
 ERR_INVALID_ARGUMENT = 1
+
+# The session is locked (LOCKED or LOCKED_OUT): secrets and the gate are closed, and a locked
+# session cannot replace its own passcode. Also returned by an unlock whose result was overtaken by
+# a lock that happened while it ran.
 ERR_SESSION_LOCKED = 2
+
+# The passcode did not open the lock. The attempt was counted; the snapshot and the message say how
+# many attempts remain.
 ERR_INVALID_PASSCODE = 3
+
+# Too many wrong passcodes: the session is LOCKED_OUT and only idlelock_disable() (signing out)
+# leaves that state.
 ERR_LOCKED_OUT = 4
+
+# The biometric shortcut is not enabled, not available, failed or was cancelled. The passcode still
+# works.
 ERR_LOCK_UNAVAILABLE = 5
+
+# No passcode is set: the lock is not engaged.
 ERR_NO_PASSCODE = 6
+
+# The store could not be read or written, or it is damaged (present but cut short, failing its
+# integrity check, foreign, of a newer format, or not a regular file: the session then locks).
 ERR_STORAGE = 7
+
+# No secret has that name.
 ERR_NOT_FOUND = 8
+
+# The caller's buffer is too small; the needed size was written back.
 ERR_BUFFER_TOO_SMALL = 9
+
+# Memory (or secure memory, sodium_malloc) could not be allocated.
 ERR_NO_MEMORY = 10
+
+# A failure inside the library or libsodium that is not the caller's; the message says which step.
 ERR_INTERNAL = 11
+
+# (1.1) An escalating delay is running after wrong passcodes: try again in out->ms_until_retry ms.
+# The attempt was not counted and no key derivation ran.
 ERR_RETRY_LATER = 12
+
+# (1.2) idlelock_require_recent_auth: the session is unlocked, but its last successful
+# authentication is older than the caller allows. Ask the user again (idlelock_unlock, or the
+# biometric shortcut on the unlocked session), then repeat the check.
 ERR_REAUTH_REQUIRED = 13
 
-# Constants.
+# "No deadline": a timeout of IDLELOCK_NEVER never passes.
 NEVER = 9223372036854775807  # INT64_MAX
+
+# background_after_ms only: use the value of idle_after_ms.
 SAME_AS_IDLE = -1  # ((int64_t)-1)
+
+# Lock states (idlelock_snapshot.state).
 STATE_UNLOCKED = 0
 STATE_LOCKED = 1
 STATE_LOCKED_OUT = 2
+
+# Why the session is locked (idlelock_snapshot.reason).
 #: unlocked, or locked out from unlocked
 REASON_NONE = 0
 #: idle timeout passed in the foreground
@@ -50,6 +96,8 @@ REASON_STARTUP = 3
 REASON_MANUAL = 4
 #: the clock read earlier than before
 REASON_CLOCK = 5
+
+# Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT.
 GRACE_MAX_MS = 60000
 MAX_ATTEMPTS_MAX = 100
 #: Unicode scalar values, set_passcode only
@@ -63,14 +111,24 @@ SECRETS_MAX = 256
 LISTENERS_MAX = 64
 UNLOCK_REASON_MAX_BYTES = 512
 DEVICE_KEY_BYTES = 32
+
+# Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet minimum for Argon2id (19
+# MiB, 2 passes); the defaults are libsodium's crypto_pwhash_OPSLIMIT_INTERACTIVE /
+# MEMLIMIT_INTERACTIVE (2, 64 MiB).
 KDF_OPSLIMIT_MIN = 2
 KDF_OPSLIMIT_MAX = 10
 KDF_MEMLIMIT_MIN = 19922944  # ((uint64_t)19 * 1024 * 1024)
 KDF_MEMLIMIT_MAX = 1073741824  # ((uint64_t)1024 * 1024 * 1024)
+
+# (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or 1 hour .. 30 days;
+# config.biometric_max_uses: 0 or 1..1000) and idlelock_require_recent_auth's max_age_ms (1 .. 30
+# days).
 PASSCODE_MAX_AGE_MIN_MS = 3600000  # ((int64_t)3600000)
 PASSCODE_MAX_AGE_MAX_MS = 2592000000  # ((int64_t)2592000000)
 BIOMETRIC_MAX_USES_MAX = 1000
 RECENT_AUTH_MAX_MS = 2592000000  # ((int64_t)2592000000)
+
+# What idlelock_authenticator.load_secret reports.
 #: the check passed; the secret was written
 AUTH_OK = 0
 #: the check failed (wrong face/finger, locked sensor)
@@ -79,7 +137,12 @@ AUTH_FAILED = 1
 AUTH_CANCELLED = 2
 #: no item, no enrolment, no hardware
 AUTH_UNAVAILABLE = 3
+
+# The biometric shortcut's bytes: the secret the host keeps in its keystore.
 AUTH_SECRET_BYTES = 32
+
+# Lifecycle adapters: a platform's own state names, mapped by the library so no host maps them the
+# wrong way round (the table and its sources are in docs/LIFECYCLE.md). `platform` is one of:
 #: SwiftUI ScenePhase
 PLATFORM_IOS_SCENE_PHASE = 1
 #: UIApplication.State
@@ -90,10 +153,14 @@ PLATFORM_ANDROID_LIFECYCLE_EVENT = 3
 PLATFORM_FLUTTER_APP_LIFECYCLE_STATE = 4
 #: React Native AppState
 PLATFORM_REACT_NATIVE_APP_STATE = 5
+
+# Purposes of a biometric request.
 #: unlock (or re-authenticate) with the shortcut
 BIOMETRIC_UNLOCK = 1
 #: turn the shortcut on
 BIOMETRIC_ENABLE = 2
+
+# Requests open at once on one handle.
 BIOMETRIC_REQUESTS_MAX = 8
 
 # Bounds the header states in its prose.
