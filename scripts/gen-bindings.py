@@ -26,7 +26,7 @@ It reads three things, and nothing else:
   - the core's lifecycle table, Sources/IdleLock/Rules/LifecycleNames.swift:
     each IDLELOCK_PLATFORM_*'s state names, in the library's order;
   - bindings/names.txt: what each binding calls the header's names where a
-    rule of this file (`binding_name`) does not say it.
+    rule of this file (Model.message_names) does not say it.
 A declaration, a preprocessor line, a type or a constant expression it does
 not understand stops it with the line and what it expected: nothing is
 skipped silently, so the header cannot grow a function that a binding
@@ -76,7 +76,6 @@ HEADER = "include/idlelock.h"
 LIFECYCLE = "Sources/IdleLock/Rules/LifecycleNames.swift"
 NAMES = "bindings/names.txt"
 BANNER = "Generated from include/idlelock.h by scripts/gen-bindings.py; do not edit."
-LANGUAGES = ("Python", "Java", "C#", "LuaJIT")
 
 
 def die(where, message):
@@ -603,7 +602,8 @@ class Model:
 
     def message_names(self, language):
         """C name -> this binding's name, for the library's messages:
-        functions, fields and parameters, constants (`binding_name`)."""
+        functions, fields and parameters, constants (the rules of
+        bindings/names.txt, then its rows)."""
         out = {}
         for name, row in self.names["functions"].items():
             if row[language] != "-":
@@ -620,7 +620,7 @@ class Model:
         return out
 
     def field_names(self, language):
-        """binding_name for fields and parameters: the rule, then
+        """The names of fields and parameters: the rule, then
         bindings/names.txt's [fields]."""
         out = {}
         h = self.header
@@ -657,7 +657,7 @@ class Model:
         return out
 
     def constant_name(self, c, language):
-        """binding_name for a constant: [constants], the family rule, the
+        """The name of a constant: [constants], the family rule, the
         plain rule; None where the binding keeps the C name."""
         row = self.names["constants"].get(c.name)
         if row is not None and row[language] != "-":
