@@ -1114,9 +1114,9 @@ def emit_swift(model):
 
 
 def c_layout(model):
-    """(expected lines, C program): every constant's value and every
-    struct's size and field offsets on an LP64 target (the build host),
-    by the C rules (natural alignment)."""
+    """(expected lines, C program): every constant's value, every
+    struct's size and every field's offset and size on an LP64 target (the
+    build host), by the C rules (natural alignment)."""
     h = model.header
     size = {"int": 4, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8, "size_t": 8, "uint8_t": 1, "char": 1}
     expected, body = [], []
@@ -1134,8 +1134,9 @@ def c_layout(model):
             pointer = f.signature is not None or f.type.pointers or f.type.base in h.fn_types
             n = 8 if pointer else size[f.type.base]
             offset = (offset + n - 1) // n * n
-            expected.append("%s.%s %d" % (s.name, f.name, offset))
-            body.append('    printf("%%s %%zu\\n", "%s.%s", offsetof(%s, %s));' % (s.name, f.name, s.name, f.name))
+            expected.append("%s.%s %d %d" % (s.name, f.name, offset, n))
+            body.append('    printf("%%s %%zu %%zu\\n", "%s.%s", offsetof(%s, %s), sizeof(((%s *)0)->%s));'
+                        % (s.name, f.name, s.name, f.name, s.name, f.name))
             offset += n
             align = max(align, n)
         expected.append("sizeof %s %d" % (s.name, (offset + align - 1) // align * align))

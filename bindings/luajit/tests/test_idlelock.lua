@@ -79,7 +79,7 @@ test("the generated constants and the cdef's layouts are the C compiler's", func
   local n, fields = 0, 0
   for line in io.lines(c_view_path) do
     local name, value = line:match("^(IDLELOCK_%S+) (.*)$")
-    local struct, field, offset = line:match("^(idlelock_[%w_]+)%.([%w_]+) (%d+)$")
+    local struct, field, offset = line:match("^(idlelock_[%w_]+)%.([%w_]+) (%d+) %d+$")
     local sized, size = line:match("^sizeof (idlelock_[%w_]+) (%d+)$")
     if name then
       local mine = idlelock.const[name]

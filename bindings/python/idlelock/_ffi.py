@@ -44,8 +44,7 @@ from typing import Any, List, Optional, Tuple
 # and every function's restype and argtypes: generated from
 # include/idlelock.h (scripts/gen-bindings.py), re-exported from here.
 from ._generated import *  # noqa: F401,F403
-from ._generated import FUNCTIONS, HEADER_VERSION_MAJOR, HEADER_VERSION_MINOR, HEADER_VERSION_PATCH, OK
-from ._generated import DelayStep
+from ._generated import FUNCTIONS, HEADER_VERSION_MAJOR, HEADER_VERSION_MINOR, HEADER_VERSION_PATCH, OK, DelayStep
 
 # The C integer ranges the binding checks arguments against.
 INT32_MIN = -(2**31)
