@@ -388,7 +388,6 @@ def parse_header(path=HEADER):
     body = "\n".join(kept)
     # Declarations: split at each ';' outside braces.
     depth, start = 0, 0
-    known = set()
     for i, ch in enumerate(body):
         if ch == "{":
             depth += 1
@@ -397,7 +396,7 @@ def parse_header(path=HEADER):
         elif ch == ";" and depth == 0:
             decl = body[start:i]
             where = "%s:%d" % (path, body.count("\n", 0, start + len(decl) - len(decl.lstrip())) + 1)
-            parse_declaration(header, where, decl, known | header.typedef_names())
+            parse_declaration(header, where, decl, header.typedef_names())
             start = i + 1
     if body[start:].strip():
         die(path, "text after the last declaration: %r" % body[start:].strip()[:60])
@@ -683,11 +682,9 @@ def sorted_names(names):
     return sorted(names.items(), key=lambda kv: (-len(kv[0]), kv[0]))
 
 
-def py_string(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def c_string(s):
+    """A string literal of C, Java, C#, Lua and Python alike (the header's
+    strings have no control characters)."""
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -751,7 +748,7 @@ def emit_python(model):
             out.extend(([""] if group[0] is not None else []) + wrapped(c.group, "# "))
             group[0] = c.group
         comment = "  # %s" % c.expr if c.kind != "string" and str(c.value) != c.expr else ""
-        value = py_string(c.value) if c.kind == "string" else str(c.value)
+        value = c_string(c.value) if c.kind == "string" else str(c.value)
         out.extend(wrapped(c.doc, "#: "))
         out.append("%s = %s%s" % (name, value, comment))
 
@@ -805,7 +802,7 @@ def emit_python(model):
         out.append('    ("%s", %s, [%s], "%s"),' % (name, ret, ", ".join(args), kind))
     out += ["]", "", "# C name -> Python's, for the library's messages (bindings/names.txt).", "NAMES: Dict[str, str] = {"]
     for k, v in sorted_names(model.message_names("Python")):
-        out.append("    %s: %s," % (py_string(k), py_string(v)))
+        out.append("    %s: %s," % (c_string(k), c_string(v)))
     out += ["}", "", "# Status -> the name of its exception class (errors.py).", "STATUS_CLASSES: Dict[int, str] = {"]
     for c in model.statuses[1:]:
         out.append('    %d: "%s",  # %s' % (c.value, model.status_class(c, "Python"), c.name))
@@ -934,7 +931,10 @@ def csharp_type(model, t, next_param=None):
         return "out ulong"
     if t.base == "size_t":
         return "ref UIntPtr"
-    return "IntPtr"
+    if t.base == "void" and t.pointers == 1:
+        return "IntPtr"
+    die(HEADER, "no P/Invoke type for a parameter %s: add a rule to csharp_type, or a row to "
+                "bindings/names.txt [parameter types]" % t.c())
 
 
 def csharp_return(t):
