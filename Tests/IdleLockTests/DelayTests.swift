@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Escalating delays after wrong passcodes (SPEC §9).
+// Escalating delays after wrong passcodes (header, idlelock_delay_step).
 
 import CIdleLock
 import Foundation

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §4 on the handle: set_passcode and unlock. Each runs in two
+// The header's "Passcode" on the handle: set_passcode and unlock. Each runs in two
 // transactions around the key derivation, which runs with the mutex
 // released; the second reads the clock afresh and judges first, as every
 // call does, so what the call reports is the state when it returns. With a
@@ -184,7 +184,7 @@ extension IdleLockHandle {
         // A fresh reading: `out` describes the state when the call returns
         // (the derivation may have taken seconds); the attempt itself is
         // judged at the call's entry (its delay starts there, a right one is
-        // last activity there: SPEC §4).
+        // last activity there: the header's "Passcode").
         let second = transact(into: out) { now throws(IdleLockError) in
             // Before listeners run: one of them may unlock again.
             if myTurn { passAttemptTurn() }
@@ -266,7 +266,7 @@ extension IdleLockHandle {
     /// Counts an attempt before its check. With a store: under the store
     /// lock, re-read the count; at the limit, lock out unchecked; otherwise
     /// raise it and save it together with the delay a wrong passcode would
-    /// then start (SPEC §7: a kill during the check skips neither), or
+    /// then start (header, "The store": a kill during the check skips neither), or
     /// refuse the attempt unchecked.
     private func countAttempt(now: Int64) throws(IdleLockError) -> AttemptTicket {
         guard let store else {
