@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Lifecycle adapters (include/idlelock.h, idlelock_lifecycle; docs/LIFECYCLE.md): each platform's own names for its app
-// states, mapped in this one table to the three presence events, so no host
-// maps `paused` or `hidden` the wrong way round. Names that carry no change
-// of presence map to `.none`.
+// Lifecycle adapters (include/idlelock.h, idlelock_lifecycle;
+// docs/LIFECYCLE.md): each platform's own names for its app states, mapped
+// in this one table to the three presence events, so no host maps `paused`
+// or `hidden` the wrong way round. Names that carry no change of presence
+// map to `.none`.
 //
 // Sources:
 // - iOS scene phase: SwiftUI `ScenePhase` (`active`, `inactive`,
