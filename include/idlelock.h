@@ -811,7 +811,8 @@ int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
  * ON_DESTROY; Flutter detached; React Native unknown, extension) only judge
  * the deadlines, as idlelock_check. Returns what that call returns, or
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock or name, an unknown platform, a
- * name the platform does not have: nothing changed). Thread: any. */
+ * name the platform does not have: nothing changed; idlelock_last_error()
+ * then lists the platform's names, or the platforms). Thread: any. */
 int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
                        idlelock_snapshot *out);
 

@@ -139,7 +139,7 @@ libsodium_groups_android-$(1) = $(if $(filter x86%,$(1)),$(LIBSODIUM_X86_64_GROU
 LIBSODIUM_DEFINES_android-$(1) = $(if $(filter %64%,$(1)),-DHAVE_TI_MODE=1) \
     $(if $(filter x86%,$(1)),$(filter-out -DHAVE_RDRAND=1,$(LIBSODIUM_DEFINES_X86_64)))
 
-$(ANDROID_DIR)/$(1)/libidlelock_jni.so: bindings/java/jni/idlelock_jni.c $(HEADER) $(ANDROID_JNI_H)/jni.h \
+$(ANDROID_DIR)/$(1)/libidlelock_jni.so: bindings/java/jni/idlelock_jni.c bindings/java/jni/idlelock_jni_generated.h $(HEADER) $(ANDROID_JNI_H)/jni.h \
     $(ANDROID_DIR)/$(1)/libidlelock.so $(call android_stubs,$(1))/libc.so $(call android_stubs,$(1))/libm.so \
     $(call android_stubs,$(1))/libdl.so
 	$(BUILD_STEP) CC $$@ $$(target_link_android-$(1)) $(call android_includes,$(1)) -isystem $(ANDROID_JNI_H) -Iinclude \

@@ -17,6 +17,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__ANDROID__) && !defined(ILK_LAST_ERROR_PTHREAD_KEY)
 #define ILK_LAST_ERROR_PTHREAD_KEY 1
@@ -92,6 +93,20 @@ void ilk_error_set(const uint8_t *fn, size_t fn_len, const uint8_t *head,
              ilk_clamp(fn_len), fn ? (const char *)fn : "",
              ilk_clamp(head_len), head ? (const char *)head : "", number,
              ilk_clamp(tail_len), tail ? (const char *)tail : "");
+}
+
+void ilk_error_append(const uint8_t *text, size_t text_len, int has_value, int64_t value) {
+    char *buf = ilk_error_buffer(1);
+    if (buf == NULL) {
+        return;
+    }
+    size_t used = strlen(buf); /* snprintf always ends it */
+    char number[24] = "";
+    if (has_value) {
+        snprintf(number, sizeof number, "%" PRId64, value);
+    }
+    snprintf(buf + used, ILK_ERROR_CAP - used, "%.*s%s", ilk_clamp(text_len), text ? (const char *)text : "",
+             number);
 }
 
 const char *ilk_error_get(void) {

@@ -11,6 +11,7 @@
  * (with the field named in idlelock_last_error()); a failed call changes
  * nothing; passcode UTF-8 validation and the attempt count; secret name and
  * value limits, BUFFER_TOO_SMALL; status names; per-thread last_error;
+ * idlelock_lifecycle's message listing the valid names and platforms;
  * versions and struct sizes; listeners (seq order, unsubscribe from inside,
  * re-entry, the limit); the biometric stubs; the two-phase biometric pair
  * and the step-up check (1.2); saturating time arithmetic;
@@ -60,6 +61,7 @@ int main(void)
     test_recent_auth();
     test_secrets();
     test_last_error_threads();
+    test_lifecycle_messages();
     test_listener_basics();
     test_listener_reentry();
     test_shared_out_buffer();
