@@ -136,6 +136,14 @@ TEST_STORE_HEADERS := $(sort $(wildcard Tests/c/test_store/*.h))
 $(BUILD)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(CLINK) -o $@
 
+# The areas of test_store that depend on the platform under them (the C
+# library's file calls and their struct layouts, flock, fork, a full disk),
+# not only on the library's rules: what the builds for other CPUs, C
+# libraries and the tarball run (test-cross, test-musl, test-android,
+# test-dist), while test-c runs every area natively and test-c-sanitized
+# under ASan (docs/TESTING.md).
+STORE_PLATFORM_AREAS := shared_count concurrent cross_process modes faults damage paths rollback lock_file_replaced
+
 $(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
 

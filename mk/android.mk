@@ -272,7 +272,7 @@ $(ANDROID_RUN)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_key
 ifneq ($(filter x86_64,$(ANDROID_ABIS)),)
 define android_run_checks
 	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_abi
-	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_store
+	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_store $(STORE_PLATFORM_AREAS)
 	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_hygiene
 	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/idlelock-replay --quiet bindings/c/traces/*.trace
 	$(STEP) $(ANDROID_RUN_ENV) sh bindings/java/tests/run-jvm.sh $(ANDROID_RUN)/java.log \

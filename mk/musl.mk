@@ -109,7 +109,7 @@ test-musl: musl $(MUSL_PROGRAMS)
 	@$(STEPS_BEGIN)
 	$(STEP) sh scripts/check-library.sh --self-contained --libc musl $(MUSL_LIB) $(HEADER)
 	$(STEP) $(MUSL_TESTS)/test_abi
-	$(STEP) $(MUSL_TESTS)/test_store
+	$(STEP) $(MUSL_TESTS)/test_store $(STORE_PLATFORM_AREAS)
 	$(STEP) $(MUSL_TESTS)/test_hygiene
 	$(STEP) $(MUSL_TESTS)/idlelock-replay --quiet $(CROSS_TRACES)
 	@$(STEPS_END)
