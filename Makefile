@@ -10,8 +10,11 @@
 #   make docs   the manual from the header: docs/idlelock_manual.html, docs/man/
 #   make dist   the source tarball build/dist/libidlelock-<version>.tar.gz
 #
-# Each first installs what is missing (scripts/install-deps.sh): lib and demo
-# only what building the library needs, test everything the suites need.
+# demo, check and test first install what is missing (scripts/install-deps.sh:
+# demo only what building the library needs, test everything the suites
+# need); lib and install never run a package manager: a missing tool stops
+# them with the name of what to install (scripts/check-build-tools.sh), and
+# `make deps` installs it.
 # A build step prints one line ("  SWIFTC  build/libidlelock.so.1"), its
 # tool's output kept in build/logs/ and shown when it fails; `make V=1`
 # prints the commands too.
@@ -123,7 +126,15 @@ $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSyst
 	    -Xlinker --no-as-needed -l:libpthread.so.0
 	@ln -sf $(SONAME) $(BUILD)/libidlelock.so
 
-lib: deps $(LIB)
+# The tools the library needs, or a message naming the package (no
+# package manager runs here: `make deps` does that).
+.PHONY: build-tools
+build-tools:
+	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC)
+
+$(SUPPORT_OBJECTS) $(LIB): | build-tools
+
+lib: $(LIB)
 
 # The C suites: each is one executable built from its own folder
 # (Tests/c/<suite>/). The source lists are variables so that other rules
@@ -150,7 +161,7 @@ $(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB
 $(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $< $(CLINK) -lsodium -o $@
 
-demo: lib $(BUILD)/idlelock-replay
+demo: deps lib $(BUILD)/idlelock-replay
 	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
 
 # The suites of this file; each mk/*.mk appends its own (verification
