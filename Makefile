@@ -158,11 +158,11 @@ STORE_PLATFORM_AREAS := shared_count concurrent cross_process modes faults damag
 $(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
 
-$(BUILD)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(LIB)
+$(BUILD)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_keystore.h $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $< $(CLINK) -lsodium -o $@
 
 demo: deps lib $(BUILD)/idlelock-replay
-	$(BUILD)/idlelock-replay bindings/c/traces/*.trace
+	$(BUILD)/idlelock-replay traces/*.trace
 
 # The suites of this file; each mk/*.mk appends its own (verification
 # machinery, benchmarks, bindings).
@@ -257,12 +257,12 @@ $(BUILD)/deny_boot_id.so: Tests/c/deny_boot_id.c
 TRACES_VALGRIND ?= 1
 test-traces: c-test-deps lib $(BUILD)/idlelock-replay $(BUILD)/deny_boot_id.so
 	@$(STEPS_BEGIN)
-	$(STEP) $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) $(BUILD)/idlelock-replay --quiet traces/*.trace
 ifneq ($(TRACES_VALGRIND),0)
 	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	    $(BUILD)/idlelock-replay --quiet traces/*.trace
 endif
-	$(STEP) LD_PRELOAD=$(abspath $(BUILD)/deny_boot_id.so) $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) LD_PRELOAD=$(abspath $(BUILD)/deny_boot_id.so) $(BUILD)/idlelock-replay --quiet traces/*.trace
 	@$(STEPS_END)
 
 test-python: lib $(BUILD)/idlelock-replay

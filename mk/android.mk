@@ -265,7 +265,7 @@ $(ANDROID_RUN)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(ANDROID_RUN_LINK) -o $@
 $(ANDROID_RUN)/test_hygiene: Tests/c/test_hygiene.c $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so $(ANDROID_RUN)/shim/libc.so
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -O1 -Iinclude $< $(ANDROID_RUN_LINK) -o $@
-$(ANDROID_RUN)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so \
+$(ANDROID_RUN)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_keystore.h $(HEADER) $(ANDROID_RUN_LIB)/libidlelock.so \
     $(ANDROID_RUN)/shim/libc.so
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $< $(ANDROID_RUN_LINK) -lsodium -o $@
 
@@ -274,7 +274,7 @@ define android_run_checks
 	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_abi
 	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_store $(STORE_PLATFORM_AREAS)
 	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/test_hygiene
-	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) $(ANDROID_RUN_ENV) $(ANDROID_RUN)/idlelock-replay --quiet traces/*.trace
 	$(STEP) $(ANDROID_RUN_ENV) sh bindings/java/tests/run-jvm.sh $(ANDROID_RUN)/java.log \
 	    -Dorg.idlelock.jni.path=$(abspath $(ANDROID_RUN_LIB))/libidlelock_jni.so -cp $(ANDROID_JAVA_TESTS) \
 	    -Didlelock.header=$(abspath $(HEADER)) org.idlelock.tests.Main

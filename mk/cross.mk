@@ -35,10 +35,10 @@
 CROSS_TEST_ABI_SOURCES     := $(TEST_ABI_SOURCES)
 CROSS_TEST_STORE_SOURCES   := $(TEST_STORE_SOURCES)
 CROSS_TEST_HYGIENE_SOURCES := Tests/c/test_hygiene.c
-CROSS_REPLAY_SOURCES       := bindings/c/idlelock-replay.c
+CROSS_REPLAY_SOURCES       := tools/replay/idlelock-replay.c
 CROSS_TEST_SCRUB_SOURCES   := Tests/c/test_scrub.c
-CROSS_TEST_DEPS            := $(HEADER) bindings/c/fake_keystore.h $(TEST_ABI_HEADERS) $(TEST_STORE_HEADERS)
-CROSS_TRACES               := bindings/c/traces/*.trace
+CROSS_TEST_DEPS            := $(HEADER) tools/replay/fake_keystore.h $(TEST_ABI_HEADERS) $(TEST_STORE_HEADERS)
+CROSS_TRACES               := traces/*.trace
 
 include mk/target.mk
 

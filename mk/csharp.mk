@@ -64,7 +64,7 @@ test-csharp: test-deps csharp $(CS_TEST_EXE) $(CS_REPLAY_EXE) $(BUILD)/idlelock-
 	@$(STEPS_BEGIN)
 	$(STEP) sh -c 'cd $(CS_DIR) && $(CS_RUN) $(notdir $(CS_TEST_EXE))'
 	$(STEP) sh bindings/csharp/replay/compare-traces.sh $(BUILD)/idlelock-replay $(abspath $(BUILD)) \
-	    $(CS_REPLAY_EXE) bindings/c/traces/*.trace
+	    $(CS_REPLAY_EXE) traces/*.trace
 	$(STEP) sh bindings/csharp/examples/run-examples.sh $(CS_DIR) $(abspath $(BUILD))
 	$(STEP) sh bindings/csharp/tests/planted-library.sh $(CS_DIR)
 	@$(STEPS_END)

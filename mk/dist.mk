@@ -32,7 +32,7 @@ DIST_TARBALL := $(DIST_DIR)/$(DIST_NAME).tar.gz
 DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS.md \
                 Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
                 Tests/IdleLockTests Tests/c Tests/abi-baseline Tests/fuzz Tests/lsan.supp \
-                bindings/c bindings/luajit/idlelock.in.lua bindings/luajit/idlelock_generated.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
+                traces tools bindings/luajit/idlelock.in.lua bindings/luajit/idlelock_generated.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
                 mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt mk/target.mk
 # Files under DIST_PATHS that only what is left out uses: the wheel's,
 # the sdist's and the rock's tests, the Python suites' counter, the

@@ -82,7 +82,7 @@ test-java: test-deps java $(JAVA_TEST_JAR) $(BUILD)/idlelock-replay
 	    org.idlelock.tests.Main
 	$(STEP) sh bindings/java/tests/compare-replay.sh $(BUILD)/idlelock-replay \
 	    "env LD_LIBRARY_PATH=$(abspath $(BUILD)) java -Xcheck:jni -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) org.idlelock.tests.Replay" \
-	    bindings/c/traces/*.trace
+	    traces/*.trace
 	$(STEP) sh bindings/java/tests/check-readme.sh bindings/java/README.md
 	$(STEP) sh bindings/java/tests/compile-android-examples.sh $(JAVA_JAR) $(JAVA_DIR)/android-examples
 	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/example.log \

@@ -33,7 +33,7 @@ luajit: lib $(LUA_MODULE)
 test-luajit: test-deps luajit $(BUILD)/idlelock-replay $(GEN_C_VIEW)
 	@$(STEPS_BEGIN)
 	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(GEN_C_VIEW)) $(abspath $(HEADER))'
-	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_traces.lua $(abspath $(BUILD)/idlelock-replay) ../../c/traces'
+	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_traces.lua $(abspath $(BUILD)/idlelock-replay) ../../../traces'
 	$(STEP) $(MAKE) --no-print-directory test-love
 	@$(STEPS_END)
 

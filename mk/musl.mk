@@ -99,7 +99,7 @@ $(MUSL_TESTS)/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(HEADER) $(MUSL_LIB)
 	@mkdir -p $(@D)
 	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(MUSL_TEST_LINK) -o $@
 
-$(MUSL_TESTS)/idlelock-replay: $(CROSS_REPLAY_SOURCES) bindings/c/fake_keystore.h $(HEADER) $(MUSL_LIB) $(MUSL_SODIUM)
+$(MUSL_TESTS)/idlelock-replay: $(CROSS_REPLAY_SOURCES) tools/replay/fake_keystore.h $(HEADER) $(MUSL_LIB) $(MUSL_SODIUM)
 	@mkdir -p $(@D)
 	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -Iinclude -isystem $(LIBSODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) $(MUSL_TEST_LINK) $(MUSL_SODIUM) -o $@
 

@@ -125,7 +125,7 @@
  * Build (from the repository root; libsodium only for `reboot`, which
  * recomputes the store's BLAKE2b integrity check):
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
- *      -Iinclude bindings/c/idlelock-replay.c -Lbuild -lidlelock \
+ *      -Iinclude tools/replay/idlelock-replay.c -Lbuild -lidlelock \
  *      -Wl,-rpath,$PWD/build -lsodium -o build/idlelock-replay
  */
 #include <errno.h>
