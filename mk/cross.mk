@@ -10,11 +10,12 @@
 #                            idlelock.h, LICENSE and THIRD_PARTY_NOTICES.md
 #                            (libsodium's notice: it is linked in)
 #   make cross CROSS_CPUS=aarch64   one CPU only
-#   make test-cross          every build: the C suites (test_abi,
-#                            test_store), every trace, the memory-hygiene
-#                            test and check-library; the register scrub on
-#                            every CPU (test_scrub); under qemu-user for ARM;
-#                            what each self-contained folder holds
+#   make test-cross          every build: every trace, the memory-hygiene
+#                            test and check-library; the system variant of
+#                            each ARM CPU also test_abi and test_store's
+#                            platform areas; the register scrub on every CPU
+#                            (test_scrub); under qemu-user for ARM; what
+#                            each self-contained folder holds
 #   make check-glibc-floor   the glibc each built library needs is <= 2.17
 #
 # The route (this toolchain ships the Embedded Swift stdlib for x86-64 Linux
@@ -229,13 +230,15 @@ cross_suite = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): $(2)|$(cross
 cross_check = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): check-library|sh scripts/check-library.sh $(subst =, ,$(call cross_word,$(1),4)) --strip $(call cross_strip,$(call cross_word,$(1),1)) $(call cross_word,$(1),2)/$(call cross_word,$(1),3) $(HEADER)"
 
 CROSS_NO_NEON := armv7 $(SONAME) on a CPU without NEON (VFPv3-D16)
-# The slowest suites first. test_store only for the system variant of
-# each emulated CPU, and only its platform areas (STORE_PLATFORM_AREAS):
-# the self-contained variants run the same object (IdleLock.o), and the
+# The slowest suites first. test_store and test_abi only for the system
+# variant of each emulated CPU, and test_store only its platform areas
+# (STORE_PLATFORM_AREAS): the self-contained variants link the same object
+# (IdleLock.o) with libsodium inside, which every trace (unlocks, sealed
+# secrets, the biometric wraps) and the hygiene test run through, and the
 # rules' areas are the same code on every CPU (test-c runs them all).
 CROSS_SYSTEM_BUILDS := $(foreach c,$(CROSS_CPUS),$(c):$(BUILD)/$(c):$(SONAME):--size-goal=$(LIB_SIZE_GOAL):$(BUILD)/$(c)/tests)
 CROSS_SUITES := $(foreach b,$(CROSS_SYSTEM_BUILDS),$(call cross_suite,$(b),test_store,test_store $(STORE_PLATFORM_AREAS))) \
-    $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_abi,test_abi)) \
+    $(foreach b,$(CROSS_SYSTEM_BUILDS),$(call cross_suite,$(b),test_abi,test_abi)) \
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),traces,idlelock-replay --quiet $(CROSS_TRACES))) \
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_hygiene,test_hygiene)) \
     $(foreach c,$(SELF_CONTAINED_CPUS),"$(c) scrub_registers.c: test_scrub|$(cross_run_$(c)) $(BUILD)/$(c)/tests/test_scrub") \
