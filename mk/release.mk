@@ -8,8 +8,10 @@
 #                            Javadoc (make jar), the NuGet package (make
 #                            nuget), the wheels and the sdist (make wheel,
 #                            make sdist), the rocks and the rockspec (make
-#                            rock), then build/dist/SHA256SUMS listing every
-#                            file in build/dist (sha256sum -c checks them),
+#                            rock), the AAR and its pom in a Maven
+#                            repository folder (make aar: maven/...), then
+#                            build/dist/SHA256SUMS listing every file in
+#                            build/dist (sha256sum -c checks them),
 #                            after removing the artifacts of another version
 #   make test-reproducible   builds the packaging steps twice from the same
 #                            commit and compares every artifact byte for
@@ -34,7 +36,7 @@ RELEASE_SUMS := $(RELEASE_DIST)/SHA256SUMS
 
 .PHONY: release release-sums test-reproducible
 
-release: dist docs jar nuget wheel sdist rock
+release: dist docs jar nuget wheel sdist rock aar
 	@$(MAKE) -s --no-print-directory release-sums
 
 # An artifact of another version (built before the header's version
@@ -44,7 +46,7 @@ release-sums:
 	    -printf '%f\n' | LC_ALL=C sort); do echo "  REMOVE   $(RELEASE_DIST)/$$f (not $(VERSION))"; rm -f "$$f"; done
 	@echo "  SUMS     $(RELEASE_SUMS)"
 	@rm -f $(RELEASE_SUMS)
-	@cd $(RELEASE_DIST) && find . -maxdepth 1 -type f ! -name 'SHA256SUMS*' -printf '%f\n' | LC_ALL=C sort \
+	@cd $(RELEASE_DIST) && find . -type f ! -name 'SHA256SUMS*' -printf '%P\n' | LC_ALL=C sort \
 	    | xargs sha256sum > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS
 
 test-reproducible: test-deps

@@ -48,7 +48,7 @@ sleep 1
 (umask 077 && TZ=Pacific/Kiritimati build second.log) || exit 1
 passed=$((passed + 1))
 # (the files themselves as a umask of 022 leaves them, for whoever uses them next)
-chmod go+r "$dist"/*
+chmod -R go+rX "$dist"
 
 for f in $(cd "$work/first" && find . -type f ! -name SHA256SUMS | LC_ALL=C sort); do
     if [ ! -f "$dist/$f" ]; then
@@ -65,7 +65,7 @@ if [ -z "$extra" ]; then ok; else fail "only the second build made: $extra"; fi
 
 # SHA256SUMS: every file, nothing else, each sum right.
 listed=$(awk '{print $2}' "$dist/SHA256SUMS" | LC_ALL=C sort | tr '\n' ' ')
-present=$(cd "$dist" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | LC_ALL=C sort | tr '\n' ' ')
+present=$(cd "$dist" && find . -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort | tr '\n' ' ')
 if [ -n "$listed" ] && [ "$listed" = "$present" ]; then ok; else fail "SHA256SUMS lists \"$listed\", build/dist holds \"$present\""; fi
 if (cd "$dist" && sha256sum --quiet -c SHA256SUMS) > "$work/sums.log" 2>&1; then ok; else fail "sha256sum -c:"; cat "$work/sums.log"; fi
 n=idlelock-$version
@@ -73,7 +73,8 @@ for want in "libidlelock-$version.tar.gz" "$n.jar" "$n.pom" "$n-sources.jar" "$n
         "LibIdleLock.$version.nupkg" "$n-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl" \
         "$n-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl" "$n-py3-none-musllinux_1_2_x86_64.whl" \
         "$n.tar.gz" "$n-1.linux-x86_64.rock" "$n-1.linux-aarch64.rock" "$n-1.linux-arm.rock" "$n-1.rockspec" \
-        "$n-1.src.rock"; do
+        "$n-1.src.rock" "maven/org/idlelock/idlelock-android/$version/idlelock-android-$version.aar" \
+        "maven/org/idlelock/idlelock-android/$version/idlelock-android-$version.pom"; do
     case " $listed " in *" $want "*) ok ;; *) fail "SHA256SUMS does not list $want" ;; esac
 done
 
