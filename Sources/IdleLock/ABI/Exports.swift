@@ -18,13 +18,26 @@ private let statusOK: Int32 = 0
 
 /// Records `error` as this thread's last error, prefixed with `function`,
 /// and returns its status.
+@inline(never)
 private func fail(_ function: StaticString, _ error: IdleLockError) -> Int32 {
     let hasValue: Int32 = error.value == nil ? 0 : 1
-    function.withUTF8Buffer { fn in
-        error.head.withUTF8Buffer { head in
-            error.tail.withUTF8Buffer { tail in
-                ilk_error_set(fn.baseAddress, fn.count, head.baseAddress, head.count,
-                              hasValue, error.value ?? 0, tail.baseAddress, tail.count)
+    // The tail, then the consequence (Consequence.text) when there is one.
+    var joined = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64,
+                  0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64,
+                  0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64,
+                  0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
+    withUnsafeMutableBytes(of: &joined) { joined in
+        let tail = UnsafeRawBufferPointer(start: error.tail.utf8Start, count: error.tail.utf8CodeUnitCount)
+        let consequence: StaticString = error.consequence?.text ?? ""
+        let after = UnsafeRawBufferPointer(start: consequence.utf8Start, count: consequence.utf8CodeUnitCount)
+        let tailCount = Swift.min(tail.count, joined.count)
+        let afterCount = Swift.min(after.count, joined.count - tailCount)
+        joined.baseAddress!.copyMemory(from: tail.baseAddress!, byteCount: tailCount)
+        (joined.baseAddress! + tailCount).copyMemory(from: after.baseAddress!, byteCount: afterCount)
+        function.withUTF8Buffer { fn in
+            error.head.withUTF8Buffer { head in
+                ilk_error_set(fn.baseAddress, fn.count, head.baseAddress, head.count, hasValue, error.value ?? 0,
+                              joined.baseAddress!.assumingMemoryBound(to: UInt8.self), tailCount + afterCount)
             }
         }
     }

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// The exclusive lock of an open file, with a bounded wait: flock(2), which
+// locks the open file (not the path) and goes with its last descriptor, so
+// a process that dies holding it holds it no more.
+
+import CSystem
+
+/// Why the lock was not taken.
+enum FileLockFailure: Error {
+    /// Another open file held it for the whole wait.
+    case heldElsewhere
+    /// flock failed for another reason (the error number says which).
+    case failed(Errno)
+}
+
+extension OpenFile {
+    /// Takes the exclusive lock, waiting at most `waitMs` ms for another
+    /// open file (another process) to release it: tried every 2 ms (an
+    /// interrupted pause counts whole, so the wait never grows), EINTR
+    /// retried. Returns the ms it waited.
+    @discardableResult
+    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
+        var waited: Int64 = 0
+        while SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let error = Errno.last
+            if error.meansInterrupted { continue }
+            if error.code != EWOULDBLOCK { throw .failed(error) }
+            if waited >= waitMs { throw .heldElsewhere }
+            SystemCalls.nanosleep(2_000_000)
+            waited += 2
+        }
+        return waited
+    }
+
+    /// Releases the lock.
+    func unlock() {
+        SystemCalls.flock(descriptor, LOCK_UN)
+    }
+}
