@@ -127,7 +127,7 @@ extension LockConfig {
             throw .invalid("config.clock_ctx is set but clock is NULL; set clock too, or clear clock_ctx")
         }
         if let reason = c.unlock_reason {
-            let length = strnlen(reason, ConfigLimits.unlockReasonMaxBytes + 1)
+            let length = CStringLength.of(reason, atMost: ConfigLimits.unlockReasonMaxBytes + 1)
             if length > ConfigLimits.unlockReasonMaxBytes {
                 throw .invalid("config.unlock_reason is longer than 512 bytes")
             }
@@ -193,7 +193,7 @@ extension HostAuthenticator {
         guard let delete = a.delete_secret else { throw .invalid("config.authenticator->delete_secret is NULL") }
         var reason: [CChar]? = nil
         if let unlockReason {
-            let length = strnlen(unlockReason, ConfigLimits.unlockReasonMaxBytes + 1)
+            let length = CStringLength.of(unlockReason, atMost: ConfigLimits.unlockReasonMaxBytes + 1)
             var copy: [CChar] = []
             copy.reserveCapacity(length + 1)
             for i in 0..<length { copy.append(unlockReason[i]) }

@@ -252,7 +252,7 @@ private func passcodeBytes(_ utf8: UnsafePointer<CChar>?, _ len: Int,
 /// Validates a secret name: NUL-terminated UTF-8 of 1...64 bytes.
 private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> UnsafeRawBufferPointer {
     guard let name else { throw .invalid("the secret name is NULL") }
-    let length = strnlen(name, SecretLimits.nameMaxBytes + 1)
+    let length = CStringLength.of(name, atMost: SecretLimits.nameMaxBytes + 1)
     if length == 0 { throw .invalid("the secret name is empty") }
     if length > SecretLimits.nameMaxBytes { throw .invalid("the secret name is longer than 64 bytes") }
     let bytes = UnsafeRawBufferPointer(start: name, count: length)
@@ -377,7 +377,7 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
         return fail(function, .invalid("platform ", Int64(platform), " is not an IDLELOCK_PLATFORM_* value"))
     }
     guard let stateName else { return fail(function, .invalid("state_name is NULL")) }
-    let length = strnlen(stateName, 65)
+    let length = CStringLength.of(stateName, atMost: 65)
     guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
         return fail(function, .invalid("state_name is not a state of IDLELOCK_PLATFORM_", Int64(platform), " (names are the platform's own spelling, case-sensitive)"))
     }

@@ -55,8 +55,7 @@ final class StoreFiles {
     /// path) and opens (or creates) its lock file, which must be a regular
     /// file.
     static func open(_ cPath: UnsafePointer<CChar>) throws(IdleLockError) -> StoreFiles {
-        var length = 0
-        while length <= StoreLimits.pathMaxBytes && cPath[length] != 0 { length += 1 }
+        let length = CStringLength.of(cPath, atMost: StoreLimits.pathMaxBytes + 1)
         if length == 0 { throw .invalid("config.store_path is empty") }
         if length > StoreLimits.pathMaxBytes {
             throw .invalid("config.store_path is longer than 4000 bytes")
