@@ -56,6 +56,10 @@ DEBUG_ONLY_CALLS='pthread_key_create pthread_getspecific pthread_setspecific'
 #   __gmon_start__  the C run time's start and end of a shared object
 RUNTIME_CALLS='free posix_memalign memcpy memmove memset memcmp __stack_chk_fail snprintf __tls_get_addr
 __errno_location __fxstat __cxa_finalize _ITM_deregisterTMCloneTable _ITM_registerTMCloneTable __gmon_start__'
+# C library functions no Swift file calls at all: the Embedded runtime's
+# (RUNTIME_CALLS); the Swift code copies, fills and measures with the
+# standard library (Common/CStringLength.swift for strnlen).
+RUNTIME_ONLY_CALLS='memset memcpy memmove memcmp strlen strnlen malloc calloc realloc free posix_memalign'
 # shim.h's wrappers of C library calls (variadic functions, pthread_t):
 # the table's to call, as the calls themselves.
 SHIM_CALLS='ilk_open ilk_openat ilk_full_fsync ilk_thread_create ilk_thread_join ilk_thread_detach
@@ -68,6 +72,7 @@ alternation() {
     echo $1 | tr ' ' '|'
 }
 LIBC_CALL_RE="(^|[^A-Za-z0-9_.])($(alternation "$LIBC_CALLS $SHIM_CALLS"))[[:space:]]*\(|CSystem\."
+RUNTIME_ONLY_RE="(^|[^A-Za-z0-9_.])($(alternation "$RUNTIME_ONLY_CALLS"))[[:space:]]*\("
 # Outside Platform/, also: the table, shim.h's accessors, the platform
 # constants, random bytes not from libsodium ...
 PLATFORM_ONLY_RE="SystemCalls\.|\b($(alternation "$SHIM_ACCESSORS"))\b|timerfd_|\beventfd|CLOCK_BOOTTIME|CLOCK_MONOTONIC|\bmach_[a-z_]*time|\bkqueue\b|\bkevent\b|EVFILT_|\bsysctl(byname)?\b|F_FULLFSYNC|\bO_(RDONLY|WRONLY|RDWR|CREAT|EXCL|NOFOLLOW|DIRECTORY|CLOEXEC|NONBLOCK)\b|\bLOCK_(EX|NB|UN)\b|\barc4random|\bgetrandom\b|\bgetentropy\b"
@@ -111,6 +116,8 @@ if [ "${1:-}" = --self-test ]; then
     plant Sources/IdleLock/Store/StoreFiles.swift "let path = \"/proc/self/stat\"" "/proc/"
     plant Sources/CIdleLockSupport/last_error.c "static void f(void) { (void)eventfd(0, 0); }" "eventfd"
     plant Sources/CIdleLockSupport/last_error.c "static void f(void) { (void)nanosleep(0, 0); }" "nanosleep("
+    plant Sources/IdleLock/ABI/SnapshotConversion.swift "func f(_ p: UnsafeMutableRawPointer) { memset(p, 0, 1) }" "memset("
+    plant Sources/IdleLock/Platform/SystemCalls.swift "func f(_ p: UnsafePointer<CChar>) -> Int { strnlen(p, 1) }" "strnlen("
     # Not violations: a comment, a word in an error message, a method of
     # the library's own that has a C function's name.
     rm -rf "$tmp/tree"
@@ -281,7 +288,18 @@ done
 # Part 2: who calls the system.
 for file in $(find Sources -type f \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) | sort); do
     is_platform_c_file "$file" && continue
-    is_table_file "$file" && continue
+    case "$file" in
+        *.swift)
+            calls=$(code "$file" | grep -nE "$RUNTIME_ONLY_RE")
+            if [ -n "$calls" ]; then
+                echo "check-layers: $file calls a C library function that only the Swift runtime calls; use the standard library (Common/CStringLength.swift for a length):"
+                echo "$calls" | sed 's/^/    line /'
+                failed=$((failed + 1))
+                continue
+            fi
+            ;;
+    esac
+    is_table_file "$file" && { passed=$((passed + 1)); continue; }
     case "$file" in
         Sources/IdleLock/Platform/*)
             calls=$(code "$file" | grep -nE "$LIBC_CALL_RE")

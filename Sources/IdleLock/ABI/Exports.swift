@@ -271,7 +271,7 @@ public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, 
     var defaults = LockConfig.defaults(size: UInt32(size))
     let raw = UnsafeMutableRawPointer(cfg)
     withUnsafeBytes(of: &defaults) { raw.copyMemory(from: $0.baseAddress!, byteCount: min(size, configSize)) }
-    if size > configSize { memset(raw + configSize, 0, size - configSize) }
+    if size > configSize { (raw + configSize).initializeMemory(as: UInt8.self, repeating: 0, count: size - configSize) }
     return statusOK
 }
 

@@ -27,7 +27,9 @@ enum SystemCall: Hashable {
 }
 
 /// One fault of a plan: what it does to a call, and which calls it hits.
-struct SystemCallFault {
+/// (Sendable for the tests' argument lists: an action runs on the thread
+/// whose call it precedes.)
+struct SystemCallFault: @unchecked Sendable {
     enum Effect {
         /// The call fails with this error number: it returns -1 (NULL for
         /// fdopendir and readdir) with errno set, or, for pthread_create,
@@ -36,6 +38,10 @@ struct SystemCallFault {
         /// The call moves at most this many bytes (read, write, pread,
         /// pwrite: a short read or write, or 0).
         case short(Int)
+        /// Before the call, the action runs (what another process does at
+        /// that instant: a race made exact), with no plan in force on this
+        /// thread; then the call runs.
+        case before(() -> Void)
     }
 
     let call: SystemCall
@@ -53,6 +59,11 @@ struct SystemCallFault {
     /// `call` moves at most `bytes`: the calls after the first `after`, `times` of them.
     static func short(_ call: SystemCall, to bytes: Int, after: Int = 0, times: Int = 1) -> SystemCallFault {
         SystemCallFault(call: call, effect: .short(bytes), after: after, times: times)
+    }
+
+    /// `action` runs before the call of `call` after the first `after`.
+    static func before(_ call: SystemCall, after: Int = 0, _ action: @escaping () -> Void) -> SystemCallFault {
+        SystemCallFault(call: call, effect: .before(action), after: after, times: 1)
     }
 }
 
@@ -139,17 +150,24 @@ final class SystemCallFaults: @unchecked Sendable {
     }
 
     /// Counts a call of `call` and returns the effect of the fault that hits
-    /// it, if one does.
+    /// it, if one does (an action is run here, and is no effect on the call).
     private func take(_ call: SystemCall) -> SystemCallFault.Effect? {
         pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
         let n = (made[call] ?? 0) + 1
         made[call] = n
         calls.append(call)
+        var effect: SystemCallFault.Effect? = nil
         for (i, fault) in faults.enumerated() where fault.call == call && n > fault.after && n - fault.after <= fault.times {
             hits[i] += 1
-            return fault.effect
+            effect = fault.effect
+            break
         }
+        pthread_mutex_unlock(mutex)
+        guard case .before(let action)? = effect else { return effect }
+        let plan = pthread_getspecific(planKey)
+        pthread_setspecific(planKey, nil)
+        action()
+        pthread_setspecific(planKey, plan)
         return nil
     }
 
@@ -174,7 +192,7 @@ final class SystemCallFaults: @unchecked Sendable {
         case .short(let bytes)?:
             count = Swift.min(count, bytes)
             return false
-        case nil:
+        case .before?, nil:
             return false
         }
     }
