@@ -66,8 +66,9 @@ static inline int ilk_is_regular_file(const struct stat *info) {
     return S_ISREG(info->st_mode) ? 1 : 0;
 }
 
-/* d_name of a directory entry (a fixed array Swift imports as a tuple). */
-static inline const char *ilk_dirent_name(const struct dirent *entry) {
+/* d_name of a directory entry (a fixed array Swift imports as a tuple;
+ * never NULL). */
+static inline const char *_Nonnull ilk_dirent_name(const struct dirent *_Nonnull entry) {
     return entry->d_name;
 }
 #endif

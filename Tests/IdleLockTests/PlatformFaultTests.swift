@@ -168,3 +168,20 @@ struct AlarmTimeoutTests {
         #expect(plan.allHit)
     }
 }
+
+@Suite("Platform faults: the plan's other calls")
+struct FaultPlanCallTests {
+    @Test func aWriteFailsAndAnUnmadeCallCountsNothing() throws {
+        let folder = TempFolder()
+        #expect(FileManager.default.createFile(atPath: folder.store, contents: nil))
+        let fd = open(folder.store, O_WRONLY)
+        defer { close(fd) }
+        let plan = SystemCallFaults(.fail(.write, ENOSPC))
+        var byte: UInt8 = 1
+        let n = plan.run { SystemCalls.write(fd, &byte, 1) }
+        #expect(n == -1 && errno == ENOSPC)
+        #expect(plan.count(of: .write) == 1)
+        #expect(plan.count(of: .poll) == 0)
+        #expect(plan.allHit)
+    }
+}

@@ -415,3 +415,15 @@ struct RollbackTests {
         #expect(b.status == 0, "a later process takes it")
     }
 }
+
+@Suite("Rollback: the first generation")
+struct FirstGenerationTests {
+    /// A new sign-in starts one past the mark; at the last generation it
+    /// stays there (no wrap to 0, which every copy would pass).
+    @Test func aNewSignInStartsPastTheMarkAndNeverWraps() {
+        let id = [UInt8](repeating: 1, count: StoreFormat.sessionIDBytes)
+        #expect(SessionStore.firstGeneration(over: .mark(StoreMark(sessionID: id, generation: 41), slot: 0, sequence: 1)) == 42)
+        #expect(SessionStore.firstGeneration(over: .mark(StoreMark(sessionID: id, generation: .max), slot: 0, sequence: 1)) == .max)
+        #expect(SessionStore.firstGeneration(over: .none) <= UInt64.max >> 1)
+    }
+}

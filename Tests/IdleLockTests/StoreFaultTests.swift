@@ -367,3 +367,38 @@ struct BootIDFaultTests {
         #expect(c.snapshot().is_passcode_required == 1, "an unknown boot is a reboot")
     }
 }
+
+@Suite("Store faults: locks a call makes on its way")
+struct LockOnTheWayFaultTests {
+    /// A hot event that locks (the idle timeout passed) and cannot save the
+    /// lock: STORAGE, locked all the same.
+    @Test func aCheckThatLocksAndCannotSaveItLocks() {
+        let folder = TempFolder()
+        let clock = FakeClock()
+        let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: key)
+        #expect(a.setPasscode(right) == 0)
+        clock.advance(60_000)
+        let plan = SystemCallFaults(.fail(.renameat, EIO))
+        #expect(plan.run { idlelock_check(a.handle, nil) } == IDLELOCK_ERR_STORAGE)
+        #expect(plan.allHit)
+        #expect(lastError().hasSuffix("; the session is locked, but saving the lock to the store failed; it stays locked in this process"))
+        #expect(a.snapshot().state == IDLELOCK_STATE_LOCKED)
+    }
+
+    /// A clock step seen on a locked session is told to the store in the
+    /// next step; when that save fails, the call does not fail for it (the
+    /// handle distrusts the entry in memory either way): best effort and
+    /// silent.
+    @Test func aClockStepThatCannotBeToldFailsNoCall() {
+        let folder = TempFolder()
+        let clock = FakeClock(100_000)
+        let a = StoredLock(folder.store, clock: clock, lockOnStart: 0, key: key)
+        #expect(a.setPasscode(right) == 0)
+        #expect(idlelock_lock(a.handle, nil) == 0)
+        clock.now.pointee -= 50_000 // a step back
+        let plan = SystemCallFaults(.fail(.renameat, EIO))
+        #expect(plan.run { idlelock_check(a.handle, nil) } == 0, "\(lastError())")
+        #expect(plan.allHit, "the store was written to: \(plan.trace)")
+        #expect(a.snapshot().state == IDLELOCK_STATE_LOCKED)
+    }
+}

@@ -241,3 +241,47 @@ struct LookRaceTests {
         #expect(a.snapshot().is_enabled == 0, "the sign-out elsewhere is followed")
     }
 }
+
+@Suite("Store races: a handle that has not caught up")
+struct CatchUpTests {
+    /// A sign-out elsewhere, seen when a new passcode is set: this session
+    /// follows it, and the call says so (the host drops its own data
+    /// first; a new sign-in is a later set_passcode).
+    @Test func aNewPasscodeAfterASignOutElsewhereSaysSo() {
+        let folder = TempFolder()
+        let a = session(folder)
+        signOutElsewhere(folder)
+        #expect(a.setPasscode("1111") == IDLELOCK_ERR_STORAGE)
+        #expect(lastError().contains("another process signed out"))
+        #expect(a.snapshot().is_enabled == 0)
+        #expect(a.setPasscode("1111") == 0, "a new sign-in")
+    }
+
+    /// A handle that opened a stored session and was not started: no
+    /// secret, no new passcode, until idlelock_start judges the time since
+    /// the last run.
+    @Test func aStoredSessionNotYetStartedHandsOutNothing() {
+        let folder = TempFolder()
+        let a = session(folder)
+        #expect(a.put("k", "v") == 0)
+        let b = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: key)
+        #expect(b.get("k").0 == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(lastError().contains("has not been started"))
+        #expect(b.setPasscode("1111") == IDLELOCK_ERR_SESSION_LOCKED)
+        #expect(lastError().contains("has not been started"))
+        idlelock_start(b.handle, nil)
+        #expect(b.get("k") == (0, "v"))
+    }
+
+    /// A store of no sign-in this handle knows is never its own.
+    @Test func aHandleWithNoSignInOwnsNoStore() throws {
+        let folder = TempFolder()
+        let a = session(folder)
+        _ = a
+        let files = try folder.store.withCString { (path) throws(IdleLockError) in try StoreFiles.open(path) }
+        let store = SessionStore(files: files, keys: try StoreKeys(deviceKey: nil))
+        let image = StoreImage(maxAttempts: 5, savedActivity: 0, bootID: [], sessionID: [1],
+                               passcode: PasscodeWrap(opslimit: 0, memlimit: 0, salt: [], nonce: [], sealed: []))
+        #expect(!store.isOurs(image))
+    }
+}

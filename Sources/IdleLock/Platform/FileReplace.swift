@@ -72,8 +72,8 @@ extension Folder {
     /// open, EINTR, tries another, 100 times at most).
     private func createTemporary(_ prefix: [UInt8], named name: inout [CChar]) throws(ReplaceFailure) -> OpenFile {
         name = prefix.map { CChar(bitPattern: $0) } + [CChar](repeating: 0, count: Folder.temporarySuffixBytes + 1)
-        var attempt = 0
-        while true {
+        var failure = Errno(code: 0)
+        for _ in 0..<100 {
             var random: UInt32 = 0
             withUnsafeMutableBytes(of: &random) { randombytes_buf($0.baseAddress!, Folder.temporarySuffixBytes / 2) }
             for i in 0..<Folder.temporarySuffixBytes {
@@ -83,11 +83,10 @@ extension Folder {
             do throws(Errno) {
                 return try createFile(name)
             } catch {
-                attempt += 1
-                if (error.code != EEXIST && !error.meansInterrupted) || attempt >= 100 {
-                    throw ReplaceFailure(step: .create, error: error)
-                }
+                failure = error
+                if error.code != EEXIST && !error.meansInterrupted { break }
             }
         }
+        throw ReplaceFailure(step: .create, error: failure)
     }
 }

@@ -103,7 +103,7 @@ struct Folder: ~Copyable {
         defer { SystemCalls.closedir(stream) }
         let length = prefix.count + suffixBytes
         while let entry = SystemCalls.readdir(stream) {
-            guard let name = ilk_dirent_name(entry) else { continue }
+            let name = ilk_dirent_name(entry)
             var matches = true
             for i in 0...length {
                 let byte = UInt8(bitPattern: name[i])

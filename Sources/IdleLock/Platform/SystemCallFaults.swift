@@ -197,21 +197,17 @@ final class SystemCallFaults: @unchecked Sendable {
         }
     }
 
-    /// For a call that returns its error number (pthread_create): the
-    /// number the plan fails this call with, if it does.
-    static func failure(_ call: SystemCall) -> Int32? {
-        guard let plan = current, case .fail(let number)? = plan.take(call) else { return nil }
-        return number
-    }
-
     /// pthread_create under the calling thread's plan: the new thread runs
-    /// `main(argument)` under the same plan. Nil when the thread has none
-    /// (the caller then starts the thread itself).
+    /// `main(argument)` under the same plan, or the plan fails the call
+    /// (then, as when the system refuses, no thread starts). Nil when the
+    /// thread has no plan (the caller then starts the thread itself).
     static func startThread(_ thread: UnsafeMutablePointer<ilk_thread>, _ main: PlatformThread.Main,
                             _ argument: UnsafeMutableRawPointer?) -> Int32? {
         guard let plan = current else { return nil }
         let start = Unmanaged.passRetained(InheritedStart(main: main, argument: argument, plan: plan))
-        let rc = ilk_thread_create(thread, { raw in
+        var failure: Int32? = nil
+        if case .fail(let number)? = plan.take(.pthread_create) { failure = number }
+        let rc = failure ?? ilk_thread_create(thread, { raw in
             let start = Unmanaged<InheritedStart>.fromOpaque(raw!).takeRetainedValue()
             pthread_setspecific(planKey, Unmanaged.passUnretained(start.plan).toOpaque())
             let result = start.main(start.argument)

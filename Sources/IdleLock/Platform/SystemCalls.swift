@@ -229,7 +229,6 @@ enum SystemCalls {
     static func pthread_create(_ thread: UnsafeMutablePointer<ilk_thread>, _ main: PlatformThread.Main,
                                _ argument: UnsafeMutableRawPointer?) -> Int32 {
         #if DEBUG
-        if let number = SystemCallFaults.failure(.pthread_create) { return number }
         if let rc = SystemCallFaults.startThread(thread, main, argument) { return rc }
         #endif
         return ilk_thread_create(thread, main, argument)

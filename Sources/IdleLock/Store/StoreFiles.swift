@@ -152,8 +152,7 @@ final class StoreFiles {
     /// `StoreLimits.lockWaitMs` in all.
     private func takeLock() throws(IdleLockError) {
         var waited: Int64 = 0
-        var changes = 0
-        while true {
+        for _ in 0..<StoreFiles.lockFileChangesMax {
             do throws(FileLockFailure) {
                 waited += try lockFile.lockExclusively(waitingAtMost: StoreLimits.lockWaitMs - waited)
             } catch {
@@ -173,11 +172,8 @@ final class StoreFiles {
                 throw error
             }
             lockFile = atPath // the old one is closed, and its flock goes with it
-            changes += 1
-            if changes >= StoreFiles.lockFileChangesMax {
-                throw IdleLockError(.storage, "<store_path>.lock was deleted or replaced ", Int64(changes), " times while this process took the store lock; stop whatever deletes it (it must stay beside the store)")
-            }
         }
+        throw IdleLockError(.storage, "<store_path>.lock was deleted or replaced ", Int64(StoreFiles.lockFileChangesMax), " times while this process took the store lock; stop whatever deletes it (it must stay beside the store)")
     }
 
     /// With the flock held on `lockFile`: nil when it is the file at
