@@ -222,3 +222,26 @@ struct ABIEdgeTests {
         }
     }
 }
+
+@Suite("ABI edges: sizes and empty values")
+struct ABISizeEdgeTests {
+    /// An event's snapshot whose size is smaller than any version's is
+    /// refused before the event has any effect.
+    @Test func anEventWithATooSmallSnapshotIsRefusedBeforeItActs() {
+        let l = Lock(lockOnStart: 0)
+        l.setPasscode("1234")
+        l.clock.advance(60_000) // the idle deadline has passed
+        var s = idlelock_snapshot()
+        s.size = 4
+        #expect(idlelock_touch(l.handle, &s) == IDLELOCK_ERR_INVALID_ARGUMENT)
+        #expect(lastError().contains("out->size is 4"))
+        #expect(idlelock_require_unlocked(l.handle) == IDLELOCK_ERR_SESSION_LOCKED, "judged by the next call")
+    }
+
+    /// A secret of no bytes, passed as NULL and 0, is a secret.
+    @Test func anEmptySecretIsKept() {
+        let l = Lock(lockOnStart: 0)
+        #expect(idlelock_secret_put(l.handle, "empty", nil, 0) == 0)
+        #expect(l.get("empty") == (0, []))
+    }
+}

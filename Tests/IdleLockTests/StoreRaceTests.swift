@@ -285,3 +285,35 @@ struct CatchUpTests {
         #expect(!store.isOurs(image))
     }
 }
+
+@Suite("Store races: the biometric shortcut")
+struct ShortcutRaceTests {
+    /// Another process signs out, or signs in anew, just before the
+    /// shortcut's wrap is saved: it is not saved into a store that is not
+    /// this session's.
+    @Test(arguments: ["sign-out", "sign-in"])
+    func aShortcutIsNotSavedIntoAnotherSignIn(_ change: String) {
+        let folder = TempFolder()
+        let a = BioLock(store: folder.store)
+        #expect(a.setPasscode(right) == 0)
+        let plan = SystemCallFaults(.before(.flock) {
+            let b = StoredLock(folder.store, clock: FakeClock())
+            idlelock_start(b.handle, nil)
+            withExtendedLifetime(b) { precondition(idlelock_disable(b.handle) == 0, lastError()) }
+            if change == "sign-in" {
+                let c = StoredLock(folder.store, clock: FakeClock())
+                withExtendedLifetime(c) { precondition(c.setPasscode("1357") == 0, lastError()) }
+            }
+        })
+        let rc = plan.run { idlelock_enable_biometrics(a.handle) }
+        #expect(plan.allHit)
+        if change == "sign-out" {
+            #expect(rc == IDLELOCK_ERR_NO_PASSCODE, "\(lastError())")
+            #expect(a.snapshot().is_enabled == 0)
+        } else {
+            #expect(rc == IDLELOCK_ERR_SESSION_LOCKED, "\(lastError())")
+            #expect(lastError().contains("another process signed in with its own passcode; this session is locked"))
+        }
+        #expect(a.snapshot().is_biometrics_enabled == 0)
+    }
+}

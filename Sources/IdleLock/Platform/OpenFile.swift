@@ -9,7 +9,8 @@ import CSystem
 struct FileStatus {
     /// A regular file (not a FIFO, a device, a folder or a socket).
     var isRegularFile = false
-    /// Its size in bytes.
+    /// Its size in bytes (Int.max for a size past it: a 32-bit host's
+    /// off_t can hold more than its Int).
     var size = 0
     /// Device and inode: which file it is.
     var device: UInt64 = 0
@@ -40,7 +41,7 @@ struct OpenFile: ~Copyable {
     func status() throws(Errno) -> FileStatus {
         var info = stat()
         guard SystemCalls.fstat(descriptor, &info) == 0 else { throw Errno.last }
-        return FileStatus(isRegularFile: ilk_is_regular_file(&info) != 0, size: Int(info.st_size),
+        return FileStatus(isRegularFile: ilk_is_regular_file(&info) != 0, size: Int(clamping: info.st_size),
                           device: UInt64(truncatingIfNeeded: info.st_dev),
                           inode: UInt64(truncatingIfNeeded: info.st_ino),
                           links: UInt64(truncatingIfNeeded: info.st_nlink))

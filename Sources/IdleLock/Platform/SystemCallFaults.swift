@@ -107,7 +107,7 @@ final class SystemCallFaults: @unchecked Sendable {
 
     /// Runs `body` with this plan in force on the calling thread (and on
     /// the threads it starts), then restores the plan that was in force.
-    func run<R>(_ body: () throws -> R) rethrows -> R {
+    func run<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         let previous = pthread_getspecific(planKey)
         pthread_setspecific(planKey, Unmanaged.passUnretained(self).toOpaque())
         defer {

@@ -283,7 +283,7 @@ enum SystemCalls {
         #if DEBUG
         if SystemCallFaults.fails(.mach_timebase_info) { return -1 }
         #endif
-        return CSystem.mach_timebase_info(info)
+        return cMachTimebaseInfo(info)
     }
 
     @inline(__always)
@@ -358,14 +358,20 @@ enum SystemCalls {
 }
 
 // The C functions whose name is also a struct's (`struct flock`, `struct
-// kevent`): `CSystem.flock` names the struct, so the entries above reach
-// the functions through these, where the arguments pick the function.
+// kevent`, `struct mach_timebase_info`): `CSystem.flock` names the struct,
+// so the entries above reach the functions through these, where the
+// arguments pick the function.
 @inline(__always)
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 {
     flock(fd, operation)
 }
 
 #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+@inline(__always)
+private func cMachTimebaseInfo(_ info: UnsafeMutablePointer<mach_timebase_info_data_t>) -> Int32 {
+    mach_timebase_info(info)
+}
+
 @inline(__always)
 private func cKevent(_ queue: Int32, _ changes: UnsafePointer<KernelEvent>?, _ changeCount: Int32,
                      _ events: UnsafeMutablePointer<KernelEvent>?, _ capacity: Int32,
