@@ -4,7 +4,9 @@
 #   make demo   build the library and the replay tool, replay every trace
 #   make test   build, run every test suite, end with one table of results
 #   make lib    only build/libidlelock.so.1 (Embedded Swift, no Swift runtime)
-#   make install   the header, the library, idlelock.pc, LICENSE under PREFIX
+#   make install   the header, the library, idlelock.pc, the man pages, the
+#               HTML manual and LICENSE under PREFIX
+#   make docs   the manual from the header: docs/idlelock_manual.html, docs/man/
 #   make dist   the source tarball build/dist/libidlelock-<version>.tar.gz
 #
 # Each first installs what is missing (scripts/install-deps.sh): lib and demo
@@ -43,6 +45,24 @@ HEADER  := include/idlelock.h
 LIB_SIZE_GOAL := 200000
 # The version every artifact's name and metadata carry: the header's.
 VERSION := $(shell sed -n 's/^\#define IDLELOCK_VERSION_STRING "\(.*\)"/\1/p' $(HEADER))
+# The project's home: what every package's metadata names (the pom's url
+# and scm, NuGet's projectUrl and repository, PyPI's project URLs, the
+# rockspec's homepage), and where a README read outside this tree links to:
+# PROJECT_URL/blob/PROJECT_TAG/<path> (scripts/md-links.py absolute).
+PROJECT_URL := https://github.com/libidlelock/libidlelock
+PROJECT_TAG := v$(VERSION)
+PROJECT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)
+# Every packaged artifact's time stamps, for reproducible builds
+# (reproducible-builds.org's SOURCE_DATE_EPOCH, which setuptools, wheel and
+# scripts/reproducible.py read): the last commit's time unless set.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export SOURCE_DATE_EPOCH
+# A file whose time changes when SOURCE_DATE_EPOCH or the commit does
+# (rewritten here only then): every packaged artifact depends on it, so one
+# built at another commit is made again, with this commit's time stamps.
+RELEASE_STAMP := $(BUILD)/release-stamp
+$(shell mkdir -p $(BUILD) && s='$(SOURCE_DATE_EPOCH) $(PROJECT_COMMIT)' && \
+    [ "$$(cat $(RELEASE_STAMP) 2>/dev/null)" = "$$s" ] || echo "$$s" > $(RELEASE_STAMP))
 
 CWARN   := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror
 CLINK   := -L$(BUILD) -l:$(SONAME) -Wl,-rpath,$(abspath $(BUILD)) -lpthread
@@ -234,20 +254,23 @@ clean:
 	rm -rf $(BUILD) .build
 
 # Installs the header, the library (with its soname link and the .so link
-# for -lidlelock), a pkg-config file and the licence under
+# for -lidlelock), a pkg-config file, the manual (man pages in
+# $(MANDIR)/man3, the HTML page beside the licence) and the licence under
 # $(DESTDIR)$(PREFIX). The system variant bundles nothing (it links the
 # system's libsodium), so no third-party notice goes with it.
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
 DOCDIR  ?= $(PREFIX)/share/doc/libidlelock
+MANDIR  ?= $(PREFIX)/share/man
 
 .PHONY: install
-install: lib
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(DOCDIR)
+install: lib $(MANUAL_HTML)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man3
 	install -m 0644 $(HEADER) $(DESTDIR)$(INCDIR)/idlelock.h
 	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libidlelock.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' idlelock.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/idlelock.pc
-	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/LICENSE
+	install -m 0644 $(MANUAL_MAN)/*.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 0644 $(MANUAL_HTML) LICENSE $(DESTDIR)$(DOCDIR)/

@@ -66,7 +66,7 @@ extern "C" {
 /* Versions                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The header's version. idlelock_version() returns the library's version as
+/** The header's version. idlelock_version() returns the library's version as
  * the string "MAJOR.MINOR.PATCH", and idlelock_version_number() returns
  * MAJOR * 10000 + MINOR * 100 + PATCH. The ABI major is also the soname's
  * number (libidlelock.so.1). A host may compare IDLELOCK_VERSION_NUMBER with
@@ -83,45 +83,45 @@ extern "C" {
 /* Status codes (append-only: a value is never reused or renumbered)        */
 /* ------------------------------------------------------------------------ */
 
-/* Success. */
+/** Success. */
 #define IDLELOCK_OK 0
-/* A NULL or malformed argument, a wrong struct size, invalid UTF-8, or a
+/** A NULL or malformed argument, a wrong struct size, invalid UTF-8, or a
  * configuration value out of range. Nothing was changed. */
 #define IDLELOCK_ERR_INVALID_ARGUMENT 1
-/* The session is locked (LOCKED or LOCKED_OUT): secrets and the gate are
+/** The session is locked (LOCKED or LOCKED_OUT): secrets and the gate are
  * closed, and a locked session cannot replace its own passcode. Also
  * returned by an unlock whose result was overtaken by a lock that happened
  * while it ran. */
 #define IDLELOCK_ERR_SESSION_LOCKED 2
-/* The passcode did not open the lock. The attempt was counted; the snapshot
+/** The passcode did not open the lock. The attempt was counted; the snapshot
  * and the message say how many attempts remain. */
 #define IDLELOCK_ERR_INVALID_PASSCODE 3
-/* Too many wrong passcodes: the session is LOCKED_OUT and only
+/** Too many wrong passcodes: the session is LOCKED_OUT and only
  * idlelock_disable() (signing out) leaves that state. */
 #define IDLELOCK_ERR_LOCKED_OUT 4
-/* The biometric shortcut is not enabled, not available, failed or was
+/** The biometric shortcut is not enabled, not available, failed or was
  * cancelled. The passcode still works. */
 #define IDLELOCK_ERR_LOCK_UNAVAILABLE 5
-/* No passcode is set: the lock is not engaged. */
+/** No passcode is set: the lock is not engaged. */
 #define IDLELOCK_ERR_NO_PASSCODE 6
-/* The store could not be read or written, or it is damaged (present but cut
+/** The store could not be read or written, or it is damaged (present but cut
  * short, failing its integrity check, foreign, of a newer format, or not a
  * regular file: the session then locks). */
 #define IDLELOCK_ERR_STORAGE 7
-/* No secret has that name. */
+/** No secret has that name. */
 #define IDLELOCK_ERR_NOT_FOUND 8
-/* The caller's buffer is too small; the needed size was written back. */
+/** The caller's buffer is too small; the needed size was written back. */
 #define IDLELOCK_ERR_BUFFER_TOO_SMALL 9
-/* Memory (or secure memory, sodium_malloc) could not be allocated. */
+/** Memory (or secure memory, sodium_malloc) could not be allocated. */
 #define IDLELOCK_ERR_NO_MEMORY 10
-/* A failure inside the library or libsodium that is not the caller's; the
+/** A failure inside the library or libsodium that is not the caller's; the
  * message says which step. */
 #define IDLELOCK_ERR_INTERNAL 11
-/* (1.1) An escalating delay is running after wrong passcodes: try again in
+/** (1.1) An escalating delay is running after wrong passcodes: try again in
  * out->ms_until_retry ms. The attempt was not counted and no key derivation
  * ran. */
 #define IDLELOCK_ERR_RETRY_LATER 12
-/* (1.2) idlelock_require_recent_auth: the session is unlocked, but its last
+/** (1.2) idlelock_require_recent_auth: the session is unlocked, but its last
  * successful authentication is older than the caller allows. Ask the user
  * again (idlelock_unlock, or the biometric shortcut on the unlocked
  * session), then repeat the check. */
@@ -131,44 +131,44 @@ extern "C" {
 /* Constants                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* "No deadline": a timeout of IDLELOCK_NEVER never passes. */
+/** "No deadline": a timeout of IDLELOCK_NEVER never passes. */
 #define IDLELOCK_NEVER INT64_MAX
-/* background_after_ms only: use the value of idle_after_ms. */
+/** background_after_ms only: use the value of idle_after_ms. */
 #define IDLELOCK_SAME_AS_IDLE ((int64_t)-1)
 
-/* Lock states (idlelock_snapshot.state). */
+/** Lock states (idlelock_snapshot.state). */
 #define IDLELOCK_STATE_UNLOCKED 0
 #define IDLELOCK_STATE_LOCKED 1
 #define IDLELOCK_STATE_LOCKED_OUT 2
 
-/* Why the session is locked (idlelock_snapshot.reason). */
-#define IDLELOCK_REASON_NONE 0         /* unlocked, or locked out from unlocked */
-#define IDLELOCK_REASON_IDLE 1         /* idle timeout passed in the foreground */
-#define IDLELOCK_REASON_BACKGROUNDED 2 /* away for the background timeout */
-#define IDLELOCK_REASON_STARTUP 3      /* lock_on_start, a restart check, or the
+/** Why the session is locked (idlelock_snapshot.reason). */
+#define IDLELOCK_REASON_NONE 0         /**< unlocked, or locked out from unlocked */
+#define IDLELOCK_REASON_IDLE 1         /**< idle timeout passed in the foreground */
+#define IDLELOCK_REASON_BACKGROUNDED 2 /**< away for the background timeout */
+#define IDLELOCK_REASON_STARTUP 3      /**< lock_on_start, a restart check, or the
                                           store (another sign-in's, or damaged) */
-#define IDLELOCK_REASON_MANUAL 4       /* idlelock_lock() ("Lock now") */
-#define IDLELOCK_REASON_CLOCK 5        /* the clock read earlier than before */
+#define IDLELOCK_REASON_MANUAL 4       /**< idlelock_lock() ("Lock now") */
+#define IDLELOCK_REASON_CLOCK 5        /**< the clock read earlier than before */
 
-/* Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT. */
+/** Limits, checked with IDLELOCK_ERR_INVALID_ARGUMENT. */
 #define IDLELOCK_GRACE_MAX_MS 60000
 #define IDLELOCK_MAX_ATTEMPTS_MAX 100
-#define IDLELOCK_PASSCODE_MIN_SCALARS 4     /* Unicode scalar values, set_passcode only */
+#define IDLELOCK_PASSCODE_MIN_SCALARS 4     /**< Unicode scalar values, set_passcode only */
 #define IDLELOCK_PASSCODE_MAX_BYTES 1024
 #define IDLELOCK_SECRET_NAME_MAX_BYTES 64
 #define IDLELOCK_SECRET_VALUE_MAX_BYTES 65536
-#define IDLELOCK_SECRETS_MAX 256            /* secrets held by one session */
-#define IDLELOCK_LISTENERS_MAX 64           /* listeners on one handle */
+#define IDLELOCK_SECRETS_MAX 256            /**< secrets held by one session */
+#define IDLELOCK_LISTENERS_MAX 64           /**< listeners on one handle */
 #define IDLELOCK_UNLOCK_REASON_MAX_BYTES 512
 #define IDLELOCK_DEVICE_KEY_BYTES 32
-/* Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet
+/** Argon2id cost bounds. The floor is OWASP's Password Storage Cheat Sheet
  * minimum for Argon2id (19 MiB, 2 passes); the defaults are libsodium's
  * crypto_pwhash_OPSLIMIT_INTERACTIVE / MEMLIMIT_INTERACTIVE (2, 64 MiB). */
 #define IDLELOCK_KDF_OPSLIMIT_MIN 2
 #define IDLELOCK_KDF_OPSLIMIT_MAX 10
 #define IDLELOCK_KDF_MEMLIMIT_MIN ((uint64_t)19 * 1024 * 1024)
 #define IDLELOCK_KDF_MEMLIMIT_MAX ((uint64_t)1024 * 1024 * 1024)
-/* (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or
+/** (1.2) The passcode policies' bounds (config.passcode_max_age_ms: 0 or
  * 1 hour .. 30 days; config.biometric_max_uses: 0 or 1..1000) and
  * idlelock_require_recent_auth's max_age_ms (1 .. 30 days). */
 #define IDLELOCK_PASSCODE_MAX_AGE_MIN_MS ((int64_t)3600000)
@@ -180,11 +180,11 @@ extern "C" {
 /* Types                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* An idle lock. Opaque; made by idlelock_create(), freed by
+/** An idle lock. Opaque; made by idlelock_create(), freed by
  * idlelock_destroy(). */
 typedef struct idlelock idlelock;
 
-/* The clock: milliseconds from any fixed origin. It must be monotonic and
+/** The clock: milliseconds from any fixed origin. It must be monotonic and
  * must count time the device spends asleep (Linux CLOCK_BOOTTIME and
  * Darwin's mach_continuous_time do; Linux CLOCK_MONOTONIC does not, and a
  * lock built on it never fires after a night in a drawer). Never a wall
@@ -197,16 +197,16 @@ typedef struct idlelock idlelock;
  * call. */
 typedef int64_t (*idlelock_clock_fn)(void *ctx);
 
-/* What idlelock_authenticator.load_secret reports. */
-#define IDLELOCK_AUTH_OK 0          /* the check passed; the secret was written */
-#define IDLELOCK_AUTH_FAILED 1      /* the check failed (wrong face/finger, locked sensor) */
-#define IDLELOCK_AUTH_CANCELLED 2   /* the user or the system cancelled the prompt */
-#define IDLELOCK_AUTH_UNAVAILABLE 3 /* no item, no enrolment, no hardware */
+/** What idlelock_authenticator.load_secret reports. */
+#define IDLELOCK_AUTH_OK 0          /**< the check passed; the secret was written */
+#define IDLELOCK_AUTH_FAILED 1      /**< the check failed (wrong face/finger, locked sensor) */
+#define IDLELOCK_AUTH_CANCELLED 2   /**< the user or the system cancelled the prompt */
+#define IDLELOCK_AUTH_UNAVAILABLE 3 /**< no item, no enrolment, no hardware */
 
-/* The biometric shortcut's bytes: the secret the host keeps in its keystore. */
+/** The biometric shortcut's bytes: the secret the host keeps in its keystore. */
 #define IDLELOCK_AUTH_SECRET_BYTES 32
 
-/* The host authenticator: the host's platform keystore behind a biometric
+/** The host authenticator: the host's platform keystore behind a biometric
  * check (Android Keystore with setUserAuthenticationRequired, an iOS
  * Keychain item with kSecAccessControlBiometryCurrentSet). The library has
  * no biometric code: it hands the host a random secret to keep, and the
@@ -225,18 +225,18 @@ typedef int64_t (*idlelock_clock_fn)(void *ctx);
  * library. Buffers passed to them belong to the library and are valid only
  * during the call; the host must not keep pointers to them. */
 typedef struct idlelock_authenticator {
-    uint32_t size;              /* sizeof(idlelock_authenticator) */
-    uint32_t reserved0;         /* must be 0 */
-    void *ctx;                  /* passed to every callback */
-    /* 1 when a biometric check can run now (hardware present, enrolled),
+    uint32_t size;              /**< sizeof(idlelock_authenticator) */
+    uint32_t reserved0;         /**< must be 0 */
+    void *ctx;                  /**< passed to every callback */
+    /** 1 when a biometric check can run now (hardware present, enrolled),
      * else 0. Cached by the library (refreshed at create, at
      * enable_biometrics and at every foreground): keep it quick. */
     int32_t (*is_available)(void *ctx);
-    /* Keep these `len` (32) bytes in an item released only after a
+    /** Keep these `len` (32) bytes in an item released only after a
      * biometric check, replacing any earlier one. Return 0 on success,
      * non-zero on failure (the shortcut then stays off). */
     int32_t (*store_secret)(void *ctx, const uint8_t *secret, size_t len);
-    /* Run the biometric check, showing `reason` (the config's
+    /** Run the biometric check, showing `reason` (the config's
      * unlock_reason: NUL-terminated UTF-8, or NULL), and on success copy the
      * stored secret into `out` (capacity `cap`, 32) and set *out_len.
      * Return an IDLELOCK_AUTH_* code. IDLELOCK_AUTH_OK with *out_len other
@@ -244,12 +244,12 @@ typedef struct idlelock_authenticator {
      * library wipes `out` afterwards. */
     int32_t (*load_secret)(void *ctx, const char *reason, uint8_t *out, size_t cap,
                            size_t *out_len);
-    /* Delete the item (the shortcut was turned off). Return 0 on success;
+    /** Delete the item (the shortcut was turned off). Return 0 on success;
      * a failure is ignored (the library has forgotten the wrap anyway). */
     int32_t (*delete_secret)(void *ctx);
 } idlelock_authenticator;
 
-/* One step of an escalating-delay schedule: once `failed_attempts` wrong
+/** One step of an escalating-delay schedule: once `failed_attempts` wrong
  * passcodes are counted, passcode attempts are refused with
  * IDLELOCK_ERR_RETRY_LATER for `delay_ms` (1..86400000, one day at most).
  * Steps are strictly increasing in failed_attempts (1..max_attempts-1) and
@@ -274,12 +274,12 @@ typedef struct idlelock_authenticator {
  * passcode, a biometric unlock or a new passcode (idlelock_set_passcode)
  * resets the count, and with it any delay. */
 typedef struct idlelock_delay_step {
-    int32_t failed_attempts;
-    int32_t reserved0;           /* must be 0 */
-    int64_t delay_ms;
+    int32_t failed_attempts;     /**< wrong passcodes counted, 1..max_attempts-1 */
+    int32_t reserved0;           /**< must be 0 */
+    int64_t delay_ms;            /**< attempts refused this long, 1..86400000 ms */
 } idlelock_delay_step;
 
-/* The iOS-like preset, after Apple's Platform Security guide ("Escalating
+/** The iOS-like preset, after Apple's Platform Security guide ("Escalating
  * time delays for passcode attempts"): 5 wrong passcodes: 1 minute; 6: 5
  * minutes; 7: 15 minutes; 9: 1 hour. Use it with max_attempts 10 (every
  * step must be below max_attempts). Writes a pointer to a static table
@@ -287,7 +287,7 @@ typedef struct idlelock_delay_step {
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL pointer). Thread: any. */
 int idlelock_delay_schedule_ios(const idlelock_delay_step **steps, size_t *len);
 
-/* Creation options. Fill with idlelock_config_init() (which sets `size` and
+/** Creation options. Fill with idlelock_config_init() (which sets `size` and
  * every default), then change the fields you need. Every field below is
  * copied by idlelock_create(): the caller may free what the pointers point
  * to afterwards. A value out of range makes idlelock_create() fail with
@@ -295,101 +295,102 @@ int idlelock_delay_schedule_ios(const idlelock_delay_step **steps, size_t *len);
  * value: a lock that silently never closes is worse than one that fails to
  * start. */
 typedef struct idlelock_config {
-    uint32_t size;               /* sizeof(idlelock_config), set by config_init */
-    int32_t lock_on_start;       /* 0 or 1; default 1: idlelock_start() locks an
+    uint32_t size;               /**< sizeof(idlelock_config), set by config_init */
+    int32_t lock_on_start;       /**< 0 or 1; default 1: idlelock_start() locks an
                                     engaged session with REASON_STARTUP. 0
                                     with a store_path needs a device_key */
-    int64_t idle_after_ms;       /* > 0 or IDLELOCK_NEVER (default): lock after
+    int64_t idle_after_ms;       /**< > 0 or IDLELOCK_NEVER (default): lock after
                                     this long without idlelock_touch() */
-    int64_t background_after_ms; /* >= 0, IDLELOCK_NEVER, or IDLELOCK_SAME_AS_IDLE
+    int64_t background_after_ms; /**< >= 0, IDLELOCK_NEVER, or IDLELOCK_SAME_AS_IDLE
                                     (default): lock when away (backgrounded)
                                     this long; 0 locks every absence that
                                     outlasts the grace window */
-    int64_t inactive_after_ms;   /* >= 0 or IDLELOCK_NEVER; default 30000: an
+    int64_t inactive_after_ms;   /**< >= 0 or IDLELOCK_NEVER; default 30000: an
                                     absence that never reached the background
                                     (inactive only) locks after the longer of
                                     this and background_after_ms */
-    int64_t grace_ms;            /* 0..60000, default 1500: an absence this short
+    int64_t grace_ms;            /**< 0..60000, default 1500: an absence this short
                                     or shorter is presence (a Face ID sheet,
                                     the notification shade) */
-    int32_t max_attempts;        /* 1..100, default 5: wrong passcodes before
+    int32_t max_attempts;        /**< 1..100, default 5: wrong passcodes before
                                     LOCKED_OUT */
-    uint32_t reserved0;          /* must be 0 */
-    uint64_t kdf_opslimit;       /* Argon2id passes, 2..10, default 2 */
-    uint64_t kdf_memlimit;       /* Argon2id memory in bytes, 19 MiB..1 GiB,
+    uint32_t reserved0;          /**< must be 0 */
+    uint64_t kdf_opslimit;       /**< Argon2id passes, 2..10, default 2 */
+    uint64_t kdf_memlimit;       /**< Argon2id memory in bytes, 19 MiB..1 GiB,
                                     default 64 MiB */
-    const char *store_path;      /* NULL (default): memory only. Otherwise
+    const char *store_path;      /**< NULL (default): memory only. Otherwise
                                     the path of a store file the library owns
                                     (plus `<path>.lock` beside it): UTF-8, at
                                     most 4000 bytes, in an existing folder.
                                     Resolved once, at create (a relative path
                                     against the current folder then); see
                                     "The store" below. */
-    idlelock_clock_fn clock;     /* NULL (default): Linux CLOCK_BOOTTIME,
+    idlelock_clock_fn clock;     /**< NULL (default): Linux CLOCK_BOOTTIME,
                                     Darwin mach_continuous_time */
-    void *clock_ctx;             /* passed to clock; must be NULL when clock is */
-    const idlelock_authenticator *authenticator; /* NULL (default): no biometric
+    void *clock_ctx;             /**< passed to clock; must be NULL when clock is */
+    const idlelock_authenticator *authenticator; /**< NULL (default): no biometric
                                     shortcut; else copied at create */
-    const char *unlock_reason;   /* NULL or NUL-terminated UTF-8 of at most
+    const char *unlock_reason;   /**< NULL or NUL-terminated UTF-8 of at most
                                     512 bytes, for the authenticator's prompt */
-    const uint8_t *device_key;   /* NULL, or 32 bytes from a hardware keystore:
+    const uint8_t *device_key;   /**< NULL, or 32 bytes from a hardware keystore:
                                     mixed into the passcode key (BLAKE2b keyed
                                     hash of the Argon2id output), and with a
                                     store it keys the store's integrity check
                                     and opens the session key at create */
-    size_t device_key_len;       /* 0 with NULL, 32 otherwise */
+    size_t device_key_len;       /**< 0 with NULL, 32 otherwise */
     /* ---- added in 1.1 (a host passing the 1.0 size gets the defaults) ---- */
-    int64_t prompt_cap_ms;       /* 0..600000, default 120000: how long prompts
+    int64_t prompt_cap_ms;       /**< 0..600000, default 120000: how long prompts
                                     the app opened itself (idlelock_prompt_begin)
                                     can defer the rules, from the earliest one
                                     still open; since 1.2 also how long a
                                     biometric check may take (a longer one
                                     unlocks nothing), so 0 refuses the
                                     biometric calls */
-    int64_t warn_before_ms;      /* 0 (default, off) or 1..idle_after_ms-1: the
+    int64_t warn_before_ms;      /**< 0 (default, off) or 1..idle_after_ms-1: the
                                     snapshot's is_warning opens this long before
                                     the idle lock, so the host can save a draft
                                     or ask "still there?" */
-    const idlelock_delay_step *delay_schedule; /* NULL (default): no
+    const idlelock_delay_step *delay_schedule; /**< NULL (default): no
                                     delays; else escalating delays after wrong
                                     passcodes, copied at create (see
                                     idlelock_delay_schedule_ios) */
-    size_t delay_schedule_len;   /* steps in delay_schedule, at most 32 */
+    size_t delay_schedule_len;   /**< steps in delay_schedule, at most 32 */
     /* ---- added in 1.2 (a host passing the 1.1 size gets the defaults:
      *      every policy off); see "Passcode policies" below ---- */
-    int64_t passcode_max_age_ms; /* 0 (default, off) or 3600000..2592000000
+    int64_t passcode_max_age_ms; /**< 0 (default, off) or 3600000..2592000000
                                     (1 hour .. 30 days): biometric unlocks are
                                     refused once the last passcode entry is
                                     this old */
-    int32_t passcode_after_reboot; /* 0 (default) or 1: with a store, the first
+    int32_t passcode_after_reboot; /**< 0 (default) or 1: with a store, the first
                                     unlock after the device restarted must be
                                     by passcode */
-    int32_t biometric_max_uses;  /* 0 (default, off) or 1..1000: after this
+    int32_t biometric_max_uses;  /**< 0 (default, off) or 1..1000: after this
                                     many biometric unlocks in a row, the next
                                     unlock needs the passcode */
 } idlelock_config;
 
 
-/* What the lock looks like after a call. Set `size` to
+/** What the lock looks like after a call. Set `size` to
  * sizeof(idlelock_snapshot) before passing one to the library. */
 typedef struct idlelock_snapshot {
-    uint32_t size;               /* set by the caller */
-    int32_t state;               /* IDLELOCK_STATE_* */
-    uint64_t seq;                /* number of the latest change of state, reason,
+    uint32_t size;               /**< set by the caller */
+    int32_t state;               /**< IDLELOCK_STATE_* */
+    uint64_t seq;                /**< number of the latest change of state, reason,
                                     a flag below or attempts_remaining;
                                     starts at 0 at create */
-    int32_t reason;              /* IDLELOCK_REASON_* */
-    int32_t is_enabled;          /* 1 when a passcode is set (lock engaged) */
-    int32_t is_biometrics_enabled;
-    int32_t is_biometrics_available;
-    int32_t is_away;             /* 1 while an absence is recorded: show a privacy
+    int32_t reason;              /**< IDLELOCK_REASON_* */
+    int32_t is_enabled;          /**< 1 when a passcode is set (lock engaged) */
+    int32_t is_biometrics_enabled; /**< 1 when the biometric shortcut is on */
+    int32_t is_biometrics_available; /**< 1 when the authenticator's is_available
+                                    said so (cached); 0 without one */
+    int32_t is_away;             /**< 1 while an absence is recorded: show a privacy
                                     cover (the app-switcher image is taken now),
                                     whatever the state */
-    int32_t attempts_remaining;  /* wrong passcodes left before LOCKED_OUT;
+    int32_t attempts_remaining;  /**< wrong passcodes left before LOCKED_OUT;
                                     max_attempts when not engaged, 0 when
                                     locked out */
-    int64_t last_activity_ms;    /* clock reading of the last activity */
-    int64_t ms_until_idle_lock;  /* ms until the idle deadline, 0 when due,
+    int64_t last_activity_ms;    /**< clock reading of the last activity */
+    int64_t ms_until_idle_lock;  /**< ms until the idle deadline, 0 when due,
                                     IDLELOCK_NEVER when the idle timeout is
                                     NEVER, the session is locked, or the lock
                                     is not engaged. While a prompt defers the
@@ -397,21 +398,21 @@ typedef struct idlelock_snapshot {
                                     time a timer with ms_until_next_deadline
                                     (1.1), not with this */
     /* ---- added in 1.1 (a host passing the 1.0 size gets only the above) ---- */
-    int32_t is_warning;          /* 1 within warn_before_ms of the idle lock
+    int32_t is_warning;          /**< 1 within warn_before_ms of the idle lock
                                     (not while a prompt defers the idle rule);
                                     a change is heard by listeners; activity
                                     ends it */
-    int32_t reserved1;           /* 0 */
-    int64_t ms_until_warning;    /* ms until is_warning opens, 0 when open,
+    int32_t reserved1;           /**< 0 */
+    int64_t ms_until_warning;    /**< ms until is_warning opens, 0 when open,
                                     IDLELOCK_NEVER without a warning. While a
                                     prompt defers the idle rule: at least the
                                     time to the prompt's cap (the warning
                                     cannot open before it; if the idle
                                     deadline has passed by then, the session
                                     locks IDLE without a warning) */
-    int64_t ms_until_retry;      /* ms until a passcode attempt is accepted
+    int64_t ms_until_retry;      /**< ms until a passcode attempt is accepted
                                     again (an escalating delay), 0 when it is */
-    int64_t ms_until_next_deadline; /* ms until the earliest moment anything
+    int64_t ms_until_next_deadline; /**< ms until the earliest moment anything
                                     can change (the idle deadline, the warning,
                                     the end of the grace window while away, the
                                     absence's timeout, a prompt's cap, the end
@@ -422,12 +423,12 @@ typedef struct idlelock_snapshot {
                                     due now, IDLELOCK_NEVER when nothing is due.
                                     It may wake a host early, never late. */
     /* ---- added in 1.2 (a host passing the 1.1 size gets only the above) ---- */
-    int32_t is_passcode_required; /* 1 while a passcode policy refuses the
+    int32_t is_passcode_required; /**< 1 while a passcode policy refuses the
                                     biometric shortcut (engaged sessions
                                     only): show the passcode field only. A
                                     change is heard by listeners */
-    int32_t reserved2;           /* 0 */
-    int64_t last_auth_ms;        /* clock reading of the last successful
+    int32_t reserved2;           /**< 0 */
+    int64_t last_auth_ms;        /**< clock reading of the last successful
                                     authentication on this handle (an unlock
                                     or a re-authentication, by passcode or
                                     biometrics; not idlelock_set_passcode),
@@ -439,7 +440,7 @@ typedef struct idlelock_snapshot {
                                     idlelock_require_recent_auth */
 } idlelock_snapshot;
 
-/* A listener: called with a snapshot after each change of state, reason, a
+/** A listener: called with a snapshot after each change of state, reason, a
  * snapshot flag or attempts_remaining (an unlock of a locked session is
  * heard twice: the attempt counted while still LOCKED, then UNLOCKED), in
  * `seq` order, one call at a time per handle. Changes within one call are
@@ -475,12 +476,14 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* durable step takes an exclusive flock on `<path>.lock` (never renamed or */
 /* deleted by the library; it also holds the rollback mark, below), waiting */
 /* at most 2000 ms for another process; other calls on the same handle      */
-/* wait for a durable step to finish. Once it holds the flock, a process    */
-/* checks that the file it locked is still the one at `<path>.lock` (same   */
-/* device and inode, still linked): when a cleanup tool deleted or replaced */
-/* it, the process takes the new file and waits for its flock (1.2.2), so   */
-/* no two durable steps run at once and no attempt is lost; the mark the    */
-/* deleted file held is lost with it.                                       */
+/* wait for a durable step to finish. Since 1.2.2 a step then also takes   */
+/* an flock on the store's folder (where the file system can lock one),    */
+/* which a cleanup tool that deletes `*.lock` files cannot take away, and   */
+/* a process checks that the file it locked is still the one at             */
+/* `<path>.lock` (same device and inode, still linked); when a tool         */
+/* deleted or replaced it, the process takes the new file. So no two        */
+/* durable steps run at once and no attempt is lost; the mark the deleted   */
+/* file held is lost with it.                                               */
 /* Format: docs/STORE_FORMAT.md.                                            */
 /*                                                                          */
 /*  - store_path names one file for the life of the handle: its folder is   */
@@ -561,7 +564,7 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* Life cycle                                                               */
 /* ------------------------------------------------------------------------ */
 
-/* Fill `cfg` with the defaults and set cfg->size = size. Pass
+/** Fill `cfg` with the defaults and set cfg->size = size. Pass
  * sizeof(idlelock_config) as `size` (a host built against the 1.0 header
  * passes that header's smaller size, which is accepted). Only the first
  * `size` bytes are written; bytes this library does not know are zeroed.
@@ -577,7 +580,7 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
  * Thread: any. */
 int idlelock_config_init(idlelock_config *cfg, size_t size);
 
-/* Create an idle lock from `cfg` and store it in *out. The lock starts
+/** Create an idle lock from `cfg` and store it in *out. The lock starts
  * UNLOCKED and not engaged (no passcode), last activity = now, with a fresh
  * random session key in secure memory. Call idlelock_start() once the host
  * is ready to show a lock screen.
@@ -598,7 +601,7 @@ int idlelock_config_init(idlelock_config *cfg, size_t size);
  * Thread: any. */
 int idlelock_create(const idlelock_config *cfg, idlelock **out);
 
-/* Destroy a lock: wipe its session key, passcode wrap and secrets, and free
+/** Destroy a lock: wipe its session key, passcode wrap and secrets, and free
  * it. destroy(NULL) does nothing. Must be the last call on the handle: no
  * other thread may be inside a call on it, except the watcher thread
  * (idlelock_watch_start), which destroy stops and waits for.
@@ -627,7 +630,7 @@ int idlelock_create(const idlelock_config *cfg, idlelock **out);
  * Python and LuaJIT bindings do). */
 void idlelock_destroy(idlelock *lock);
 
-/* Start a watcher thread for hosts with no event loop (a C kiosk program, a
+/** Start a watcher thread for hosts with no event loop (a C kiosk program, a
  * game server): it sleeps until out->ms_until_next_deadline and calls
  * idlelock_check, so the session locks on time with no host call; listeners
  * then run on the watcher thread. It sleeps on the default clock (Linux: a
@@ -642,7 +645,7 @@ void idlelock_destroy(idlelock *lock);
  * made). Thread: any. */
 int idlelock_watch_start(idlelock *lock);
 
-/* Stop the watcher and wait for the thread it stopped to end (no watcher
+/** Stop the watcher and wait for the thread it stopped to end (no watcher
  * thread outlives the stop that stopped it; a stop that finds none
  * running returns at once). Called from a listener running on the watcher
  * thread it does not wait for itself: the thread ends when that listener
@@ -681,10 +684,11 @@ int idlelock_watch_stop(idlelock *lock);
 /* passcode is entered again; last_auth_ms is forgotten                     */
 /* (idlelock_require_recent_auth asks again); an escalating delay still     */
 /* running is carried over (idlelock_delay_step: it keeps what it had left, */
-/* no more); open biometric requests expire. With a store, every step an    */
-/* engaged handle sees is recorded there (in the durable step that saves    */
-/* the call's lock, or in one of its own on a locked session: best effort,  */
-/* no status of its own): the passcode entry the store holds in this boot   */
+/* no more); open biometric requests expire. With a store, every step a    */
+/* handle sees is recorded there, whether the handle is engaged or not and  */
+/* whichever sign-in the store now holds (in the durable step that saves    */
+/* the call's lock, or in one of its own: best effort, no status of its     */
+/* own): the passcode entry the store holds in this boot                    */
 /* is marked unknown, whatever this handle remembers of it (another process */
 /* may have entered the passcode since this handle last looked), so that    */
 /* every process of the sign-in, and the next one to start, takes it as     */
@@ -724,7 +728,10 @@ int idlelock_watch_stop(idlelock *lock);
 /* (also when the call failed for a reason other than a bad argument). A    */
 /* call that waits for a key derivation or a host check (unlock, the        */
 /* biometric calls, set_passcode, enable_biometrics) reads the clock again  */
-/* when that ends, checks for a step and judges at that reading too.        */
+/* when that ends, checks for a step and judges at that reading too; when   */
+/* the clock stepped in between, an unlock takes its attempt at that second */
+/* reading (its entry, activity and any delay it starts), never at one on   */
+/* the clock's old timeline (1.2.2).                                        */
 /* Each returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, bad  */
 /* out->size), or, with a store, IDLELOCK_ERR_STORAGE when the call locked  */
 /* the session and saving the lock failed (the session is LOCKED anyway).   */
@@ -732,7 +739,7 @@ int idlelock_watch_stop(idlelock *lock);
 /* session with a store (the step is told to the store). Thread: any.       */
 /* ------------------------------------------------------------------------ */
 
-/* Apply lock_on_start. Only the first call of idlelock_start on a handle
+/** Apply lock_on_start. Only the first call of idlelock_start on a handle
  * applies it: if the session is then engaged and unlocked and lock_on_start
  * is 1, it locks with REASON_STARTUP. A start before idlelock_set_passcode
  * uses it up (start, set_passcode, start stays UNLOCKED). Later starts only
@@ -742,13 +749,13 @@ int idlelock_watch_stop(idlelock *lock);
  * IDLELOCK_ERR_SESSION_LOCKED): call it before anything else. */
 int idlelock_start(idlelock *lock, idlelock_snapshot *out);
 
-/* User activity (a tap, a key, a scroll). While locked it does nothing (a
+/** User activity (a tap, a key, a scroll). While locked it does nothing (a
  * tap on the lock screen is not activity); otherwise judge, and if still
  * unlocked, last activity = now. Call it on every input event: it does no
  * I/O and no allocation. */
 int idlelock_touch(idlelock *lock, idlelock_snapshot *out);
 
-/* The app is still visible but not interactive: iOS resign-active, Android
+/** The app is still visible but not interactive: iOS resign-active, Android
  * onPause, Flutter and React Native `inactive` (a Face ID sheet, the
  * notification shade, the app-switcher gesture). Records the departure if
  * none is recorded (the first departure wins). If this call recorded it and
@@ -756,14 +763,14 @@ int idlelock_touch(idlelock *lock, idlelock_snapshot *out);
  * on the way out. */
 int idlelock_inactive(idlelock *lock, idlelock_snapshot *out);
 
-/* The app is no longer visible: iOS did-enter-background, Android onStop,
+/** The app is no longer visible: iOS did-enter-background, Android onStop,
  * Flutter `hidden` / `paused`. As idlelock_inactive(), and marks the absence
  * as having reached the background (also after an inactive, whose earlier
  * departure stands). A host that cannot tell inactive from background calls
  * this for both. */
 int idlelock_background(idlelock *lock, idlelock_snapshot *out);
 
-/* The app is back in the foreground. Takes and clears the departure; then,
+/** The app is back in the foreground. Takes and clears the departure; then,
  * if engaged and unlocked: no departure recorded (a stray or first
  * "active" event): judge the idle timeout only; away <= grace_ms: presence
  * (last activity = now); away >= the absence's timeout (background_after_ms
@@ -773,7 +780,7 @@ int idlelock_background(idlelock *lock, idlelock_snapshot *out);
  * with last activity unchanged. */
 int idlelock_foreground(idlelock *lock, idlelock_snapshot *out);
 
-/* Judge the deadlines that are due now, without an event: while away past
+/** Judge the deadlines that are due now, without an event: while away past
  * the grace window the background rule, then the idle rule (a host that
  * keeps running in the background seals the session without waiting for
  * the return); not away, the idle rule. Call it from a timer.
@@ -784,20 +791,20 @@ int idlelock_foreground(idlelock *lock, idlelock_snapshot *out);
  * also call check then. */
 int idlelock_check(idlelock *lock, idlelock_snapshot *out);
 
-/* "Lock now": an engaged, unlocked session locks with REASON_MANUAL.
+/** "Lock now": an engaged, unlocked session locks with REASON_MANUAL.
  * Otherwise (already locked, or no passcode) nothing, status OK. */
 int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
 
-/* Lifecycle adapters: a platform's own state names, mapped by the library
+/** Lifecycle adapters: a platform's own state names, mapped by the library
  * so no host maps them the wrong way round (the table and its sources are
  * in docs/LIFECYCLE.md). `platform` is one of: */
-#define IDLELOCK_PLATFORM_IOS_SCENE_PHASE 1          /* SwiftUI ScenePhase */
-#define IDLELOCK_PLATFORM_IOS_APPLICATION_STATE 2    /* UIApplication.State */
-#define IDLELOCK_PLATFORM_ANDROID_LIFECYCLE_EVENT 3  /* androidx Lifecycle.Event */
-#define IDLELOCK_PLATFORM_FLUTTER_APP_LIFECYCLE_STATE 4 /* Flutter AppLifecycleState */
-#define IDLELOCK_PLATFORM_REACT_NATIVE_APP_STATE 5   /* React Native AppState */
+#define IDLELOCK_PLATFORM_IOS_SCENE_PHASE 1          /**< SwiftUI ScenePhase */
+#define IDLELOCK_PLATFORM_IOS_APPLICATION_STATE 2    /**< UIApplication.State */
+#define IDLELOCK_PLATFORM_ANDROID_LIFECYCLE_EVENT 3  /**< androidx Lifecycle.Event */
+#define IDLELOCK_PLATFORM_FLUTTER_APP_LIFECYCLE_STATE 4 /**< Flutter AppLifecycleState */
+#define IDLELOCK_PLATFORM_REACT_NATIVE_APP_STATE 5   /**< React Native AppState */
 
-/* Report the platform state `state_name` (NUL-terminated, the platform's
+/** Report the platform state `state_name` (NUL-terminated, the platform's
  * own case-sensitive spelling: "inactive", "ON_STOP", "hidden", ...) as
  * idlelock_foreground, idlelock_inactive or idlelock_background would.
  * Names that carry no presence change (Android ON_CREATE, ON_START,
@@ -808,7 +815,7 @@ int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
 int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
                        idlelock_snapshot *out);
 
-/* Prompts the app opens itself: a biometric sheet, a file picker, the
+/** Prompts the app opens itself: a biometric sheet, a file picker, the
  * camera, a share sheet can take the app out of the foreground for longer
  * than any grace window. Call idlelock_prompt_begin just before showing one
  * and idlelock_prompt_end once it is gone. While a prompt is open, the idle
@@ -839,7 +846,7 @@ int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
  * Thread: any. */
 int idlelock_prompt_begin(idlelock *lock, uint64_t *token);
 
-/* End a prompt: judges the deadlines, then the end is activity. Every token
+/** End a prompt: judges the deadlines, then the end is activity. Every token
  * can be ended once, inert or not. Returns IDLELOCK_OK,
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, a token never issued on this
  * handle or already ended: nothing changed), or, with a store,
@@ -847,7 +854,7 @@ int idlelock_prompt_begin(idlelock *lock, uint64_t *token);
  * not be saved (the prompt is ended all the same). Thread: any. */
 int idlelock_prompt_end(idlelock *lock, uint64_t token);
 
-/* Fill `out` (required here) with the state now, after judging the
+/** Fill `out` (required here) with the state now, after judging the
  * deadlines that are due. Every change a listener hears can also be seen by
  * polling this. Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT, or,
  * with a store, IDLELOCK_ERR_STORAGE when judging locked the session and
@@ -865,7 +872,7 @@ int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
 /* salt) derives a key that wraps the session key with XChaCha20-Poly1305.  */
 /* ------------------------------------------------------------------------ */
 
-/* Set or replace the passcode, engaging the lock. Needs at least 4 Unicode
+/** Set or replace the passcode, engaging the lock. Needs at least 4 Unicode
  * scalar values. The same session key is re-wrapped (secrets stay
  * readable), the biometric shortcut is turned off, the attempt count is
  * reset, and the call is activity (last activity = now). Runs Argon2id
@@ -887,7 +894,7 @@ int idlelock_snapshot_get(idlelock *lock, idlelock_snapshot *out);
  * returns IDLELOCK_ERR_SESSION_LOCKED and changes nothing. */
 int idlelock_set_passcode(idlelock *lock, const char *utf8, size_t len);
 
-/* Unlock with the passcode. The order is: bad arguments
+/** Unlock with the passcode. The order is: bad arguments
  * (IDLELOCK_ERR_INVALID_ARGUMENT, never counted); no passcode
  * (IDLELOCK_ERR_NO_PASSCODE); locked out (IDLELOCK_ERR_LOCKED_OUT); an
  * escalating delay running (1.1, delay_schedule: IDLELOCK_ERR_RETRY_LATER,
@@ -946,7 +953,7 @@ int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snaps
 /* turns it off too; the passcode always remains.                           */
 /* ------------------------------------------------------------------------ */
 
-/* Turn the shortcut on: needs a passcode (IDLELOCK_ERR_NO_PASSCODE), an
+/** Turn the shortcut on: needs a passcode (IDLELOCK_ERR_NO_PASSCODE), an
  * unlocked session, started if it was found in the store
  * (IDLELOCK_ERR_SESSION_LOCKED) and an available authenticator
  * (IDLELOCK_ERR_LOCK_UNAVAILABLE: none configured, or prompt_cap_ms 0
@@ -967,7 +974,7 @@ int idlelock_unlock(idlelock *lock, const char *utf8, size_t len, idlelock_snaps
  * is_available and store_secret with no internal lock held. Thread: any. */
 int idlelock_enable_biometrics(idlelock *lock);
 
-/* Turn the shortcut off: forget the wrap (saved to the store) and call
+/** Turn the shortcut off: forget the wrap (saved to the store) and call
  * delete_secret. Every open request of the two-phase pair (below) is void,
  * also when the shortcut was off already (an ENABLE request in flight
  * cannot turn it back on): its token is no longer open and its prompt
@@ -977,7 +984,7 @@ int idlelock_enable_biometrics(idlelock *lock);
  * on; the requests are void all the same). Thread: any. */
 int idlelock_disable_biometrics(idlelock *lock);
 
-/* Unlock with the host's biometric check. The order is: NULL lock
+/** Unlock with the host's biometric check. The order is: NULL lock
  * (IDLELOCK_ERR_INVALID_ARGUMENT), no passcode (IDLELOCK_ERR_NO_PASSCODE),
  * locked out (IDLELOCK_ERR_LOCKED_OUT), then IDLELOCK_ERR_LOCK_UNAVAILABLE
  * when the shortcut is off or unavailable (the cached is_available), when
@@ -1144,13 +1151,13 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 /* with IDLELOCK_AUTH_CANCELLED.                                            */
 /* ------------------------------------------------------------------------ */
 
-/* Purposes of a biometric request. */
-#define IDLELOCK_BIOMETRIC_UNLOCK 1 /* unlock (or re-authenticate) with the shortcut */
-#define IDLELOCK_BIOMETRIC_ENABLE 2 /* turn the shortcut on */
-/* Requests open at once on one handle. */
+/** Purposes of a biometric request. */
+#define IDLELOCK_BIOMETRIC_UNLOCK 1 /**< unlock (or re-authenticate) with the shortcut */
+#define IDLELOCK_BIOMETRIC_ENABLE 2 /**< turn the shortcut on */
+/** Requests open at once on one handle. */
 #define IDLELOCK_BIOMETRIC_REQUESTS_MAX 8
 
-/* Begin a biometric request. `purpose` is IDLELOCK_BIOMETRIC_UNLOCK or
+/** Begin a biometric request. `purpose` is IDLELOCK_BIOMETRIC_UNLOCK or
  * IDLELOCK_BIOMETRIC_ENABLE; *token receives the request's token (written
  * only on success). For ENABLE, `secret` must be a buffer of `secret_len`
  * = IDLELOCK_AUTH_SECRET_BYTES (32) bytes, owned by the caller, which
@@ -1180,7 +1187,7 @@ int idlelock_unlock_with_biometrics(idlelock *lock, idlelock_snapshot *out);
 int idlelock_biometric_begin(idlelock *lock, int32_t purpose, uint64_t *token, uint8_t *secret,
                              size_t secret_len, idlelock_snapshot *out);
 
-/* Finish the request `token` with the host's outcome `result`, an
+/** Finish the request `token` with the host's outcome `result`, an
  * IDLELOCK_AUTH_* code: for UNLOCK, IDLELOCK_AUTH_OK with `secret`
  * pointing to the `secret_len` = 32 bytes the check released (only read
  * during the call; wipe your copy afterwards); for ENABLE,
@@ -1272,7 +1279,7 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
 /* passcode and never lock a session: they only close the shortcut.         */
 /* ------------------------------------------------------------------------ */
 
-/* The step-up check before a sensitive action (a payment confirmation,
+/** The step-up check before a sensitive action (a payment confirmation,
  * "show recovery phrase"), as Android Keystore's authentication validity
  * duration, LAContext's touchIDAuthenticationAllowableReuseDuration and
  * OWASP MASVS-AUTH's step-up authentication describe it: IDLELOCK_OK when
@@ -1298,7 +1305,7 @@ int idlelock_require_recent_auth(idlelock *lock, int64_t max_age_ms);
 /* Sign-out                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* Sign out: forget the passcode, the shortcut, every secret, the attempt
+/** Sign out: forget the passcode, the shortcut, every secret, the attempt
  * count and the lockout, and leave the session UNLOCKED, REASON_NONE, not
  * engaged, with a fresh session key. Works in every state (it is the only
  * way out of LOCKED_OUT); on a session that is not engaged it still forgets
@@ -1321,7 +1328,7 @@ int idlelock_disable(idlelock *lock);
 /* Listeners                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* Register `fn` (with `ctx`, passed back untouched) to hear every change;
+/** Register `fn` (with `ctx`, passed back untouched) to hear every change;
  * *token receives a non-zero number for idlelock_unsubscribe(). No snapshot
  * is delivered for the state at subscription: call idlelock_snapshot_get().
  * Returns IDLELOCK_OK; IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, fn or
@@ -1329,7 +1336,7 @@ int idlelock_disable(idlelock *lock);
  * On failure fn is never called. Thread: any, also from a listener. */
 int idlelock_subscribe(idlelock *lock, idlelock_listener_fn fn, void *ctx, uint64_t *token);
 
-/* Remove a listener. Returns only when no call of it is running on another
+/** Remove a listener. Returns only when no call of it is running on another
  * thread; after it returns the listener is never called again (called from
  * inside that listener, the current call finishes normally). Returns
  * IDLELOCK_OK or IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock, or a token that
@@ -1360,7 +1367,7 @@ int idlelock_unsubscribe(idlelock *lock, uint64_t token);
 /* deferred is then judged at the same reading, before the gate answers).   */
 /* ------------------------------------------------------------------------ */
 
-/* Store `len` bytes from `data` (NULL allowed only when len is 0) under
+/** Store `len` bytes from `data` (NULL allowed only when len is 0) under
  * `name`, replacing any earlier value. The library keeps only ciphertext.
  * Returns IDLELOCK_OK, IDLELOCK_ERR_INVALID_ARGUMENT (bad name, len over
  * 65536, data NULL with len > 0), IDLELOCK_ERR_SESSION_LOCKED,
@@ -1368,7 +1375,7 @@ int idlelock_unsubscribe(idlelock *lock, uint64_t token);
  * IDLELOCK_ERR_INTERNAL. */
 int idlelock_secret_put(idlelock *lock, const char *name, const uint8_t *data, size_t len);
 
-/* Copy the secret `name` into `buf`, which holds *len bytes (buf may be
+/** Copy the secret `name` into `buf`, which holds *len bytes (buf may be
  * NULL only when *len is 0); on success *len is set to the secret's size.
  * When *len is too small: IDLELOCK_ERR_BUFFER_TOO_SMALL and *len is set to
  * the size needed (nothing else written). The caller owns buf and should
@@ -1378,12 +1385,12 @@ int idlelock_secret_put(idlelock *lock, const char *name, const uint8_t *data, s
  * authentication: memory corruption). */
 int idlelock_secret_get(idlelock *lock, const char *name, uint8_t *buf, size_t *len);
 
-/* Forget the secret `name` (its ciphertext is wiped). Returns IDLELOCK_OK,
+/** Forget the secret `name` (its ciphertext is wiped). Returns IDLELOCK_OK,
  * IDLELOCK_ERR_INVALID_ARGUMENT, IDLELOCK_ERR_SESSION_LOCKED,
  * IDLELOCK_ERR_NOT_FOUND. */
 int idlelock_secret_remove(idlelock *lock, const char *name);
 
-/* The gate for the host's own protected work (an API call, a token
+/** The gate for the host's own protected work (an API call, a token
  * refresh): IDLELOCK_OK when the session is unlocked after judging the
  * deadlines (or not engaged), IDLELOCK_ERR_SESSION_LOCKED otherwise (also
  * for a stored session before idlelock_start), IDLELOCK_ERR_STORAGE when
@@ -1396,38 +1403,41 @@ int idlelock_require_unlocked(idlelock *lock);
 /* Errors and versions                                                      */
 /* ------------------------------------------------------------------------ */
 
-/* A fixed name for a status code ("IDLELOCK_OK",
+/** A fixed name for a status code ("IDLELOCK_OK",
  * "IDLELOCK_ERR_INVALID_ARGUMENT", ...), or "IDLELOCK_ERR_UNKNOWN" for a
  * code this version does not know. Never NULL; static storage. Thread: any. */
 const char *idlelock_status_name(int status);
 
-/* The calling thread's message for its last failed call (what was wrong
+/** The calling thread's message for its last failed call (what was wrong
  * and, where useful, what to do), or "" when this thread has had no
  * failure. Never NULL. Owned by the library; valid until this thread's
  * next failed call or its exit. Never contains a passcode or a secret.
  * Thread: any (each thread has its own). */
 const char *idlelock_last_error(void);
 
-/* The library's version, "MAJOR.MINOR.PATCH", static storage. Thread: any. */
+/** The library's version, "MAJOR.MINOR.PATCH", static storage. Thread: any. */
 const char *idlelock_version(void);
 
-/* The library's version as MAJOR * 10000 + MINOR * 100 + PATCH, for
+/** The library's version as MAJOR * 10000 + MINOR * 100 + PATCH, for
  * bindings that cannot read macros. Thread: any. */
 int idlelock_version_number(void);
 
-/* sizeof(idlelock_config) and sizeof(idlelock_snapshot) as this library
+/** sizeof(idlelock_config) and sizeof(idlelock_snapshot) as this library
  * knows them, for bindings that mirror the structs and cannot read C types.
  * Thread: any. */
 size_t idlelock_config_size(void);
+/** sizeof(idlelock_snapshot): see idlelock_config_size(). Thread: any. */
 size_t idlelock_snapshot_size(void);
 
-/* (1.2) sizeof(idlelock_authenticator) and sizeof(idlelock_delay_step) as
+/** (1.2) sizeof(idlelock_authenticator) and sizeof(idlelock_delay_step) as
  * this library knows them, the same for the two structs a binding builds
  * and hands to idlelock_create (through config.authenticator and
  * config.delay_schedule). A binding compares them with its own mirrors at
  * load and refuses to run on a mismatch, instead of passing a struct whose
  * fields the library would read at other offsets. Thread: any. */
 size_t idlelock_authenticator_size(void);
+/** (1.2) sizeof(idlelock_delay_step): see idlelock_authenticator_size().
+ * Thread: any. */
 size_t idlelock_delay_step_size(void);
 
 #ifdef __cplusplus

@@ -8,13 +8,16 @@
 #                      traces replayed through the binding and compared with
 #                      idlelock-replay's, the README's examples compiled and run,
 #                      no library loaded from outside the app (planted-library.sh)
-#   make nuget         build/dist/LibIdleLock.<version>.nupkg: the assembly and
-#                      runtimes/linux-x64|linux-arm64|linux-arm/native/libidlelock.so
-#                      (the self-contained variant of make cross), packed by
-#                      Debian's nuget
+#   make nuget         build/dist/LibIdleLock.<version>.nupkg: the assembly for
+#                      net45 (Mono) and for netstandard2.0 (.NET 6+, Godot 4, Unity),
+#                      and runtimes/linux-x64|linux-arm64|linux-arm/native/libidlelock.so
+#                      (the self-contained variant of make cross) and
+#                      runtimes/linux-musl-x64/native/libidlelock.so (make musl),
+#                      packed by Debian's nuget; reproducible (scripts/reproducible.py)
 #   make test-nuget    installs that package with nuget from a local folder, offline,
-#                      into a fresh folder, checks its files, and runs the README's
-#                      example against it with no library path set
+#                      into a fresh folder, checks its files and metadata, runs the
+#                      README's example against each assembly with no library path
+#                      set, and the binding's tests against the netstandard2.0 one
 #   make bench-csharp  touch through the binding vs a P/Invoke no-op (BENCHMARKS.md)
 
 MCS   ?= mcs
@@ -42,9 +45,12 @@ cs_step = @mkdir -p $(CS_DIR); printf '  %-7s %s\n' '$(1)' '$(2)'; \
 .PHONY: csharp test-csharp bench-csharp bench-csharp-smoke nuget test-nuget
 
 # The XML documentation ships in the package; the members without a summary
-# (the constants, a few overloads) are documented in the README.
-$(CS_DLL) $(CS_DOC) &: $(CS_SRC)
-	$(call cs_step,MCS,$(CS_DLL),$(MCS) $(MCS_FLAGS) -target:library -doc:$(CS_DOC) -nowarn:1591 -out:$(CS_DLL) $(CS_SRC))
+# (the constants, a few overloads) are documented in the README. mcs gives
+# each compile a random module version id: reproducible.py derives it from
+# the contents instead (and updates the debug symbols that name it).
+$(CS_DLL) $(CS_DOC) &: $(CS_SRC) scripts/reproducible.py
+	$(call cs_step,MCS,$(CS_DLL),$(MCS) $(MCS_FLAGS) -target:library -doc:$(CS_DOC) -nowarn:1591 -out:$(CS_DLL) $(CS_SRC) && \
+	    $(PYTHON) scripts/reproducible.py pe-mvid $(CS_DLL) $(CS_DLL).mdb)
 
 $(CS_TEST_EXE): $(CS_TEST_SRC) $(CS_DLL)
 	$(call cs_step,MCS,$@,$(MCS) $(MCS_FLAGS) -target:exe -r:$(CS_DLL) -out:$@ $(CS_TEST_SRC))
@@ -73,7 +79,8 @@ CS_NUPKG       := $(BUILD)/dist/LibIdleLock.$(VERSION).nupkg
 cs_rid_x86_64  := linux-x64
 cs_rid_aarch64 := linux-arm64
 cs_rid_armv7   := linux-arm
-CS_NUGET_NATIVE := $(foreach c,x86_64 aarch64 armv7,$(CS_NUGET_STAGE)/runtimes/$(cs_rid_$(c))/native/libidlelock.so)
+CS_NUGET_NATIVE := $(foreach c,x86_64 aarch64 armv7,$(CS_NUGET_STAGE)/runtimes/$(cs_rid_$(c))/native/libidlelock.so) \
+                   $(CS_NUGET_STAGE)/runtimes/linux-musl-x64/native/libidlelock.so
 
 # cs_native_rule CPU: the package's copy of that CPU's self-contained library, stripped.
 define cs_native_rule
@@ -82,24 +89,76 @@ $(CS_NUGET_STAGE)/runtimes/$(cs_rid_$(1))/native/libidlelock.so: $(BUILD)/$(1)/s
 endef
 $(foreach c,x86_64 aarch64 armv7,$(eval $(call cs_native_rule,$(c))))
 
-$(CS_NUGET_STAGE)/LibIdleLock.nuspec: bindings/csharp/nuget/LibIdleLock.nuspec.in $(HEADER)
-	$(call cs_step,NUSPEC,$@,mkdir -p $(@D) && sed 's|@VERSION@|$(VERSION)|' $< > $@)
+# linux-musl-x64: the musl build, what .NET picks on Alpine (mk/musl.mk's
+# MUSL_LIB, named here as that file is read after this one).
+$(CS_NUGET_STAGE)/runtimes/linux-musl-x64/native/libidlelock.so: $(BUILD)/musl/libidlelock.so
+	$(call cs_step,STRIP,$@,mkdir -p $(@D) && strip -o $@ $<)
 
-$(CS_NUPKG): $(CS_NUGET_STAGE)/LibIdleLock.nuspec $(CS_NUGET_NATIVE) $(CS_DLL) $(CS_DOC) \
-             LICENSE THIRD_PARTY_NOTICES.md bindings/csharp/README.md bindings/csharp/nuget/add-license-expression.py
-	$(call cs_step,STAGE,$(CS_NUGET_STAGE),mkdir -p $(CS_NUGET_STAGE)/lib/net45 && \
+# -- the netstandard2.0 assembly ---------------------------------------------
+#
+# No netstandard reference assembly can be had here (no .NET SDK; Debian's
+# Mono compiles against .NET Framework's): the binding is compiled against
+# .NET Framework 4.7.1's reference assemblies (Debian's mono-devel), marked
+# [TargetFramework(".NETStandard,Version=v2.0")], and Retarget.exe moves
+# every framework type it uses to the assembly netstandard 2.0.0.0, after
+# checking that netstandard 2.0 has it (Mono's netstandard facade lists its
+# types): bindings/csharp/nuget/Retarget.cs says why that is a netstandard2.0
+# assembly, and what it does not check.
+CS_NS_DIR     := $(BUILD)/csharp-netstandard2.0
+CS_NS_DLL     := $(CS_NS_DIR)/LibIdleLock.dll
+CS_NS_DOC     := $(CS_NS_DIR)/LibIdleLock.xml
+CS_API_REFS   := /usr/lib/mono/4.7.1-api
+CS_NS_FACADE  := $(CS_API_REFS)/Facades/netstandard.dll
+CS_CECIL      := $(firstword $(wildcard /usr/lib/mono/gac/Mono.Cecil/0.11.*/Mono.Cecil.dll) Mono.Cecil.dll)
+CS_RETARGET   := $(CS_NS_DIR)/Retarget.exe
+
+$(CS_RETARGET): bindings/csharp/nuget/Retarget.cs
+	$(call cs_step,MCS,$@,mkdir -p $(@D) && $(MCS) -warn:4 -warnaserror+ -nologo -r:$(CS_CECIL) -out:$@ $<)
+
+$(CS_NS_DLL) $(CS_NS_DOC) &: $(CS_SRC) $(CS_RETARGET)
+	$(call cs_step,MCS,$(CS_NS_DLL),mkdir -p $(CS_NS_DIR)/framework && \
+	    printf '[assembly: System.Runtime.Versioning.TargetFramework(".NETStandard,Version=v2.0", FrameworkDisplayName = "")]\n' \
+	        > $(CS_NS_DIR)/TargetFramework.cs && \
+	    $(MCS) -warn:4 -warnaserror+ -optimize+ -nologo -nostdlib -noconfig -target:library \
+	        -r:$(CS_API_REFS)/mscorlib.dll -r:$(CS_API_REFS)/System.dll -r:$(CS_API_REFS)/System.Core.dll \
+	        -doc:$(CS_NS_DOC) -nowarn:1591 -out:$(CS_NS_DIR)/framework/LibIdleLock.dll $(CS_SRC) $(CS_NS_DIR)/TargetFramework.cs && \
+	    $(MONO) $(CS_RETARGET) $(CS_NS_DIR)/framework/LibIdleLock.dll $(CS_NS_DLL) $(CS_NS_FACADE))
+
+# The package's README: its links made absolute (it is read on the
+# package's page, outside this tree).
+$(CS_NUGET_STAGE)/README.md: bindings/csharp/README.md scripts/md-links.py $(HEADER)
+	$(call cs_step,README,$@,mkdir -p $(@D) && $(PYTHON) scripts/md-links.py absolute --url $(PROJECT_URL) \
+	    --tag $(PROJECT_TAG) --path $< $< $@)
+
+$(CS_NUGET_STAGE)/LibIdleLock.nuspec: bindings/csharp/nuget/LibIdleLock.nuspec.in $(HEADER)
+	$(call cs_step,NUSPEC,$@,mkdir -p $(@D) && sed -e 's|@VERSION@|$(VERSION)|' -e 's|@PROJECT_URL@|$(PROJECT_URL)|' $< > $@)
+
+# Packed with NuGet's package analysis on: an issue it finds fails the
+# build, but one: nuget 2.8.7 (2015) predates netstandard (2016) and calls
+# lib/netstandard2.0 an invalid framework folder, which every NuGet since 3.x
+# reads (cs_pack_issues counts the others).
+cs_pack_issues = $$(( $$(grep -c '^Issue:' $(1)) - $$(grep -c "folder 'netstandard2.0' under 'lib' is not recognized" $(1)) ))
+$(CS_NUPKG): $(CS_NUGET_STAGE)/LibIdleLock.nuspec $(CS_NUGET_NATIVE) $(CS_DLL) $(CS_DOC) $(CS_NS_DLL) $(CS_NS_DOC) \
+             $(CS_NUGET_STAGE)/README.md LICENSE THIRD_PARTY_NOTICES.md bindings/csharp/nuget/finish-nuspec.py \
+             scripts/reproducible.py $(RELEASE_STAMP)
+	$(call cs_step,STAGE,$(CS_NUGET_STAGE),mkdir -p $(CS_NUGET_STAGE)/lib/net45 $(CS_NUGET_STAGE)/lib/netstandard2.0 && \
 	    cp $(CS_DLL) $(CS_DOC) $(CS_NUGET_STAGE)/lib/net45/ && \
-	    cp LICENSE THIRD_PARTY_NOTICES.md bindings/csharp/README.md $(CS_NUGET_STAGE)/)
+	    cp $(CS_NS_DLL) $(CS_NS_DOC) $(CS_NUGET_STAGE)/lib/netstandard2.0/ && \
+	    cp LICENSE THIRD_PARTY_NOTICES.md $(CS_NUGET_STAGE)/)
 	$(call cs_step,NUGET,$@,rm -rf $@ $(CS_NUGET_DIR)/out && mkdir -p $(@D) $(CS_NUGET_DIR)/out $(CS_NUGET_DIR)/home && \
 	    cd $(CS_NUGET_STAGE) && HOME=$(abspath $(CS_NUGET_DIR)/home) $(NUGET) pack LibIdleLock.nuspec \
-	        -NonInteractive -NoPackageAnalysis -OutputDirectory $(abspath $(CS_NUGET_DIR)/out) && \
-	    cd $(CURDIR) && $(PYTHON) bindings/csharp/nuget/add-license-expression.py $(CS_NUGET_DIR)/out/$(notdir $@) && \
+	        -NonInteractive -OutputDirectory $(abspath $(CS_NUGET_DIR)/out) > $(abspath $(CS_NUGET_DIR)/pack.log) 2>&1 && \
+	    cat $(abspath $(CS_NUGET_DIR)/pack.log) && test $(call cs_pack_issues,$(abspath $(CS_NUGET_DIR)/pack.log)) -eq 0 && \
+	    cd $(CURDIR) && $(PYTHON) bindings/csharp/nuget/finish-nuspec.py $(CS_NUGET_DIR)/out/$(notdir $@) \
+	        $(PROJECT_URL) $(PROJECT_COMMIT) && \
+	    $(PYTHON) scripts/reproducible.py nupkg $(CS_NUGET_DIR)/out/$(notdir $@) && \
 	    mv $(CS_NUGET_DIR)/out/$(notdir $@) $@)
 
-nuget: csharp $(CS_NUPKG)
+nuget: csharp musl-deps $(CS_NUPKG)
 
 test-nuget: test-deps nuget
-	@sh bindings/csharp/nuget/test-nuget.sh $(CS_NUPKG) $(VERSION) bindings/csharp/examples/Example.cs
+	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) \
+	    sh bindings/csharp/nuget/test-nuget.sh $(CS_NUPKG) $(VERSION) bindings/csharp/examples/Example.cs $(abspath $(HEADER))
 
 TEST_SUITES += test-nuget
 

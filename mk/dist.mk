@@ -19,7 +19,9 @@
 # tests, the trace replay tool, its docs and build files. The bindings ship
 # as their own packages (docs/PLATFORMS.md), so they and the suites that
 # need them (the Python binding's and the model's, the benchmarks, the
-# bindings' packages) stay out; the Makefile's suites follow what is there
+# bindings' packages) stay out, but for the two files the LuaJIT source
+# rockspec builds its module from (gen_cdef.lua and idlelock.in.lua: the
+# rockspec builds from this tarball); the Makefile's suites follow what is there
 # (an mk file left out takes its suites with it). `make dist` needs a git
 # checkout: the tarball's own Makefile has no test-dist and a `make dist`
 # there says why it cannot.
@@ -30,19 +32,20 @@ DIST_TARBALL := $(DIST_DIR)/$(DIST_NAME).tar.gz
 DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS.md \
                 Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
                 Tests/IdleLockTests Tests/c Tests/abi-baseline Tests/fuzz Tests/lsan.supp \
-                bindings/c docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk \
+                bindings/c bindings/luajit/gen_cdef.lua bindings/luajit/idlelock.in.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
                 mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt
-# Files under DIST_PATHS that only what is left out uses: the wheel's and
-# the rock's tests, the Python suites' counter, the benchmarks' callgrind
-# script, the by-hand old-glibc run (it needs the wheel).
-DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/pytest_counts.py scripts/callgrind-hot.sh \
-                 scripts/check-old-glibc.sh
+# Files under DIST_PATHS that only what is left out uses: the wheel's,
+# the sdist's and the rock's tests, the Python suites' counter, the
+# benchmarks' callgrind script, the by-hand old-glibc run (it needs the
+# wheel), and the packages' reproducibility (mk/release.mk).
+DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/test-sdist.sh scripts/pytest_counts.py \
+                 scripts/callgrind-hot.sh scripts/check-old-glibc.sh scripts/reproducible.py scripts/test-reproducible.sh
 
 .PHONY: dist test-dist
 
 # Always made afresh, as `git archive` would (a second or so).
 dist:
-	@sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
+	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
 
 test-dist: c-test-deps dist
 	@sh scripts/test-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(BUILD)/test-dist

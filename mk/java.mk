@@ -10,9 +10,14 @@
 #                     LICENSE and THIRD_PARTY_NOTICES.md, and per CPU (linux
 #                     x86-64, aarch64, armv7) the glue and the self-contained
 #                     libidlelock.so of `make cross`, which the binding loads
-#                     itself (bindings/java/README.md, "Install")
-#   make test-jar     the jar's contents, and a fresh JVM with only the jar on
-#                     its class path runs the README's example
+#                     itself (bindings/java/README.md, "Install"); beside it
+#                     what Maven Central takes with a jar: idlelock-<version>.pom,
+#                     -sources.jar and -javadoc.jar (javadoc with every check
+#                     of doclint, a warning failing the build); all reproducible
+#   make test-jar     the jar's contents, a fresh JVM with only the jar on its
+#                     class path runs the README's example, the Maven files
+#                     against Central's rules, and the README's install into a
+#                     local Maven repository and use from a Maven project
 #   make bench-java   touch through the binding vs a JNI no-op (BENCHMARKS.md)
 
 JAVAC   ?= javac
@@ -112,13 +117,48 @@ JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindin
                $(HEADER) LICENSE THIRD_PARTY_NOTICES.md \
                $(foreach c,$(JAR_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
 
-$(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR)
+JAR_POM     := $(BUILD)/dist/idlelock-$(VERSION).pom
+JAR_SOURCES := $(BUILD)/dist/idlelock-$(VERSION)-sources.jar
+JAR_JAVADOC := $(BUILD)/dist/idlelock-$(VERSION)-javadoc.jar
+
+# java_pom PACKAGING: the sed that fills bindings/java/pom.xml.in (the AAR
+# fills it with aar).
+java_pom = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PROJECT_URL@|$(PROJECT_URL)|g' \
+               -e 's|@PROJECT_TAG@|$(PROJECT_TAG)|g' -e 's|@PACKAGING@|$(1)|g' bindings/java/pom.xml.in
+
+$(JAR_POM): bindings/java/pom.xml.in $(HEADER)
+	@mkdir -p $(@D)
+	@echo "  POM    $@"
+	@$(call java_pom,jar) > $@.tmp && mv $@.tmp $@
+
+$(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR) $(JAR_POM) scripts/reproducible.py $(RELEASE_STAMP)
 	@$(foreach c,$(JAR_CPUS),CC_$(c)='$(call cross_cc,$(c))' CODEGEN_$(c)='$(cross_codegen_$(c))' \
-	    STRIP_$(c)='$(call cross_strip,$(c))') JNI_CFLAGS='$(JNI_CFLAGS)' JAR='$(JAR)' \
+	    STRIP_$(c)='$(call cross_strip,$(c))') JNI_CFLAGS='$(JNI_CFLAGS)' JAR='$(JAR)' POM=$(JAR_POM) \
 	    sh bindings/java/make-jar.sh $(VERSION) $(BUILD) $(JAVA_DIR)/classes $@ $(JAR_CPUS)
 
+# The sources as an IDE attaches them (Android Studio, IntelliJ, Eclipse:
+# the Javadoc and the code behind each class), with the licence.
+$(JAR_SOURCES): $(JAVA_SRC) LICENSE scripts/reproducible.py $(RELEASE_STAMP)
+	@rm -rf $(JAVA_DIR)/sources && mkdir -p $(JAVA_DIR)/sources/org/idlelock $(JAVA_DIR)/sources/META-INF $(@D)
+	@cp $(JAVA_SRC) $(JAVA_DIR)/sources/org/idlelock/ && cp LICENSE $(JAVA_DIR)/sources/META-INF/
+	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/sources.log,rm -f $@ && $(JAR) --create --file $@ --no-manifest -C $(JAVA_DIR)/sources . \
+	    && $(PYTHON) scripts/reproducible.py zip $@)
+
+# The API reference, Java 8's surface; doclint's every check (missing
+# comments and tags included), a warning failing the build; no time stamp
+# in the pages.
+JAVADOC       ?= javadoc
+JAVADOC_FLAGS := --release 8 -encoding UTF-8 -docencoding UTF-8 -charset UTF-8 -Xdoclint:all -Werror -quiet \
+                 -notimestamp -windowtitle "libidlelock $(VERSION) for Java" -doctitle "libidlelock $(VERSION) for Java"
+$(JAR_JAVADOC): $(JAVA_SRC) LICENSE scripts/reproducible.py $(RELEASE_STAMP)
+	@rm -rf $(JAVA_DIR)/javadoc && mkdir -p $(JAVA_DIR)/javadoc/META-INF $(@D)
+	$(call logged,JAVADOC,$(JAVA_DIR)/javadoc,$(JAVA_DIR)/logs/javadoc.log,$(JAVADOC) $(JAVADOC_FLAGS) -d $(JAVA_DIR)/javadoc $(JAVA_SRC))
+	@cp LICENSE $(JAVA_DIR)/javadoc/META-INF/
+	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/javadoc-jar.log,rm -f $@ && $(JAR) --create --file $@ --no-manifest -C $(JAVA_DIR)/javadoc . \
+	    && $(PYTHON) scripts/reproducible.py zip $@)
+
 # The self-contained libraries come from `make cross` (mk/cross.mk).
-jar: cross-deps java $(JAR_FILE)
+jar: cross-deps java $(JAR_FILE) $(JAR_POM) $(JAR_SOURCES) $(JAR_JAVADOC)
 
 JAR_TEST_DIR := $(BUILD)/jar/test
 
@@ -135,6 +175,7 @@ test-jar: test-deps jar
 	    RUN_$(c)='$(cross_run_$(c))') sh bindings/java/tests/run-natives.sh $(JAR_TEST_DIR)/contents $(BUILD) $(JAR_CPUS)
 	$(STEP) sh bindings/java/tests/run-jar.sh $(JAR_FILE) $(JAR_TEST_DIR)/run
 	$(STEP) sh bindings/java/tests/run-readme-command.sh bindings/java/README.md
+	$(STEP) PROJECT_URL=$(PROJECT_URL) sh bindings/java/tests/check-maven.sh $(VERSION) $(BUILD)/dist $(JAR_TEST_DIR)/maven bindings/java/README.md
 	@$(STEPS_END)
 
 TEST_SUITES += test-jar

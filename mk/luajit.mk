@@ -60,17 +60,24 @@ bench-luajit-smoke: luajit $(BB_NOOP)
 
 # -- the rocks (PACKAGING: make rock, test-rock) -----------------------------
 #
-#   make rock        build/dist/idlelock-<version>-1.rockspec and one binary
-#                    rock per CPU, build/dist/idlelock-<version>-1.linux-
-#                    {x86_64,aarch64,arm}.rock: the generated idlelock.lua,
-#                    the CPU's self-contained libidlelock.so of `make cross`
-#                    (stripped) and doc/ with LICENSE, THIRD_PARTY_NOTICES.md
-#                    and the README; `luarocks make` then `luarocks pack` in a
-#                    staging folder, offline (no rock server configured)
-#   make test-rock   what each rock carries, then this CPU's rock installed
-#                    with `luarocks install --tree` into a fresh folder and
-#                    the README example run from LuaJIT on that tree, with no
-#                    IDLELOCK_LIBRARY and no LD_LIBRARY_PATH
+#   make rock        build/dist/idlelock-<version>-1.rockspec, the source
+#                    rockspec a rock server takes: it builds from the source
+#                    tarball (the library from source, libsodium an external
+#                    dependency as luasodium states it), packed with that
+#                    tarball as build/dist/idlelock-<version>-1.src.rock; and
+#                    one binary rock per CPU, build/dist/idlelock-<version>-1.
+#                    linux-{x86_64,aarch64,arm}.rock: the generated
+#                    idlelock.lua, the CPU's self-contained libidlelock.so of
+#                    `make cross` (stripped) and doc/ with LICENSE,
+#                    THIRD_PARTY_NOTICES.md and the README; `luarocks make`
+#                    then `luarocks pack` in a staging folder, offline (no
+#                    rock server configured); every rock reproducible
+#   make test-rock   `luarocks lint` of the rockspecs; what each rock carries,
+#                    then this CPU's rock installed with `luarocks install
+#                    --tree` into a fresh folder and the README example run
+#                    from LuaJIT on that tree, with no IDLELOCK_LIBRARY and no
+#                    LD_LIBRARY_PATH; the source rock installed the same way,
+#                    offline, building the library from source
 #                    (scripts/test-rock.sh)
 #
 # One line per step; each tool's output goes to a log under build/rock/ that
@@ -86,27 +93,47 @@ rock_arch_armv7   := linux-arm
 ROCK_DIR  := $(BUILD)/rock
 ROCK_DIST  := $(BUILD)/dist
 ROCK_NAME := idlelock-$(VERSION)-1
+# The source rockspec (what a rock server takes) and the one inside the
+# binary rocks (its metadata the same).
 ROCKSPEC  := $(ROCK_DIST)/$(ROCK_NAME).rockspec
+ROCKSPEC_BINARY := $(ROCK_DIR)/$(ROCK_NAME).rockspec
+SRC_ROCK  := $(ROCK_DIST)/$(ROCK_NAME).src.rock
 ROCKS     := $(foreach c,$(ROCK_CPUS),$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(c)).rock)
+rock_fill = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PROJECT_URL@|$(PROJECT_URL)|g' -e 's|@PROJECT_TAG@|$(PROJECT_TAG)|g'
 # rock_logged LOG COMMAND: run COMMAND with its output in LOG, shown on failure.
 rock_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; exit 1; }
 
 .PHONY: rock rock-libs test-rock
 
-$(ROCKSPEC): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
+$(ROCKSPEC): bindings/luajit/rock/idlelock-source.rockspec.in $(HEADER)
 	@mkdir -p $(@D)
 	@echo "  ROCKSPEC $@"
-	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< > $@.tmp && mv $@.tmp $@
+	$(Q)$(rock_fill) $< > $@.tmp && mv $@.tmp $@
+
+$(ROCKSPEC_BINARY): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
+	@mkdir -p $(@D)
+	$(Q)$(rock_fill) $< > $@.tmp && mv $@.tmp $@
+
+# The source rock: the rockspec and the source tarball it names (a rock
+# server's .src.rock; `luarocks install` builds it offline).
+$(SRC_ROCK): $(ROCKSPEC) dist scripts/reproducible.py
+	@echo "  PACK     $@"
+	$(Q)rm -rf $(ROCK_DIR)/src && mkdir -p $(ROCK_DIR)/src && cp $(ROCKSPEC) $(DIST_TARBALL) $(ROCK_DIR)/src/
+	$(Q)rm -f $@ && cd $(ROCK_DIR)/src && $(PYTHON) -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED); [z.write(f) for f in sys.argv[2:]]; z.close()' \
+	    $(abspath $@) $(notdir $(ROCKSPEC)) $(notdir $(DIST_TARBALL))
+	$(Q)$(PYTHON) scripts/reproducible.py zip $@
 
 # rock_rules CPU: stage, `luarocks make` into the CPU's tree, `luarocks pack`.
 define rock_rules
-$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
-        LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md
+$(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC_BINARY) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
+        LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md scripts/reproducible.py $(RELEASE_STAMP)
 	@echo "  STAGE    $(ROCK_DIR)/$(1)/stage"
 	$(Q)rm -rf $(ROCK_DIR)/$(1) && mkdir -p $(ROCK_DIR)/$(1)/stage/doc
 	$(Q)cp $(LUA_MODULE) $(ROCK_DIR)/$(1)/stage/idlelock.lua
-	$(Q)cp $(ROCKSPEC) $(ROCK_DIR)/$(1)/stage/
-	$(Q)cp LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md $(ROCK_DIR)/$(1)/stage/doc/
+	$(Q)cp $(ROCKSPEC_BINARY) $(ROCK_DIR)/$(1)/stage/
+	$(Q)cp LICENSE THIRD_PARTY_NOTICES.md $(ROCK_DIR)/$(1)/stage/doc/
+	$(Q)$(PYTHON) scripts/md-links.py absolute --url $(PROJECT_URL) --tag $(PROJECT_TAG) \
+	    --path bindings/luajit/README.md bindings/luajit/README.md $(ROCK_DIR)/$(1)/stage/doc/README.md
 	$(Q)printf 'rocks_servers = {}\narch = "%s"\n' $(rock_arch_$(1)) > $(ROCK_DIR)/$(1)/luarocks-config.lua
 	@echo "  STRIP    $(ROCK_DIR)/$(1)/stage/libidlelock.so"
 	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/strip.log,$(call cross_strip,$(1)) -o $(ROCK_DIR)/$(1)/stage/libidlelock.so \
@@ -120,6 +147,7 @@ $(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC) $(LUA_MODULE) $(BU
 	    LUAROCKS_CONFIG=$(abspath $(ROCK_DIR)/$(1)/luarocks-config.lua) $(LUAROCKS) pack idlelock $(VERSION)-1 \
 	    --tree $(abspath $(ROCK_DIR)/$(1)/tree))
 	$(Q)test -f $$@ || { echo "luarocks pack made no $$@ (see $(ROCK_DIR)/$(1)/pack.log)" >&2; exit 1; }
+	$(Q)$(PYTHON) scripts/reproducible.py zip $$@
 endef
 $(foreach c,$(ROCK_CPUS),$(eval $(call rock_rules,$(c))))
 
@@ -129,9 +157,10 @@ rock-libs: cross-deps
 	$(call build_self_contained,$(ROCK_LIBS),$(ROCK_DIR))
 
 rock: test-deps rock-libs
-	@$(MAKE) -s --no-print-directory $(ROCKS)
+	@$(MAKE) -s --no-print-directory $(ROCKS) $(ROCKSPEC) $(SRC_ROCK)
 
 test-rock: rock
-	@sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))"
+	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))" \
+	    $(abspath $(ROCKSPEC_BINARY))
 
 TEST_SUITES += test-rock

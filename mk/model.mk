@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The reference model of SPEC §3/§4 against the real library: a Hypothesis
+# The reference model of the header's rules (docs/RULES.md) against the real library: a Hypothesis
 # state machine (Tests/model/test_model.py) and the explicit regression
 # sequences (Tests/model/test_regressions.py). See Tests/model/README.md.
 #

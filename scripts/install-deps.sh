@@ -22,6 +22,11 @@
 #   install-deps.sh --musl    `make musl-deps`, the library's level and
 #                             musl's compiler and C library (musl-tools:
 #                             make musl, mk/musl.mk)
+#   install-deps.sh --docs    `make docs-deps`, what test-docs needs
+#                             (mk/docs.mk): a clang to read the header's
+#                             documentation comments (Debian's, only when
+#                             the Swift toolchain has none beside swiftc
+#                             and none is on PATH), groff for the man pages
 #   install-deps.sh --test    `make test-deps`, everything `make test` needs:
 #                             all of the above, the bindings' runtimes (a
 #                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
@@ -68,14 +73,16 @@ apt_install() {
 c_tests=0
 cross=0
 musl=0
+docs=0
 test=0
 for arg in "$@"; do
     case "$arg" in
         --c-tests) c_tests=1 ;;
         --cross) cross=1 ;;
         --musl) musl=1 ;;
-        --test) c_tests=1; cross=1; musl=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --test)" >&2; exit 2 ;;
+        --docs) docs=1 ;;
+        --test) c_tests=1; cross=1; musl=1; docs=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --docs, --test)" >&2; exit 2 ;;
     esac
 done
 
@@ -107,6 +114,14 @@ if [ "$musl" = 1 ]; then
     installed musl-tools || missing="$missing musl-tools"
 fi
 
+if [ "$docs" = 1 ]; then
+    swiftc_dir=$(dirname "$(readlink -f "$(command -v swiftc 2>/dev/null || echo /nonexistent/swiftc)")")
+    if [ ! -x "$swiftc_dir/clang" ] && ! command -v clang >/dev/null 2>&1; then
+        missing="$missing clang"
+    fi
+    command -v groff >/dev/null 2>&1 || missing="$missing groff-base"
+fi
+
 if [ -n "$missing" ] || [ "$new_arch" = 1 ]; then
     echo "install-deps: installing$missing"
     apt_update
@@ -122,6 +137,9 @@ if [ "$test" = 1 ]; then
     { command -v javac && command -v jar && command -v java; } >/dev/null 2>&1 \
         || runtimes="$runtimes openjdk-17-jdk-headless"
     command -v mcs >/dev/null 2>&1 || runtimes="$runtimes mono-mcs"
+    # make nuget's netstandard2.0 assembly: .NET Framework 4.7.1's reference
+    # assemblies, Mono's netstandard facade and Mono.Cecil (mk/csharp.mk).
+    [ -f /usr/lib/mono/4.7.1-api/Facades/netstandard.dll ] || runtimes="$runtimes mono-devel"
     command -v mono >/dev/null 2>&1 || runtimes="$runtimes mono-runtime"
     command -v nuget >/dev/null 2>&1 || runtimes="$runtimes nuget"  # make nuget, test-nuget
     command -v luajit >/dev/null 2>&1 || runtimes="$runtimes luajit"
@@ -130,8 +148,17 @@ if [ "$test" = 1 ]; then
     command -v love >/dev/null 2>&1 || runtimes="$runtimes love"
     command -v xvfb-run >/dev/null 2>&1 || runtimes="$runtimes xvfb"
     command -v xauth >/dev/null 2>&1 || runtimes="$runtimes xauth"
-    # test-jar unpacks the jar to check what it carries.
+    # test-jar unpacks the jar to check what it carries, and installs it into
+    # a local Maven repository and builds a Maven project with it, offline:
+    # Maven and the plugins it runs from Debian's maven-repo.
     command -v unzip >/dev/null 2>&1 || runtimes="$runtimes unzip"
+    command -v mvn >/dev/null 2>&1 || runtimes="$runtimes maven"
+    for plugin in install compiler resources; do
+        [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-$plugin-plugin ] \
+            || runtimes="$runtimes libmaven-$plugin-plugin-java"
+    done
+    # (the compiler plugin's dependencies import JUnit 5's bill of materials)
+    [ -d /usr/share/maven-repo/org/junit/junit-bom ] || runtimes="$runtimes junit5"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         apt_update

@@ -5,14 +5,21 @@
 #   make-dist.sh TARBALL NAME PATH...
 #
 # TARBALL (NAME.tar.gz) holds the files git tracks under the PATHs, as they
-# are in the working tree, each under the top folder NAME/. Reproducible:
-# names sorted, owner and group 0, modes 0644 or 0755, every time the last
-# commit's (or SOURCE_DATE_EPOCH), gzip with no name or time stamp. Prints
-# one line, and a note when the working tree has changes not committed
-# (the tarball holds them: a release is made from a clean tree).
+# are in the working tree, each under the top folder NAME/. In its Markdown
+# files, a relative link to a file the tarball does not hold (a binding's
+# README, an example) becomes a link to that file in the repository at
+# this version, PROJECT_URL/blob/PROJECT_TAG/<path> (scripts/md-links.py
+# absolute; PROJECT_URL and PROJECT_TAG from the environment), so no link
+# in the tarball is dead. Reproducible: names sorted, owner and group 0,
+# modes 0644 or 0755, every time the last commit's (or SOURCE_DATE_EPOCH),
+# gzip with no name or time stamp. Prints one line, and a note when the
+# working tree has changes not committed (the tarball holds them: a
+# release is made from a clean tree).
 set -eu
 tarball=$1 name=$2
 shift 2
+: "${PROJECT_URL:?make-dist.sh: PROJECT_URL is not set (the Makefile sets it)}"
+: "${PROJECT_TAG:?make-dist.sh: PROJECT_TAG is not set (the Makefile sets it)}"
 
 top=$(git rev-parse --show-toplevel 2>/dev/null || true)
 if [ -z "$top" ] || [ "$(cd "$top" && pwd -P)" != "$(pwd -P)" ]; then
@@ -27,13 +34,22 @@ epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 
 dir=$(dirname "$tarball")
 mkdir -p "$dir"
-list=$(mktemp "${TMPDIR:-/tmp}/idlelock-dist.XXXXXX")
-trap 'rm -f "$list" "$tarball.tmp"' EXIT
+work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-dist.XXXXXX")
+trap 'rm -rf "$work" "$tarball.tmp"' EXIT
+list=$work/list
 # Tracked files that exist (a file deleted but not yet `git rm`ed is left
 # out), NUL-separated.
 git ls-files -z -- "$@" | xargs -0 sh -c 'for f; do [ ! -f "$f" ] || printf "%s\0" "$f"; done' keep > "$list"
+tr '\0' '\n' < "$list" > "$work/shipped"
+# A copy of them to pack, its Markdown links made to hold outside the repository.
+mkdir "$work/stage"
+tar --create --null --files-from="$list" | tar --extract --directory="$work/stage"
+grep '\.md$' "$work/shipped" | while IFS= read -r f; do
+    python3 scripts/md-links.py absolute --url "$PROJECT_URL" --tag "$PROJECT_TAG" --path "$f" \
+        --keep "$work/shipped" "$work/stage/$f" "$work/stage/$f"
+done
 printf '  %-7s %s\n' TAR "$tarball"
-tar --create --null --files-from="$list" --sort=name --format=gnu \
+tar --create --directory="$work/stage" --null --files-from="$list" --sort=name --format=gnu \
     --transform="flags=r;s|^|$name/|" \
     --owner=0 --group=0 --numeric-owner --mode='u+rw,go=rX,go-w' --mtime="@$epoch" \
     | gzip -9 -n > "$tarball.tmp"

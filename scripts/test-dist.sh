@@ -11,13 +11,16 @@
 #    suites its Makefile lists leave out test-dist and the bindings', and
 #    `make -n` of them finds every file their rules name; then `make test-c`
 #    and `make test-traces` build the library there and pass (test_abi,
-#    test_store, every trace, under valgrind too); `make install
-#    PREFIX=<fresh folder>` installs the header, the library, idlelock.pc
-#    and LICENSE, and the README's C example builds with pkg-config against
-#    that install and runs with no library path set; `make dist` there says
-#    it needs a git checkout.
+#    test_store, every trace, under valgrind too), and so does `make
+#    test-docs` (the manual it ships is the one its header makes, and every
+#    relative link of its Markdown files resolves inside it); `make install
+#    PREFIX=<fresh folder>` installs the header, the library, idlelock.pc,
+#    the man pages, the HTML manual and LICENSE, `man idlelock_unlock`
+#    finds its page there, and the README's C example builds with
+#    pkg-config against that install and runs with no library path set;
+#    `make dist` there says it needs a git checkout.
 # Ends with "N passed, N failed": these checks and the counts of the
-# tarball's test-c and test-traces added up. Each step's log stays in
+# tarball's test-c, test-traces and test-docs added up. Each step's log stays in
 # LOGDIR; a failed step shows its end.
 set -u
 tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -115,16 +118,24 @@ fi
 
 suite test-c
 suite test-traces
+suite test-docs
 
 prefix=$tmp/prefix
 if run install mk install PREFIX="$prefix"; then
     missing=""
     for f in include/idlelock.h lib/libidlelock.so.1 lib/libidlelock.so lib/pkgconfig/idlelock.pc \
-             share/doc/libidlelock/LICENSE; do
+             share/doc/libidlelock/LICENSE share/doc/libidlelock/idlelock_manual.html \
+             share/man/man3/idlelock.3 share/man/man3/idlelock_unlock.3 share/man/man3/idlelock_config.3; do
         [ -e "$prefix/$f" ] || missing="$missing $f"
     done
-    if [ -z "$missing" ]; then check "make install PREFIX=... installs the header, the library, idlelock.pc, LICENSE" ok
+    if [ -z "$missing" ]; then check "make install PREFIX=... installs the header, the library, idlelock.pc, the manual, LICENSE" ok
     else check "make install did not install:$missing" fail; fi
+    shipped=$(ls "$src/docs/man/man3" | wc -l) installed=$(ls "$prefix/share/man/man3" 2>/dev/null | wc -l)
+    if [ "$shipped" -eq "$installed" ]; then check "make install installs all $shipped man pages" ok
+    else check "make install installed $installed of the $shipped man pages" fail; fi
+    page=$(MANPATH="$prefix/share/man" man -w idlelock_unlock 2>"$logdir/man.log")
+    if [ "$page" = "$prefix/share/man/man3/idlelock_unlock.3" ]; then check "man idlelock_unlock finds the installed page" ok
+    else check "man -w idlelock_unlock with MANPATH=$prefix/share/man gave \"$page\" (log: $logdir/man.log)" fail; fi
     awk '/^```c$/{on=1; next} /^```$/{on=0} on' "$src/README.md" > "$tmp/example.c"
     flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs idlelock 2>"$logdir/pkg-config.log")
     # shellcheck disable=SC2086

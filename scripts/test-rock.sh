@@ -2,22 +2,30 @@
 # SPDX-License-Identifier: MIT
 # Tests the LuaJIT binding's rocks of `make rock` (mk/luajit.mk):
 #
-#   test-rock.sh LUAJIT LUAROCKS VERSION DIST_DIR "CPU:ARCH:STRIP ..."
+#   test-rock.sh LUAJIT LUAROCKS VERSION DIST_DIR "CPU:ARCH:STRIP ..." BINARY_ROCKSPEC
 #
+# 0. LuaRocks' own check, `luarocks lint`, passes the source rockspec in
+#    DIST_DIR and BINARY_ROCKSPEC (the one inside the binary rocks), and
+#    the two say the same package, version, summary, homepage and licence.
 # 1. What each CPU's rock carries: the module, lib/idlelock/libidlelock.so
 #    byte for byte the stripped self-contained library of `make cross` for
 #    that CPU (no symbol table), doc/LICENSE and doc/THIRD_PARTY_NOTICES.md
-#    as at the root, the rockspec with license = "MIT"; the rockspec in
-#    DIST_DIR is the one inside.
+#    as at the root, doc/README.md with no link that breaks outside the
+#    repository, the rockspec with license = "MIT", BINARY_ROCKSPEC.
 # 2. This machine's rock installed with `luarocks install --tree` into a
 #    fresh temporary folder, offline (a luarocks config with no server):
 #    the licence files are in the installed tree, and LuaJIT, given only
 #    the tree's paths (`luarocks path`), with no IDLELOCK_LIBRARY and no
 #    LD_LIBRARY_PATH, loads the library from the tree and runs the README
 #    example (bindings/luajit/examples/quickstart.lua) as printed.
+# 3. The source rock (the source rockspec and the source tarball it names)
+#    installed the same way, offline: it builds the library from source
+#    (Swift, the system's libsodium) and the module from the header, and
+#    the example runs on that tree; without swiftc on PATH its build stops
+#    and says what it needs.
 # Ends with "N passed, N failed"; quiet when everything passes.
 set -u
-luajit="$1"; luarocks="$2"; version="$3"; dist=$(cd "$4" && pwd); builds="$5"
+luajit="$1"; luarocks="$2"; version="$3"; dist=$(cd "$4" && pwd); builds="$5"; binary_spec="$6"
 root=$(pwd)
 passed=0
 failed=0
@@ -37,6 +45,23 @@ trap 'rm -rf "$tmp"' EXIT
 name="idlelock-$version-1"
 host=$(uname -m)
 host_arch=""
+printf 'rocks_servers = {}\n' > "$tmp/luarocks-config.lua"
+lr() { env HOME="$tmp" LUAROCKS_CONFIG="$tmp/luarocks-config.lua" "$luarocks" "$@"; }
+
+# -- 0. the rockspecs ----------------------------------------------------------------
+for spec in "$dist/$name.rockspec" "$binary_spec"; do
+    if out=$(cd "$tmp" && lr lint "$spec" 2>&1); then
+        check "luarocks lint $(basename "$(dirname "$spec")")/$(basename "$spec")" ok
+    else
+        check "luarocks lint $spec" fail "$out"
+    fi
+done
+fields() { lua5.1 -e 'dofile(arg[1]); print(package, version, description.summary, description.homepage, description.license)' "$1" 2>&1; }
+if [ "$(fields "$dist/$name.rockspec")" = "$(fields "$binary_spec")" ]; then
+    check "the source and binary rockspecs agree on package, version, summary, homepage, licence" ok
+else
+    check "the source and binary rockspecs disagree" fail "$(fields "$dist/$name.rockspec"; fields "$binary_spec")"
+fi
 
 for build in $builds; do
     cpu=${build%%:*}; rest=${build#*:}; arch=${rest%%:*}; strip=${rest#*:}
@@ -63,10 +88,16 @@ for build in $builds; do
     for f in LICENSE THIRD_PARTY_NOTICES.md; do
         if cmp -s "$out/doc/$f" "$root/$f"; then check "$cpu: doc/$f" ok; else check "$cpu: doc/$f is the root's $f" fail; fi
     done
-    if grep -q '^   license = "MIT",$' "$out/$name.rockspec" && cmp -s "$out/$name.rockspec" "$dist/$name.rockspec"; then
-        check "$cpu: the rockspec (license MIT) is build/dist's" ok
+    if grep -q '^   license = "MIT",$' "$out/$name.rockspec" && cmp -s "$out/$name.rockspec" "$binary_spec"; then
+        check "$cpu: the rockspec (license MIT) is the binary one" ok
     else
-        check "$cpu: the rockspec inside says license = \"MIT\" and is build/dist's" fail
+        check "$cpu: the rockspec inside says license = \"MIT\" and is $binary_spec" fail
+    fi
+    if links=$(python3 "$root/scripts/md-links.py" check --packaged "$out/doc/README.md" --url "$PROJECT_URL" \
+            --tag "$PROJECT_TAG" "$root" 2>&1); then
+        check "$cpu: doc/README.md has no link that breaks outside the repository" ok
+    else
+        check "$cpu: doc/README.md has dead links" fail "$links"
     fi
 done
 
@@ -77,7 +108,6 @@ if [ -z "$host_arch" ]; then
     exit 1
 fi
 tree="$tmp/tree"
-printf 'rocks_servers = {}\n' > "$tmp/luarocks-config.lua"
 if (cd "$tmp" && env HOME="$tmp" LUAROCKS_CONFIG="$tmp/luarocks-config.lua" \
         "$luarocks" install --tree "$tree" "$dist/$name.$host_arch.rock") > "$tmp/install.log" 2>&1; then
     check "luarocks install --tree (fresh folder, offline) $name.$host_arch.rock" ok
@@ -112,5 +142,38 @@ if run "$root/bindings/luajit/examples/quickstart.lua" > "$tmp/example.out" 2>&1
 else
     check "the README example (examples/quickstart.lua) on the installed rock" fail "$(cat "$tmp/example.out")"
 fi
+# -- 3. the source rock, built from source -------------------------------------------
+src="$dist/$name.src.rock"
+stree="$tmp/source-tree"
+if (cd "$tmp" && lr install --tree "$stree" "$src") > "$tmp/source.log" 2>&1; then
+    check "luarocks install --tree (offline) $name.src.rock: the library built from source" ok
+else
+    check "luarocks install --tree $name.src.rock" fail "$(tail -n 30 "$tmp/source.log")"
+fi
+spaths=$(lr path --tree "$stree")
+got=$(cd "$tmp" && eval "$spaths" && env -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH "$luajit" \
+    -e 'print(require("idlelock").library_path)' 2>&1)
+if [ "$got" = "$stree/lib/lua/5.1/idlelock/libidlelock.so" ] \
+        && readelf -d "$got" 2>/dev/null | grep -q 'Library soname: \[libidlelock.so.1\]'; then
+    check "the source rock's tree holds the library built from source (libidlelock.so.1), and the module loads it" ok
+else
+    check "the source rock's module loaded \"$got\", not the library it built" fail
+fi
+if (cd "$tmp" && eval "$spaths" && env -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH "$luajit" \
+        "$root/bindings/luajit/examples/quickstart.lua") > "$tmp/source-example.out" 2>&1 \
+        && cmp -s "$tmp/source-example.out" "$root/bindings/luajit/examples/quickstart.expected"; then
+    check "the README example on the source rock's tree" ok
+else
+    check "the README example on the source rock's tree" fail "$(cat "$tmp/source-example.out")"
+fi
+path=$(printf '%s' "$PATH" | tr ':' '\n' | while IFS= read -r d; do [ -x "$d/swiftc" ] || printf '%s:' "$d"; done)
+if (cd "$tmp" && PATH="${path%:}" lr install --tree "$tmp/noswift" "$src") > "$tmp/noswift.log" 2>&1; then
+    check "the source rock built with no swiftc on PATH" fail
+elif grep -q "needs the Swift toolchain 6.3 or later (swiftc" "$tmp/noswift.log"; then
+    check "without swiftc the source rock's build says what it needs" ok
+else
+    check "without swiftc the source rock's build failed without saying why" fail "$(tail -n 15 "$tmp/noswift.log")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -10,8 +10,13 @@
 #    CPU, stripped (no symbol table), no other compiled file, LICENSE and
 #    THIRD_PARTY_NOTICES.md in .dist-info/licenses/ as at the root, and
 #    metadata with the header's version, License-Expression: MIT and both
-#    License-File entries (the checkout's pyproject.toml and __version__
-#    have the header's version too).
+#    License-File entries, the project's URLs (PROJECT_URL in the
+#    environment) and a long description whose links all work outside the
+#    repository (the checkout's pyproject.toml and __version__ have the
+#    header's version too). The musllinux_1_2_x86_64 wheel (in
+#    WHEEL_DIR/../dist, from make musl) carries the musl build, stripped,
+#    and the same metadata; no musl Python runs here, so it is not
+#    installed.
 # 2. The wheel of this machine's CPU installed into a fresh virtual
 #    environment in a temporary folder outside the checkout, with pytest and
 #    hypothesis from PyPI, and bindings/python/tests run with that
@@ -69,10 +74,43 @@ for cpu in $cpus; do
     if grep -q "See the libidlelock repository" "$info/METADATA" 2>/dev/null; then
         check "$cpu: METADATA still says 'See the libidlelock repository'" fail
     fi
+    if grep -qx "Project-URL: Source, $PROJECT_URL" "$info/METADATA" 2>/dev/null; then
+        check "$cpu: METADATA names the project's URL" ok
+    else
+        check "$cpu: METADATA lacks Project-URL: Source, $PROJECT_URL" fail
+    fi
+    sed '1,/^$/d' "$info/METADATA" > "$tmp/$cpu.description.md"
+    if python3 "$root/scripts/md-links.py" check --packaged "$tmp/$cpu.description.md" --url "$PROJECT_URL" \
+            --tag "$PROJECT_TAG" "$root" > "$tmp/$cpu.links.log" 2>&1; then
+        check "$cpu: the long description's links work outside the repository" ok
+    else
+        check "$cpu: the long description has dead links: $(grep dead "$tmp/$cpu.links.log" | head -n 3)" fail
+    fi
     others=$(cd "$tmp/$cpu" && find . -type f ! -name '*.py' ! -name py.typed ! -path './idlelock-*.dist-info/*' \
         ! -path ./idlelock/libidlelock.so | tr '\n' ' ')
     if [ -z "$others" ]; then check "$cpu: no other compiled or stray file" ok; else check "$cpu: unexpected files: $others" fail; fi
 done
+
+# The musl wheel: its tag, the musl library stripped, the metadata.
+set -- "$wheels"/../../dist/idlelock-"$version"-py3-none-musllinux_1_2_x86_64.whl
+if [ -f "$1" ]; then
+    check "musl: $(basename "$1")" ok
+    mkdir -p "$tmp/musl" && (cd "$tmp/musl" && "$python" -m zipfile -e "$1" .)
+    strip -o "$tmp/musl.stripped.so" "$root/build/musl/libidlelock.so"
+    if cmp -s "$tmp/musl/idlelock/libidlelock.so" "$tmp/musl.stripped.so"; then
+        check "musl: idlelock/libidlelock.so is build/musl/libidlelock.so, stripped" ok
+    else
+        check "musl: idlelock/libidlelock.so differs from build/musl/libidlelock.so stripped" fail
+    fi
+    if grep -qx "Version: $version" "$tmp/musl/idlelock-$version.dist-info/METADATA" \
+            && grep -qx "Tag: py3-none-musllinux_1_2_x86_64" "$tmp/musl/idlelock-$version.dist-info/WHEEL"; then
+        check "musl: METADATA's version and WHEEL's tag" ok
+    else
+        check "musl: METADATA or WHEEL do not say $version, py3-none-musllinux_1_2_x86_64" fail
+    fi
+else
+    check "no musllinux_1_2_x86_64 wheel beside the others (make wheel builds it from make musl)" fail
+fi
 
 if grep -qx "version = \"$version\"" "$root/bindings/python/pyproject.toml" \
         && grep -qx "__version__ = \"$version\"" "$root/bindings/python/idlelock/__init__.py"; then

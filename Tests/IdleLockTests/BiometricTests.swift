@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The biometric shortcut (SPEC §5) through the C ABI, with a fake keystore
+// The biometric shortcut (header, "Biometric shortcut") through the C ABI, with a fake keystore
 // as the host authenticator.
 
 import CIdleLock

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Escalating delays after wrong passcodes (SPEC §9).
+// Escalating delays after wrong passcodes (header, idlelock_delay_step).
 
 import CIdleLock
 import Foundation
@@ -225,6 +225,23 @@ struct DelayTests {
             }
         }
         #expect(accepted, "the jittering clock kept the passcode out")
+    }
+
+    /// Regression (found by the model's long profile): carried to a reading
+    /// near INT64_MIN, a period's start moved back by its length saturated,
+    /// and an ended delay came back. A step never lengthens a delay.
+    @Test func aDelayCarriedNearInt64MinNeverGrows() {
+        var r = rulesWithDelay(1_000, now: Int64.min + 5)
+        r.passcodeSet(now: Int64.min + 5)
+        guard wrongAttempt(&r, now: Int64.min + 5) else { Issue.record("not counted"); return }
+        r.check(now: Int64.min + 505)
+        #expect(r.msUntilRetry(now: Int64.min + 505) == 500)
+        r.check(now: Int64.min + 2) // a step back: 500 ms carried over
+        #expect(r.msUntilRetry(now: Int64.min + 2) == 500)
+        r.check(now: 4) // long over
+        r.check(now: Int64.min + 2)
+        #expect(r.msUntilRetry(now: Int64.min + 2) == 0, "an ended delay came back")
+        #expect(r.msUntilRetry(now: Int64.min + 600) == 0)
     }
 
     /// A period saved on a clock that read later than this one (another

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The decision rules of SPEC §2–§4, as values: every numbered step and every
+// The decision rules of the header ("Events and the decision rules", "Passcode"; docs/RULES.md), as values: every numbered step and every
 // boundary (elapsed == timeout, away == grace, grace 0, IDLELOCK_NEVER).
 
 import Testing

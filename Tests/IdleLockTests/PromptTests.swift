@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Prompts the app opens itself (SPEC §9) through the C ABI: the cases of the
+// Prompts the app opens itself (header, "Prompts the app opens itself") through the C ABI: the cases of the
 // issue, the cap, inert prompts, tokens, and a randomized check that nothing
 // here ever unlocks a locked session.
 

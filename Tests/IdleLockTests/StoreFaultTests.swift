@@ -17,11 +17,13 @@
 // pread) is the one `SystemCallFaults.trace` records; an unlock of a locked
 // session with the right passcode, the cheap look first:
 //   look         openat(store)#1, fstat#1, pread#1
-//   store lock   flock#1, openat(<store>.lock)#2, fstat#2 (the file at the
-//                path), fstat#3 (the one locked), pread#2 (the mark)
+//   store lock   flock#1 (<store>.lock), openat(<store>.lock)#2, fstat#2
+//                (the file at the path), fstat#3 (the one locked), flock#2
+//                (the folder), pread#2 (the mark)
 //   re-read      openat(store)#3, fstat#4, pread#3
 //   replace      openat(temporary)#4, fchmod, pwrite#1, fsync#1, renameat,
-//                fsync#2 (the folder), pwrite#2 (the mark), flock#2 (unlock)
+//                fsync#2 (the folder), pwrite#2 (the mark), flock#3 and #4
+//                (the folder's and the lock file's unlock)
 // and then the same again for the reset of the count.
 
 import CIdleLock
@@ -80,6 +82,9 @@ struct AttemptFaultTests {
                   .fail(.openat, EMFILE, after: 1)),
         StepFault("the fstat of <store>.lock", "cannot stat the store's lock file <store_path>.lock (errno 5)",
                   .fail(.fstat, EIO, after: 1)),
+        StepFault("the folder's flock", "flock on the store's folder failed (errno 5)", .fail(.flock, EIO, after: 1)),
+        StepFault("another process holding the folder's lock", "another process held the store's folder lock for more than 2000 ms",
+                  .fail(.flock, EWOULDBLOCK, after: 1, times: .max), .fail(.nanosleep, EINTR, times: .max)),
         StepFault("the re-read's open", "cannot open the store file (errno 23)", .fail(.openat, ENFILE, after: 2)),
         StepFault("the re-read's fstat", "cannot stat the store file (errno 5)", .fail(.fstat, EIO, after: 3)),
         StepFault("the re-read", "reading the store file failed (errno 5)", .fail(.pread, EIO, after: 2)),
@@ -162,6 +167,9 @@ struct RetriedFaultTests {
         StepFault("a mark that cannot be read (read as none)", "", .fail(.pread, EIO, after: 1)),
         StepFault("the locked <store>.lock that cannot be stat'ed (taken again)", "", .fail(.fstat, EIO, after: 2)),
         StepFault("a close that fails", "", .fail(.close, EIO, times: .max)),
+        StepFault("a folder this file system cannot lock (the lock file serves)", "", .fail(.flock, ENOLCK, after: 1)),
+        StepFault("a folder this file system cannot lock (EINVAL)", "", .fail(.flock, EINVAL, after: 1)),
+        StepFault("a folder this file system cannot lock (EOPNOTSUPP)", "", .fail(.flock, EOPNOTSUPP, after: 1)),
     ]
 
     @Test(arguments: retried)

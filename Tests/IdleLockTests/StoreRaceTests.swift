@@ -98,9 +98,10 @@ struct UnlockRaceTests {
         let a = session(folder)
         #expect(a.put("k", "v") == 0)
         idlelock_lock(a.handle, nil)
-        // flock#1 takes the store lock to count the attempt, flock#2
-        // releases it; flock#3 takes it again to apply the checked attempt.
-        let plan = SystemCallFaults(.before(.flock, after: 2) {
+        // flock#1 and #2 take the store lock (<store>.lock, then the
+        // folder) to count the attempt, #3 and #4 release them; flock#5
+        // takes it again to apply the checked attempt.
+        let plan = SystemCallFaults(.before(.flock, after: 4) {
             switch change {
             case "sign-in": anotherSignIn(folder)
             case "sign-out": signOutElsewhere(folder)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The on-disk store through the C ABI (SPEC §3 creation, §4, §6, §7). Two
+// The on-disk store through the C ABI (header: "The store", "Life cycle", "Passcode", "Sealed secrets and the gate"). Two
 // handles on one path behave as two processes (each has its own lock file
 // descriptor and flock); real separate processes are in Tests/c/test_store/.
 

@@ -329,6 +329,33 @@ static void api_seeds(const char *dir)
     put8(&q, OP_DISABLE);
     write_seed(dir, "store-lockout", q.b, q.n, NULL, 0);
 
+    /* Issue 26: a step back before the last activity while a delay runs,
+     * read by a lock screen that polls (the step is seen once and carries
+     * the delay over), then sign-ins following each other on one store
+     * (generations continue), an older copy put back after the second. */
+    delay = 1;
+    header(&q, 1, 0, 0, 1, 1, 5);
+    delay = 0;
+    set_pass(&q, "first-in");
+    ev(&q, OP_LOCK);
+    unlock_with(&q, "wrong-a");
+    tick(&q, 400);
+    ev(&q, OP_CHECK);
+    put8(&q, OP_CLOCK); put8(&q, 5); put16(&q, 3000); /* back 3 s, before the activity */
+    for (int i = 0; i < 6; i++) {
+        tick(&q, 100);
+        ev(&q, OP_SNAPSHOT);
+    }
+    unlock_last(&q);
+    put8(&q, OP_TAMPER); put8(&q, 3);  /* remember the first sign-in's file */
+    put8(&q, OP_DISABLE);
+    set_pass(&q, "second-in");          /* the next sign-in, above the mark */
+    ev(&q, OP_LOCK);
+    put8(&q, OP_TAMPER); put8(&q, 4);  /* the first sign-in's copy put back */
+    put8(&q, OP_GATE);
+    unlock_last(&q);
+    write_seed(dir, "steps-and-sign-ins", q.b, q.n, NULL, 0);
+
     /* Listeners, clock steps and the biometric prompt calling back. */
     header(&q, 0, 0, 1, 1, 0, 5);
     put8(&q, OP_SUB); put8(&q, 0); put8(&q, 0);

@@ -533,7 +533,7 @@ class Harness:
         the handle `snap` came from (default: the sequence's own)."""
         problems: List[str] = []
         if reads > reads_allowed:
-            problems.append(f"the clock was read {reads} times in one call (SPEC §2: once per half)")
+            problems.append(f"the clock was read {reads} times in one call (header (conventions; clock steps): once per half)")
         if int(model_status) != lib_status:
             problems.append(
                 f"status: library {ffi.lib.idlelock_status_name(lib_status)}, "
@@ -621,7 +621,7 @@ class Harness:
         releases = self._releases_right_secret(step)
         if name in ("restart", "reboot") and self.store is not None and self.store.saved_lock is None:
             # A lock that could not be saved (the store was damaged) does
-            # not outlive the process (SPEC §7: "saving it is best effort");
+            # not outlive the process (header ('The store'): "saving it is best effort");
             # the new process judges the restart at its start.
             lib_locked = model_locked = False
         passcode_now = model.passcode
@@ -943,7 +943,7 @@ class Harness:
 
     def _second_handle(self, start: bool, action: str, what: str) -> None:
         """Another process (an app extension) opens the store with the same
-        config while this handle stays open: §3 "Until its first start, a
+        config while this handle stays open: header ('Events and the decision rules') "Until its first start, a
         handle that opened a stored, engaged session [...] hands out
         nothing"; then, if `start`, it starts and asks the gate again. Its
         model shares the store with the sequence's. Then `action` (1.2):

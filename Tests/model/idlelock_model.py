@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 """A reference model of libidlelock's decision rules, in plain Python.
 
-Written from the behaviour contract (SPEC.md §2 "Time", §3 "The decision
-rules", §4 "Passcode and attempts", §9 "Next additions" as the 1.1 header
-specifies them) and from the header's blocks "The store (config.store_path)",
+Written from the behaviour contract, include/idlelock.h (its conventions,
+"Events and the decision rules", "Passcode", the 1.1 additions) and
+docs/RULES.md, with the header's blocks "The store (config.store_path)",
 "Prompts", the 1.1 config and snapshot fields and `idlelock_delay_step`,
 never from the Swift sources. It is meant to be read:
 every rule is one small method, and the comments quote the contract.
@@ -16,7 +16,7 @@ reading") and compares the library's snapshot with :meth:`Model.snapshot`.
 
 What is modelled:
 
-- the configuration fields that drive the rules and their bounds (§3 table);
+- the configuration fields that drive the rules and their bounds (header (idlelock_config's bounds));
 - state, reason, engaged, last activity, the departure (with "reached the
   background"), whether ``start`` was used, the attempt count;
 - the clock-step rule, judging, every event, ``lock``, ``start``,
@@ -25,22 +25,22 @@ What is modelled:
 - a store shared across restarts of the process (:class:`Store`): passcode,
   count, ``max_attempts`` as stored by ``set_passcode``, the latest saved lock,
   the last saved activity and the running escalating delay;
-- §9: prompts (``prompt_begin`` / ``prompt_end``, tokens, nesting, the cap,
+- header (1.1: prompts, warnings, delays, lifecycle names): prompts (``prompt_begin`` / ``prompt_end``, tokens, nesting, the cap,
   inert prompts, the absence a prompt covers), the warning before the idle
   lock (``is_warning``, ``ms_until_warning``), escalating delays
   (``RETRY_LATER``, ``ms_until_retry``, restarts and clock steps), the
   lifecycle names (``idlelock_lifecycle``) and ``ms_until_next_deadline``.
 
-- §5 the biometric shortcut through a host authenticator that is always
+- header ("Biometric shortcut") the biometric shortcut through a host authenticator that is always
   available: ``enable_biometrics``, ``unlock_with_biometrics`` (every
   outcome of ``load_secret``) and ``disable_biometrics``; the host's
   ``store_secret`` and ``load_secret`` run as prompts the library opens
-  itself (§9) and may take time or see the clock step: their end is judged
+  itself (header (1.1: prompts, warnings, delays, lifecycle names)) and may take time or see the clock step: their end is judged
   at its own clock reading before it counts as activity;
-- §3 "Creation and start": a stored, engaged session hands out nothing
+- header ("Events and the decision rules") "Creation and start": a stored, engaged session hands out nothing
   (the gate, ``set_passcode``, ``enable_biometrics``) until the handle's
   first ``start``; a second handle opened on the store (another process);
-- §7 the store as other processes and damage change it: removed (a
+- header ("The store") the store as other processes and damage change it: removed (a
   sign-out elsewhere, seen at the next call that re-checks the store) or
   damaged (STORAGE at every call that re-checks it, and the session locks;
   every lock's save fails), and repaired;
@@ -55,7 +55,7 @@ What is modelled:
   through the store by every handle of the sign-in, and
   ``is_passcode_required``; ``require_recent_auth`` and ``last_auth_ms``.
 
-Not modelled: secrets (§6), listeners (so not "listeners hear the
+Not modelled: secrets (header ("Sealed secrets and the gate")), listeners (so not "listeners hear the
 warning"), the watcher thread, threads, another sign-in's store, other
 processes' attempts, I/O failures.
 """
@@ -129,7 +129,7 @@ class Status(enum.IntEnum):
 
 
 # --------------------------------------------------------------------------
-# §2 Time
+# header (conventions; clock steps) Time
 # --------------------------------------------------------------------------
 
 
@@ -156,7 +156,7 @@ def clamp_ms(value: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# §9 Lifecycle adapters (header: idlelock_lifecycle; README's table)
+# header (1.1: prompts, warnings, delays, lifecycle names) Lifecycle adapters (header: idlelock_lifecycle; README's table)
 # --------------------------------------------------------------------------
 
 PLATFORM_IOS_SCENE_PHASE = 1
@@ -191,7 +191,7 @@ LIFECYCLE_NAMES = {
 
 
 # --------------------------------------------------------------------------
-# Configuration (§3 table)
+# Configuration (header (idlelock_config's bounds))
 # --------------------------------------------------------------------------
 
 
@@ -308,7 +308,7 @@ class Config:
 
 
 # --------------------------------------------------------------------------
-# §4 Passcode arguments
+# header ("Passcode") Passcode arguments
 # --------------------------------------------------------------------------
 
 
@@ -364,7 +364,7 @@ class Store:
     passcode_this_boot: bool = False
     biometric_uses: int = 0
     activity_this_boot: bool = True
-    # §7: the file is present but damaged (cut short, failing its checksum,
+    # header ("The store"): the file is present but damaged (cut short, failing its checksum,
     # foreign, of a newer format, not a regular file). The fields above are
     # what it held before, and holds again once repaired: nothing can be
     # written to it meanwhile.
@@ -407,7 +407,7 @@ class Store:
 @dataclass
 class Departure:
     """The moment the app first left the foreground, and whether that
-    absence reached the background. §9: `covered` when the absence began
+    absence reached the background. header (1.1: prompts, warnings, delays, lifecycle names): `covered` when the absence began
     while a prompt deferred the rules ("an absence that begins while a
     prompt is open"), and `prompt_ended` the moment the last such prompt
     ended (the start of the prompt's grace window)."""
@@ -511,17 +511,17 @@ class Model:
     departure: Optional[Departure] = None
     started: bool = False
     restored: bool = False  # create found an engaged session in the store
-    # §9 prompts: token -> prompt, for the tokens issued and not yet ended.
+    # header (1.1: prompts, warnings, delays, lifecycle names) prompts: token -> prompt, for the tokens issued and not yet ended.
     # Tokens are the model's own numbers 1, 2, 3, ... (the harness maps them
     # to the library's tokens, which are opaque).
     prompts: Dict[int, Prompt] = field(default_factory=dict)
     tokens_issued: int = 0
-    # §9 escalating delays: the current period, None when there is none.
+    # header (1.1: prompts, warnings, delays, lifecycle names) escalating delays: the current period, None when there is none.
     delay: Optional[Delay] = None
-    # §2: the latest clock reading a call of this handle judged at (a
+    # header (conventions; clock steps): the latest clock reading a call of this handle judged at (a
     # reading earlier than it is a clock step). Set at create.
     latest: int = 0
-    # §5: the biometric shortcut's wrap (None: off); see Store.bio_wrap.
+    # header ("Biometric shortcut"): the biometric shortcut's wrap (None: off); see Store.bio_wrap.
     bio_wrap: Optional[int] = None
     # Raised by every new passcode and every sign-out: an attempt, or a
     # biometric request, begun against the old passcode is void.
@@ -543,7 +543,7 @@ class Model:
     # 1.2: the last successful authentication on this handle (NEVER: none).
     last_auth: int = NEVER
     # Raised by every lock, lockout and sign-out: a host check whose answer
-    # arrives after a lock is overtaken (§4's lock epoch).
+    # arrives after a lock is overtaken (header ("Passcode")'s lock epoch).
     lock_epoch: int = 0
     # Locks taken during the current call (their save fails on a damaged
     # store).
@@ -660,7 +660,7 @@ class Model:
             return NEVER
         return clamp_ms(self._idle_deadline() - now)
 
-    # ------------------------------------------------------- §9 warning
+    # ------------------------------------------------------- header (1.1: prompts, warnings, delays, lifecycle names) warning
 
     def _warning_start(self) -> int:
         """The warning window opens warn_before_ms before the idle
@@ -689,7 +689,7 @@ class Model:
             start = max(start, cap)
         return clamp_ms(start - now)
 
-    # ------------------------------------------------------- §9 delays
+    # ------------------------------------------------------- header (1.1: prompts, warnings, delays, lifecycle names) delays
 
     def ms_until_retry(self, now: int) -> int:
         """"ms until a passcode attempt is accepted again (an escalating
@@ -701,7 +701,7 @@ class Model:
     def _delay_running(self, now: int) -> bool:
         return self.ms_until_retry(now) > 0
 
-    # ------------------------------------------------------- §9 deadlines
+    # ------------------------------------------------------- header (1.1: prompts, warnings, delays, lifecycle names) deadlines
 
     def ms_until_next_deadline(self, now: int) -> int:
         """"ms until the earliest moment anything can change (the idle
@@ -749,7 +749,7 @@ class Model:
         later = [moment - now for moment in moments if now < moment < INT64_MAX]
         return clamp_ms(min(later)) if later else NEVER
 
-    # ---------------------------------------------------- §9 prompts
+    # ---------------------------------------------------- header (1.1: prompts, warnings, delays, lifecycle names) prompts
 
     def _live_prompts(self) -> "list[Prompt]":
         return [prompt for prompt in self.prompts.values() if prompt.live]
@@ -809,7 +809,7 @@ class Model:
         self.locks_in_call += 1
         self._make_prompts_inert()
         if self.store is not None and self.store.writable():
-            # §7: "Every durable step [...] re-reads the store, applies
+            # header ("The store"): "Every durable step [...] re-reads the store, applies
             # itself and replaces the store": what other processes changed
             # is taken on here too.
             self._absorb()
@@ -824,7 +824,7 @@ class Model:
         self.known_activity_this_boot = True
 
     def _clock_step(self, now: int) -> None:
-        """§2: "Once a passcode is set, a clock that reads earlier than a
+        """header (conventions; clock steps): "Once a passcode is set, a clock that reads earlier than a
         recorded activity or departure never extends a session: that call
         locks with reason CLOCK. [...] Before a passcode is set, such a step
         just resets the bookkeeping to now." Header: a step is also a
@@ -902,7 +902,7 @@ class Model:
             self._adopt_policy_record()
 
     def _idle_has_passed(self, now: int) -> bool:
-        """Rule 4's test. §9: "the idle rule waits while a prompt is open,
+        """Rule 4's test. header (1.1: prompts, warnings, delays, lifecycle names): "the idle rule waits while a prompt is open,
         but never past prompt_cap_ms from the earliest prompt still open"."""
         if self._prompt_defers(now):
             return False
@@ -911,7 +911,7 @@ class Model:
     def _judge(self, now: int) -> None:
         """`check`: "Judging happens only while engaged and UNLOCKED. While
         away and within the grace window, nothing. While away past the grace
-        window: rules 3 then 4. Not away: rule 4." §9: an absence a prompt
+        window: rules 3 then 4. Not away: rule 4." header (1.1: prompts, warnings, delays, lifecycle names): an absence a prompt
         covers is not judged."""
         if not self.engaged or self.state != State.UNLOCKED:
             return
@@ -958,7 +958,7 @@ class Model:
         background (the first departure wins). Then, if unlocked and engaged:
         if this call recorded the departure and the idle timeout has passed,
         lock with IDLE on the way out; otherwise judge." Presence is tracked
-        in every state. §9: an absence that begins while a prompt defers the
+        in every state. header (1.1: prompts, warnings, delays, lifecycle names): an absence that begins while a prompt defers the
         rules is covered by it."""
         self._enter(now)
         recorded = False
@@ -977,7 +977,7 @@ class Model:
 
     def foreground(self, now: int) -> Status:
         """"Take and clear the recorded departure. Then, if unlocked and
-        engaged:" rules 1 to 5. §9: an absence a prompt covers is presence
+        engaged:" rules 1 to 5. header (1.1: prompts, warnings, delays, lifecycle names): an absence a prompt covers is presence
         (last activity = now)."""
         self._enter(now)
         departure, self.departure = self.departure, None
@@ -1014,7 +1014,7 @@ class Model:
     def require_unlocked(self, now: int) -> Status:
         """The gate: OK when unlocked after judging (or not engaged), and,
         for a session found in the store at create, after the first start
-        (§3: "Until its first start, a handle that opened a stored, engaged
+        (header ("Events and the decision rules"): "Until its first start, a handle that opened a stored, engaged
         session [...] hands out nothing")."""
         self._enter(now)
         status = self._recheck()
@@ -1025,10 +1025,10 @@ class Model:
     def _hands_out(self) -> bool:
         return self.state == State.UNLOCKED and not (self.restored and not self.started)
 
-    # -------------------------------------------------- §7 the store
+    # -------------------------------------------------- header ("The store") the store
 
     def _recheck(self) -> Optional[Status]:
-        """§7: "Calls that authenticate or touch secrets [...] first re-check
+        """header ("The store"): "Calls that authenticate or touch secrets [...] first re-check
         the store": one that finds the store gone (signed out elsewhere)
         wipes its secrets and disengages; "only a store that is absent is a
         sign-out: one that is present but [...] damaged [...] is answered
@@ -1237,7 +1237,7 @@ class Model:
     # ----------------------------------------------------------- passcode
 
     def set_passcode(self, now: int, passcode: bytes) -> Status:
-        """§4: bad arguments first (nothing read, nothing changed); needs the
+        """header ("Passcode"): bad arguments first (nothing read, nothing changed); needs the
         session unlocked; resets the count (and so any delay), stores
         max_attempts, engages the lock, and is activity."""
         if not passcode_is_valid(passcode, for_set=True):
@@ -1282,8 +1282,8 @@ class Model:
         return Status.OK
 
     def unlock(self, now: int, passcode: bytes) -> Status:
-        """§4 `unlock` order: bad arguments → INVALID_ARGUMENT; no passcode
-        → NO_PASSCODE; locked out → LOCKED_OUT; §9: a running delay →
+        """header ("Passcode") `unlock` order: bad arguments → INVALID_ARGUMENT; no passcode
+        → NO_PASSCODE; locked out → LOCKED_OUT; header (1.1: prompts, warnings, delays, lifecycle names): a running delay →
         RETRY_LATER ("The attempt was not counted and no key derivation
         ran"); then the attempt is counted (and saved) before the passcode
         is checked. On an unlocked session it still verifies and counts."""
@@ -1321,7 +1321,7 @@ class Model:
         return None if self.engaged else Status.NO_PASSCODE
 
     def _unlock_refused(self, now: int) -> Optional[Status]:
-        """The first steps of an unlock (§4's order): judge, re-check the
+        """The first steps of an unlock (header ("Passcode")'s order): judge, re-check the
         store, then NO_PASSCODE, LOCKED_OUT; None when the unlock goes on."""
         status = self._engaged_after_recheck(now)
         if status is not None:
@@ -1460,7 +1460,7 @@ class Model:
             return Status.REAUTH_REQUIRED
         return Status.OK
 
-    # ---------------------------------------------------------- §5 biometrics
+    # ---------------------------------------------------------- header ("Biometric shortcut") biometrics
     #
     # Both ways of running the biometric check obey one set of rules
     # (header: "It is the two-phase pair below run by the library: begin,
@@ -1468,7 +1468,7 @@ class Model:
     # calls are a begin and a finish in one call, at two clock readings.
 
     def _open_host_check(self, now: int) -> int:
-        """§9: "The library's own load_secret call counts as a prompt" (and
+        """header (1.1: prompts, warnings, delays, lifecycle names): "The library's own load_secret call counts as a prompt" (and
         so does store_secret while the shortcut is enabled, and a request
         of the pair): opened where the call's own checks passed, inert on a
         locked session."""
@@ -1555,7 +1555,7 @@ class Model:
         seen now is NO_PASSCODE;
         UNLOCK: a policy requiring the passcode by now, a shortcut changed
         since begin, a secret that does not open the wrap (the shortcut goes)
-        are LOCK_UNAVAILABLE; then as an unlock's commit (§4: never counted,
+        are LOCK_UNAVAILABLE; then as an unlock's commit (header ("Passcode"): never counted,
         the count reset, the lock epoch). ENABLE: SESSION_LOCKED when the
         session was locked (or given another passcode) after begin, else the
         shortcut is on."""
@@ -1616,10 +1616,10 @@ class Model:
     # -------------------------------------------------- the callback calls
 
     def enable_biometrics(self, now: int, end: int) -> Status:
-        """§5: "needs a passcode (NO_PASSCODE), an unlocked session
+        """header ("Biometric shortcut"): "needs a passcode (NO_PASSCODE), an unlocked session
         (SESSION_LOCKED) and an available authenticator"; then the host
         stores the secret (`store_secret`, from `now` to `end`, a host
-        check): its end is judged at `end` first (§9), and the shortcut goes
+        check): its end is judged at `end` first (header (1.1: prompts, warnings, delays, lifecycle names)), and the shortcut goes
         on only if nothing locked the session meanwhile and the check did not
         outlive prompt_cap_ms. store_secret replaced the host's item, so an
         enable that fails then turns off a shortcut enabled before (header,
@@ -1635,7 +1635,7 @@ class Model:
         return status
 
     def disable_biometrics(self, now: int) -> Status:
-        """§5: "forgets the wrap and calls delete_secret"; it voids every open
+        """header ("Biometric shortcut"): "forgets the wrap and calls delete_secret"; it voids every open
         request (header)."""
         self._enter(now)
         status = self._recheck()
@@ -1651,10 +1651,10 @@ class Model:
                     "wrong_length", "wrong_secret")
 
     def unlock_with_biometrics(self, now: int, end: int, outcome: str) -> Status:
-        """§5 `unlock_with_biometrics`: NO_PASSCODE, LOCKED_OUT as for
+        """header ("Biometric shortcut") `unlock_with_biometrics`: NO_PASSCODE, LOCKED_OUT as for
         unlock; LOCK_UNAVAILABLE when not enabled (or a policy requires the
         passcode, or prompt_cap_ms is 0). Then `load_secret` runs from `now`
-        to `end` as a host check: §9 "ends as one whatever the check's
+        to `end` as a host check: header (1.1: prompts, warnings, delays, lifecycle names) "ends as one whatever the check's
         outcome [...]: the clock is read and the deadlines judged [...]
         before its end counts as activity". A failed, cancelled or
         unavailable check (an unknown code, or a release of another length

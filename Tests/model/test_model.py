@@ -764,7 +764,7 @@ def test_library_agrees_with_model() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Configuration bounds (§3 table): create is INVALID_ARGUMENT exactly when
+# Configuration bounds (header (idlelock_config's bounds)): create is INVALID_ARGUMENT exactly when
 # the model says the config is out of range.
 # ---------------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ Step format (what a divergence report prints):
     ("expect", dict(state=State.LOCKED, reason=Reason.IDLE, ...))
 
 A divergence found by test_model.py becomes a case here: paste the printed
-Case, give it a name, decide from SPEC.md who is right, and either fix the
+Case, give it a name, decide from the header (include/idlelock.h) who is right, and either fix the
 model (the case then passes) or keep the case with
 `xfail(strict=True, raises=Divergence)` and a reason that quotes the
 contract, until the library is fixed.
@@ -443,7 +443,7 @@ CASES = [
 ]
 
 # ---------------------------------------------------------------------------
-# §9: prompts, the warning, escalating delays, lifecycle names, deadlines
+# header (1.1: prompts, warnings, delays, lifecycle names): prompts, the warning, escalating delays, lifecycle names, deadlines
 # ---------------------------------------------------------------------------
 
 # The issue's prompt cases: a picker opened at 1 s, the app backgrounded at
@@ -929,17 +929,17 @@ CASES.append(Case(
 # Divergences found by test_model.py where the library was wrong; each is
 # fixed and kept in FIXED (below) as a regression, with the contract's
 # words that decide it:
-# - stale_max_attempts_after_sign_out (SPEC §7: after disable,
+# - stale_max_attempts_after_sign_out (header ('The store'): after disable,
 #   attempts_remaining is the config's max_attempts, not the deleted store's)
-# - restart_start_ignores_activity_saved_after_create[_clock] (SPEC §3:
+# - restart_start_ignores_activity_saved_after_create[_clock] (header ('Events and the decision rules'):
 #   start judges the last *saved* activity, also one saved after create)
 # - retry_delay_cut_short_by_a_saturated_end, prompt_cap_cut_short_by_a_
-#   saturated_end (SPEC §2: a period counts from its start; an end past
+#   saturated_end (header (conventions; clock steps): a period counts from its start; an end past
 #   INT64_MAX is not "now")
 # - a_clock_step_back_carries_the_delay_over (1.2.2, issue 26: a step
 #   carries a delay over; 1.2.0 and 1.2.1 restarted it, and the case was
 #   then "a step back and forth forgives no delay")
-# - a_new_passcode_left_the_delay_running (SPEC §4: set_passcode resets
+# - a_new_passcode_left_the_delay_running (header ('Passcode'): set_passcode resets
 #   the count, and with it the delay)
 # - an_uncovered_absence_woke_at_a_prompts_end_plus_grace (header: the next
 #   deadline lists the moments that can change something)
@@ -948,9 +948,9 @@ CASES.append(Case(
 #   a lock ends a prompt's cover; a step before a passcode restarts a cap)
 # - issue 11 (a security review): a biometric re-check of any outcome that
 #   took 10 minutes left an idle-due session open and swallowed a clock step
-#   (SPEC §9: load_secret ends as a prompt); a stored session opened by a
-#   second handle handed out its gate before start (§3); a damaged store
-#   was taken for a sign-out (§7); a step back that landed after the last
+#   (header (1.1: prompts, warnings, delays, lifecycle names): load_secret ends as a prompt); a stored session opened by a
+#   second handle handed out its gate before start (header ('Events and the decision rules')); a damaged store
+#   was taken for a sign-out (header ('The store')); a step back that landed after the last
 #   activity extended the session (header: a step is judged against the
 #   latest reading).
 # Open divergences (library wrong): none. A new one goes into LIBRARY_BUGS
@@ -1021,7 +1021,7 @@ FIXED = [
                 ("expect", dict(state=U, is_enabled=1)),
             ],
         ),
-        "SPEC §7 and the header (set_passcode: STORAGE when another process "
+        "header ('The store') and the header (set_passcode: STORAGE when another process "
         "signed out meanwhile). Found by the model extended for issue 11: a "
         "set_passcode on a LOCKED session whose store was deleted signed out "
         "and set the new passcode in the same call, so a locked session came "
@@ -1042,7 +1042,7 @@ FIXED = [
                 ("unlock_with_biometrics", "ok", 0),  # LOCK_UNAVAILABLE: off
             ],
         ),
-        "SPEC §5 (found by the model extended for issue 11): store_secret "
+        "header ('Biometric shortcut') (found by the model extended for issue 11): store_secret "
         "replaces the host's item. An enable that failed after it (the "
         "session locked while the host stored) deleted the new item and kept "
         "the old wrap, whose item was gone: is_biometrics_enabled said 1 for a "
@@ -1061,7 +1061,7 @@ FIXED = [
                 ("require_unlocked",),
             ],
         ),
-        "SPEC §9: the library's own load_secret ends as a prompt whatever "
+        "header (1.1: prompts, warnings, delays, lifecycle names): the library's own load_secret ends as a prompt whatever "
         "the check's outcome: the deadlines are judged (an idle deadline past "
         "the cap locks IDLE) before its end counts as activity. The library "
         "counted the end as activity and stayed UNLOCKED.",
@@ -1080,7 +1080,7 @@ FIXED = [
                 ("expect", dict(state=U, ms_until_idle_lock=60_000)),
             ],
         ),
-        "SPEC §9: a clock step back during the check locks with CLOCK. The "
+        "header (1.1: prompts, warnings, delays, lifecycle names): a clock step back during the check locks with CLOCK. The "
         "library moved the last activity to the end of the check, an hour "
         "earlier, and saw no step.",
     ),
@@ -1099,7 +1099,7 @@ FIXED = [
                 ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
             ],
         ),
-        "SPEC §3: until its first start, a handle that opened a stored, "
+        "header ('Events and the decision rules'): until its first start, a handle that opened a stored, "
         "engaged session hands out nothing. The library's gate said OK.",
     ),
     (
@@ -1118,7 +1118,7 @@ FIXED = [
                 ("expect", dict(state=U)),
             ],
         ),
-        "SPEC §3 (creation and start): secrets and the gate answer "
+        "header ('Events and the decision rules') (creation and start): secrets and the gate answer "
         "SESSION_LOCKED until start.",
     ),
     (
@@ -1138,7 +1138,7 @@ FIXED = [
                 ("expect", dict(state=OUT, is_enabled=1)),
             ],
         ),
-        "SPEC §7: only a store that is absent is a sign-out; one cut short is "
+        "header ('The store'): only a store that is absent is a sign-out; one cut short is "
         "damage: STORAGE, and the session stays locked. The library took it "
         "for a sign-out: UNLOCKED, not engaged, the gate open.",
     ),
@@ -1160,7 +1160,7 @@ FIXED = [
                 ("expect", dict(state=U, is_enabled=0)),
             ],
         ),
-        "SPEC §7: damage is STORAGE and the session locks; opening never "
+        "header ('The store'): damage is STORAGE and the session locks; opening never "
         "blocks (a FIFO is refused); only absence is a sign-out.",
     ),
     (
@@ -1193,7 +1193,7 @@ FIXED = [
                 ("expect", dict(is_enabled=0, attempts_remaining=2)),
             ],
         ),
-        "SPEC §7: attempts_remaining is max_attempts when not engaged; the "
+        "header ('The store'): attempts_remaining is max_attempts when not engaged; the "
         "max_attempts stored with a store governs only while that store "
         "exists, and disable deletes it. The library keeps showing the "
         "deleted store's value until the next set_passcode.",
@@ -1213,7 +1213,7 @@ FIXED = [
                 ("expect", dict(state=U)),
             ],
         ),
-        "SPEC §3: start judges the time since the last *saved* activity "
+        "header ('Events and the decision rules'): start judges the time since the last *saved* activity "
         "(saved by unlock, set_passcode and each lock). The library judges "
         "the activity saved before create, so an unlock or a new passcode "
         "between create and the first start is ignored and the session "
@@ -1236,7 +1236,7 @@ FIXED = [
                 ("expect", dict(state=U)),
             ],
         ),
-        "SPEC §3, as above: the saved activity that is 'later than the clock' "
+        "header ('Events and the decision rules'), as above: the saved activity that is 'later than the clock' "
         "is the one from before create; the unlock saved the current reading. "
         "The library locks STARTUP.",
     ),
@@ -1256,7 +1256,7 @@ FIXED = [
                 ("expect", dict(attempts_remaining=2)),
             ],
         ),
-        "SPEC §2: 'A timeout of T has passed means elapsed >= T' and 'Arithmetic "
+        "header (conventions; clock steps): 'A timeout of T has passed means elapsed >= T' and 'Arithmetic "
         "saturates'; header conventions: 'a deadline that would fall past INT64_MAX "
         "never comes'. A 1 s delay started at clock INT64_MAX has elapsed 0: it has "
         "not passed. The library computes the end as a saturated deadline "
@@ -1280,8 +1280,8 @@ FIXED = [
                 ("expect", dict(state=U, is_warning=0, ms_until_warning=1_500)),
             ],
         ),
-        "SPEC §9 / header: the idle rule waits while a prompt is open 'but never "
-        "past prompt_cap_ms from the earliest prompt still open'; SPEC §2: passed "
+        "header (1.1: prompts, warnings, delays, lifecycle names) / header: the idle rule waits while a prompt is open 'but never "
+        "past prompt_cap_ms from the earliest prompt still open'; header (conventions; clock steps): passed "
         "means elapsed >= T (here 0 < 1500). The library saturates the cap to "
         "INT64_MAX, treats it as passed at once, and the prompt defers nothing "
         "(the model then also reports the warning as deferred to the cap).",
@@ -1328,7 +1328,7 @@ FIXED = [
                 ("expect", dict(state=U, attempts_remaining=2, ms_until_retry=0)),
             ],
         ),
-        "SPEC §4: set_passcode resets the attempt count; header "
+        "header ('Passcode'): set_passcode resets the attempt count; header "
         "(idlelock_delay_step): the delays follow the count of wrong "
         "passcodes. The library reset the count and kept the delay.",
     ),
@@ -1370,7 +1370,7 @@ FIXED = [
                 ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
             ],
         ),
-        "header (prompts): a lock makes every open prompt inert; SPEC §9: only "
+        "header (prompts): a lock makes every open prompt inert; header (1.1: prompts, warnings, delays, lifecycle names): only "
         "an absence that begins while a prompt is open is presence. The "
         "library kept the absence marked covered through the lock and the "
         "unlock, so a prompt opened later kept an absence of 60 s unlocked.",
@@ -1391,8 +1391,8 @@ FIXED = [
                 ("expect", dict(state=L, reason=Reason.IDLE)),
             ],
         ),
-        "SPEC §2: before a passcode a clock step 'just resets the bookkeeping "
-        "to now'; §9: never past prompt_cap_ms from the earliest prompt. The "
+        "header (conventions; clock steps): before a passcode a clock step 'just resets the bookkeeping "
+        "to now'; header (1.1: prompts, warnings, delays, lifecycle names): never past prompt_cap_ms from the earliest prompt. The "
         "library measured the cap from the opening before the step, 900 s "
         "ahead of the clock, and deferred the idle lock for 17 minutes.",
     ),
@@ -1755,7 +1755,7 @@ FIXED += [
                 ("expect", dict(state=U)),
             ],
         ),
-        "SPEC §2 (a timeout of T has passed means elapsed >= T; arithmetic "
+        "header (conventions; clock steps) (a timeout of T has passed means elapsed >= T; arithmetic "
         "saturates): the entry's end, past INT64_MAX, was saturated to "
         "INT64_MAX, so an entry at that reading was too old 0 ms later.",
     ),
@@ -1774,7 +1774,7 @@ FIXED += [
                 ("expect", dict(state=L, reason=Reason.STARTUP, last_activity_ms=T0)),
             ],
         ),
-        "SPEC §7 (a damaged store locks the session) and §9 (a prompt's end "
+        "header ('The store') (a damaged store locks the session) and header (1.1: prompts, warnings, delays, lifecycle names) (a prompt's end "
         "is activity while the session is unlocked). The library ended the "
         "check's prompt as activity, then locked: the last activity moved to "
         "the finish of a check whose answer was never applied.",
@@ -1794,7 +1794,7 @@ FIXED += [
                 ("expect", dict(state=U, is_enabled=0)),
             ],
         ),
-        "SPEC §4's order (no passcode: NO_PASSCODE) for the pair: the finish "
+        "header ('Passcode')'s order (no passcode: NO_PASSCODE) for the pair: the finish "
         "answered LOCK_UNAVAILABLE 'the biometric shortcut changed while the "
         "check ran; try again' to a session that no longer had a passcode.",
     ),
@@ -2031,7 +2031,7 @@ FIXED += [
                 ("expect", dict(state=U)),
             ],
         ),
-        "SPEC §10 (Requests: one definition of expired serves both finish and "
+        "header (1.2) (Requests: one definition of expired serves both finish and "
         "the table; begin frees expired requests before it reports a full "
         "table). Issue 19, finding 6: begin judged the table at the latest "
         "reading of an earlier call, before reading the clock, so with begin "
@@ -2055,7 +2055,7 @@ FIXED += [
                 ("expect", dict(state=U)),
             ],
         ),
-        "SPEC §10 (a request expires on a clock step; begin frees expired "
+        "header (1.2) (a request expires on a clock step; begin frees expired "
         "requests before it reports a full table). Issue 19, finding 6.",
     ),
     (
@@ -2284,6 +2284,61 @@ CASES += [
             ("foreground",),  # away 41.501 s since the real departure
             ("expect", dict(state=L, reason=Reason.BACKGROUNDED)),
         ],
+    ),
+]
+
+# Issue 26 (found by the model's long profile while checking the 1.2.2
+# rules; it reproduces on 1.2.1).
+FIXED += [
+    (
+        Case(
+            "an_earlier_prompts_end_was_listed_for_an_absence_it_did_not_cover",
+            mode="memory",
+            config=dict(BASE, idle_after_ms=60_000, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                        grace_ms=46_173, max_attempts=1, prompt_cap_ms=65_536),
+            steps=[
+                ("prompt_begin",),
+                ("prompt_end", 1),  # a prompt that ends before the absence
+                ("prompt_begin",),  # the prompt open when the absence begins
+                ("clock", 1),
+                ("inactive",),
+                ("set_passcode", "2468"),
+                ("expect", dict(state=U, ms_until_next_deadline=46_174)),
+            ],
+        ),
+        "header (snapshot.ms_until_next_deadline; 'Prompts the app opens "
+        "itself'): an absence is presence until the end of the prompt open "
+        "when it began plus grace_ms. The library also listed the end of a "
+        "prompt that had ended before the absence began (one ms earlier than "
+        "the end of the grace window): an early wake, no lock, but not a moment "
+        "anything could change. An absence now forgets an earlier prompt's end.",
+    ),
+]
+
+FIXED += [
+    (
+        Case(
+            "a_delay_carried_near_int64_min_came_back",
+            mode="memory",
+            origin=INT64_MIN + 5,
+            config=dict(BASE, idle_after_ms=NEVER, background_after_ms=0, inactive_after_ms=0, grace_ms=0,
+                        max_attempts=2, lock_on_start=0, delay_schedule=((1, 1_000),)),
+            steps=[
+                ("set_passcode", "2468"),
+                ("unlock", "1357"),  # a 1 s delay from INT64_MIN + 5
+                ("clock", NEVER),
+                ("check",),  # long over
+                ("clock", INT64_MIN + 2),  # a step back to just above INT64_MIN
+                ("background",),
+                ("expect", dict(ms_until_retry=0, ms_until_next_deadline=NEVER)),
+            ],
+        ),
+        "idlelock_delay_step (1.2.2): a step carries a delay over, what it had "
+        "left at the previous reading (here nothing). The library moved the "
+        "period's start back by its length from the landing reading, which "
+        "saturated at INT64_MIN and so brought 994 ms of an ended delay back "
+        "(found by the model's long profile). The delay now counts down what "
+        "it had left from the landing reading.",
     ),
 ]
 

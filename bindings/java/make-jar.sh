@@ -11,9 +11,12 @@
 # stripped into org/idlelock/native/linux-<cpu>/. Then the classes
 # (CLASSES, compiled --release 8), META-INF/LICENSE,
 # META-INF/THIRD_PARTY_NOTICES.md (libsodium's ISC notice: the natives
-# carry libsodium), the pom under META-INF/maven/org.idlelock/idlelock/,
-# and the manifest. One line per step; each tool's output goes to a log
-# under BUILD/jar/logs, shown when the step fails.
+# carry libsodium), the pom (POM in the environment: bindings/java/pom.xml.in
+# as mk/java.mk fills it) under META-INF/maven/org.idlelock/idlelock/, and
+# the manifest; the jar made reproducible (scripts/reproducible.py:
+# SOURCE_DATE_EPOCH, name order with the manifest first, fixed modes). One
+# line per step; each tool's output goes to a log under BUILD/jar/logs,
+# shown when the step fails.
 set -eu
 version=$1 build=$2 classes=$3 out=$4
 shift 4
@@ -50,7 +53,7 @@ done
 
 cp -R "$classes/." "$stage/"
 cp LICENSE THIRD_PARTY_NOTICES.md "$stage/META-INF/"
-sed "s/@VERSION@/$version/g" bindings/java/pom.xml.in > "$stage/META-INF/maven/org.idlelock/idlelock/pom.xml"
+cp "${POM:?make-jar.sh: POM (the filled pom.xml) is not set}" "$stage/META-INF/maven/org.idlelock/idlelock/pom.xml"
 printf 'groupId=org.idlelock\nartifactId=idlelock\nversion=%s\n' "$version" \
     > "$stage/META-INF/maven/org.idlelock/idlelock/pom.properties"
 cat > "$build/jar/manifest.txt" <<MANIFEST
@@ -61,3 +64,5 @@ Bundle-License: MIT
 MANIFEST
 rm -f "$out"
 step JAR "$out" "$logs/jar.log" ${JAR:-jar} --create --file "$out" --manifest "$build/jar/manifest.txt" -C "$stage" .
+step ZIP "$out" "$logs/reproducible.log" ${PYTHON:-python3} scripts/reproducible.py zip "$out" \
+    --first META-INF/ --first META-INF/MANIFEST.MF

@@ -894,7 +894,11 @@ Lock.unlock_with_biometrics = event(C.idlelock_unlock_with_biometrics)
 -- request, the sentinel's finalizer only queues its core on the lock (a
 -- finalizer must not call C: the call could run a Lua listener in the middle
 -- of a collection); the next begin_* or poll() finishes it as cancelled, so a
--- forgotten request never holds one of the BIOMETRIC_REQUESTS_MAX slots.
+-- forgotten request never holds one of the BIOMETRIC_REQUESTS_MAX slots. The
+-- finalizer wipes an enable request's secret at once (ffi.fill calls no
+-- library function), and the secret array wipes itself when it is collected
+-- (a request dropped with its lock is never reaped): a dropped request's
+-- secret lingers neither until the next frame nor in freed memory.
 
 local Core = {}
 Core.__index = Core
@@ -918,6 +922,7 @@ local auth_names = { [M.AUTH_OK] = "AUTH_OK", [M.AUTH_FAILED] = "AUTH_FAILED",
                      [M.AUTH_CANCELLED] = "AUTH_CANCELLED", [M.AUTH_UNAVAILABLE] = "AUTH_UNAVAILABLE" }
 local secret_t = ffi.typeof("uint8_t[$]", M.AUTH_SECRET_BYTES)
 local sentinel_t = ffi.typeof("uint8_t[1]")
+local function wipe_secret(secret) ffi.fill(secret, M.AUTH_SECRET_BYTES) end
 
 --- idlelock_biometric_finish for a core whose arguments are checked; returns
 --- the snapshot, or raises what finish raises.
@@ -961,7 +966,7 @@ local function begin_biometric(self, purpose)
   local h = handle(self)
   reap(self)
   local token = u64_box()
-  local secret = purpose == M.BIOMETRIC_ENABLE and secret_t() or nil
+  local secret = purpose == M.BIOMETRIC_ENABLE and ffi.gc(secret_t(), wipe_secret) or nil
   local out = self._out
   self._depth = self._depth + 1
   local rc = (self._cb and call_nojit or call)(C.idlelock_biometric_begin, h, purpose, token, secret,
@@ -983,7 +988,11 @@ local function begin_biometric(self, purpose)
     snapshot = s,
     _core = core,
     _sentinel = ffi.gc(sentinel_t(), function()
-      if not core.done then local l = core.lock; l._dropped[#l._dropped + 1] = core end
+      if not core.done then
+        if secret then ffi.fill(secret, M.AUTH_SECRET_BYTES) end
+        local l = core.lock
+        if l._h then l._dropped[#l._dropped + 1] = core end
+      end
     end),
   }, Request)
   local ok, err = pcall(finish, self, 0, s) -- a listener that raised during the begin

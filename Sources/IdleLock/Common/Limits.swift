@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The bounds of SPEC §3's configuration table: checked when a host's config
+// The bounds of the header's idlelock_config bounds: checked when a host's config
 // is validated (ABI/ConfigConversion.swift) and, for what a store holds, when
 // a store is read back (Store/StoreFormat.swift).
 

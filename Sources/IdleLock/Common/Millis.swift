@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Millisecond arithmetic that saturates instead of wrapping (SPEC §2).
+// Millisecond arithmetic that saturates instead of wrapping (header (conventions; clock steps)).
 
 enum Millis {
     /// `IDLELOCK_NEVER`: no deadline.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The passcode wrap of SPEC §4: Argon2id derives a key from the passcode
+// The passcode wrap of the header's "Passcode": Argon2id derives a key from the passcode
 // (then keyed BLAKE2b with the device key, when one is given), and that key
 // seals the session key with XChaCha20-Poly1305. A wrong passcode is one
 // whose key does not open the wrap. All of it is libsodium.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Sealed secrets (SPEC §6): named byte strings kept only as ciphertext.
+// Sealed secrets (header, "Sealed secrets and the gate"): named byte strings kept only as ciphertext.
 //
 // A record is found by its id, a keyed BLAKE2b hash of the name under a
 // subkey of the session key, so the name itself is never kept. The value is

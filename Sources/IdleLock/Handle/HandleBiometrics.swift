@@ -122,10 +122,17 @@ extension IdleLockHandle {
     }
 
     /// Saves the biometric wrap (nil: the shortcut is off) to the store in
-    /// one durable step; nothing to do without a store.
+    /// one durable step; nothing to do without a store. Turning it on needs
+    /// the session unlocked in the state the call leaves (another process's
+    /// lockout, taken in under the store lock, refuses it); turning it off
+    /// works in every state.
     func saveBiometricWrap(_ shortcut: KeyWrap?) throws(IdleLockError) {
         guard let store, rules.engaged else { return }
-        let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+        let image = try updateAsSeen({ () throws(IdleLockError) in
+            if shortcut != nil && !rules.handsOut {
+                throw IdleLockError(.sessionLocked, "the session was locked (another process locked it out?) while the shortcut was being enabled; it was not turned on")
+            }
+        }) { (image: inout StoreImage) throws(IdleLockError) -> Bool in
             guard store.isOurs(image) else {
                 throw IdleLockError(.sessionLocked, "another process signed in with its own passcode; this session is locked")
             }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC §4 on the handle: set_passcode and unlock. Each runs in two
+// The header's "Passcode" on the handle: set_passcode and unlock. Each runs in two
 // transactions around the key derivation, which runs with the mutex
 // released; the second reads the clock afresh and judges first, as every
 // call does, so what the call reports is the state when it returns. With a
@@ -69,12 +69,16 @@ extension IdleLockHandle {
                 try savePasscode(sealed, deviceWrap: deviceWrap, now: now, store: store)
                 noteSavedActivity(now)
             }
+            // What the store now holds: no saved lock, as the state here.
+            savedEpoch = rules.lockEpoch
             wrap = sealed
+            // The new passcode is activity before its requests are voided:
+            // an idle lock a voided prompt deferred is judged from it. A lock
+            // after this point is a new one, saved by the transaction.
+            rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
             shortcutTurnedOff = bioWrap != nil
             bioWrap = nil
             voidBiometricRequests()
-            rules.passcodeSet(now: now, maxAttempts: config.maxAttempts)
-            savedEpoch = rules.lockEpoch
         }
         // A new passcode turns the shortcut off: the host's item goes too.
         if shortcutTurnedOff { return deletingSecret(after: result) }
@@ -89,7 +93,11 @@ extension IdleLockHandle {
         let limit = config.maxAttempts
         let stamp = bootID
         if rules.engaged {
-            let written = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+            let written = try updateAsSeen({ () throws(IdleLockError) in
+                guard rules.state == .unlocked else {
+                    throw IdleLockError(.sessionLocked, "the session was locked (another process locked it out?) while this passcode was being set; nothing changed")
+                }
+            }) { (image: inout StoreImage) throws(IdleLockError) -> Bool in
                 guard store.isOurs(image) else {
                     throw IdleLockError(.storage, "another process signed in with its own passcode meanwhile; nothing changed")
                 }
@@ -133,6 +141,7 @@ extension IdleLockHandle {
         defer { ilk_scrub_vector_registers() } // no passcode or key fragment left in them
         let myTurn = takeAttemptTurn()
         var entryNow: Int64 = 0
+        var stepsAtEntry: UInt32 = 0
         var ticket: AttemptTicket? = nil
         var counted: PasscodeWrap? = nil
         // Holding the turn, this half delivers only its own changes (the
@@ -142,6 +151,7 @@ extension IdleLockHandle {
         let first = transact(into: out, ownChangesOnly: myTurn) { now throws(IdleLockError) in
             entryNow = now
             rules.check(now: now)
+            stepsAtEntry = rules.clockSteps
             try refreshFromStore()
             guard rules.engaged, let current = wrap else { throw IdleLockHandle.noPasscode }
             guard rules.state != .lockedOut else { throw IdleLockHandle.lockedOut }
@@ -174,11 +184,17 @@ extension IdleLockHandle {
         // A fresh reading: `out` describes the state when the call returns
         // (the derivation may have taken seconds); the attempt itself is
         // judged at the call's entry (its delay starts there, a right one is
-        // last activity there: SPEC §4).
+        // last activity there: the header's "Passcode").
         let second = transact(into: out) { now throws(IdleLockError) in
             // Before listeners run: one of them may unlock again.
             if myTurn { passAttemptTurn() }
             rules.check(now: now)
+            // A clock step since the entry (during the derivation): the
+            // entry's reading is on the clock's old timeline, so the attempt
+            // is taken at this one (its delay starts here, a right one's
+            // entry and activity are here): never a passcode entry the clock
+            // has not reached, nor a delay that waits for the step to pass.
+            if rules.clockSteps != stepsAtEntry || now < entryNow { entryNow = now }
             // A check that could not run stays counted (fail closed); one
             // that brought the count to the limit is a lockout, as a wrong
             // passcode would be.
@@ -250,7 +266,7 @@ extension IdleLockHandle {
     /// Counts an attempt before its check. With a store: under the store
     /// lock, re-read the count; at the limit, lock out unchecked; otherwise
     /// raise it and save it together with the delay a wrong passcode would
-    /// then start (SPEC §7: a kill during the check skips neither), or
+    /// then start (header, "The store": a kill during the check skips neither), or
     /// refuse the attempt unchecked.
     private func countAttempt(now: Int64) throws(IdleLockError) -> AttemptTicket {
         guard let store else {
@@ -396,6 +412,11 @@ extension IdleLockHandle {
         if outcome == .unlocked || (outcome == .lockedOut && !lockUnsaved) { savedEpoch = rules.lockEpoch }
         absorb(image)
         if outcome == .unlocked { noteSavedActivity(now) }
+        // What the re-read took in (another process turned the shortcut off,
+        // voiding a request whose prompt deferred a due idle lock) may have
+        // locked the session again: the call answers from the state it
+        // leaves, as an unlock a lock overtook.
+        if outcome == .unlocked && rules.state != .unlocked { return .overtaken }
         return outcome
     }
 }

@@ -85,7 +85,8 @@ extension IdleLockHandle {
             try change(&vault)
             return
         }
-        let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+        let image = try updateAsSeen({ () throws(IdleLockError) in try requireOpen() }) {
+            (image: inout StoreImage) throws(IdleLockError) -> Bool in
             guard store.isOurs(image) else {
                 throw IdleLockError(.sessionLocked, "another process signed in with its own passcode; this session is locked")
             }

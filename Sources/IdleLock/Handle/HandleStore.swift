@@ -105,6 +105,39 @@ extension IdleLockHandle {
         }
     }
 
+    /// A durable step that applies only to the store as this handle last
+    /// took it in: when another process changed this sign-in's store since
+    /// (found under the store lock), nothing is written; the change is taken
+    /// in first (`absorb`: a lockout, a shortcut turned off, which voids the
+    /// requests whose prompts deferred a due idle lock and so may lock the
+    /// session), `stillAllowed` is asked again against the state that
+    /// leaves (it throws when the call may no longer go ahead), and the step
+    /// is tried again. So a step that needs the session unlocked never
+    /// writes while the call leaves it locked. Returns what `update`
+    /// returns (nil: the store is gone).
+    func updateAsSeen(_ stillAllowed: () throws(IdleLockError) -> Void,
+                      _ apply: (inout StoreImage) throws(IdleLockError) -> Bool) throws(IdleLockError) -> StoreImage? {
+        guard let store else { return nil }
+        for _ in 0..<IdleLockHandle.updateAsSeenTries {
+            var changedSince = false
+            let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
+                if store.isOurs(image) && image.generation != store.knownGeneration {
+                    changedSince = true
+                    return false
+                }
+                return try apply(&image)
+            }
+            guard let image, changedSince else { return image }
+            absorb(image)
+            try stillAllowed()
+        }
+        throw IdleLockError(.storage, "another process kept writing the store while this call tried to; nothing changed; try again")
+    }
+
+    /// How many times `updateAsSeen` takes in another process's change
+    /// before it gives up.
+    static let updateAsSeenTries = 4
+
     /// Takes on what other processes changed in this sign-in's store: a new
     /// passcode (attempts against the old one are void), the secrets, the
     /// count and limit (a lockout there is a lockout here). Every image a
@@ -140,8 +173,10 @@ extension IdleLockHandle {
     /// begun before it), so an unlocked session (the hot path) pays one
     /// comparison here, as before.
     func saveLockIfNeeded() -> IdleLockError? {
-        guard let store, rules.engaged, rules.state != .unlocked else { return nil }
-        let lockDue = rules.lockEpoch != savedEpoch
+        // An unlocked session (the hot path) has no lock to save, and a step
+        // it saw would have locked it unless it is not engaged.
+        guard let store, rules.state != .unlocked || rules.passcodePolicy.stepUntold else { return nil }
+        let lockDue = rules.engaged && rules.state != .unlocked && rules.lockEpoch != savedEpoch
         let stepUntold = rules.passcodePolicy.stepUntold
         guard lockDue || stepUntold else { return nil }
         if stepUntold { rules.clockStepTold(storeEntry: nil) }
@@ -151,14 +186,17 @@ extension IdleLockHandle {
         let stamp = bootID
         do throws(IdleLockError) {
             let image = try store.update { (image: inout StoreImage) throws(IdleLockError) -> Bool in
-                guard store.isOurs(image) else { return false }
+                let ours = store.isOurs(image)
                 var changed = false
-                if lockDue {
+                if lockDue && ours {
                     image.savedLock = reason
                     image.savedActivity = activity
                     image.bootID = stamp
                     changed = true
                 }
+                // Whichever sign-in the store holds (this handle may not be
+                // engaged, or be another sign-in's): its entry was recorded
+                // on the clock's old timeline too.
                 if stepUntold, image.passcodeEnteredAt != PasscodePolicy.unknownEntry,
                    isThisBoot(image.passcodeBootID) {
                     rules.clockStepTold(storeEntry: image.passcodeEnteredAt)

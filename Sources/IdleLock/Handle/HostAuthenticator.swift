@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The host authenticator (SPEC §5): the caller's keystore callbacks, copied
+// The host authenticator (header, "Biometric shortcut"): the caller's keystore callbacks, copied
 // at create. The library calls them only with no internal lock held. What
 // the host releases is key material for a wrap, never a yes/no.
 

@@ -54,20 +54,22 @@ final class IdleLockHandle {
     /// `rules.lockEpoch` when a lock was last saved (or adopted).
     var savedEpoch: UInt64 = 0
 
-    private var seq: UInt64 = 0
-    private var published: VisibleState
-    private var registry = ListenerRegistry()
-    private var queue = SnapshotQueue()
-    private var draining = false
-    private var drainer = PlatformThread.current()
-    private var inFlightToken: UInt64 = 0
+    // The listeners' state (HandleListeners.swift) and the visible state
+    // they hear (HandleSnapshot.swift): only the handle's own files use it.
+    var seq: UInt64 = 0
+    var published: VisibleState
+    var registry = ListenerRegistry()
+    var queue = SnapshotQueue()
+    var draining = false
+    var drainer = PlatformThread.current()
+    var inFlightToken: UInt64 = 0
     /// The thread whose passcode attempt is being checked: attempts on one
     /// handle are checked one at a time, so that a delay a wrong one starts
     /// refuses the next (HandlePasscode.swift, `takeAttemptTurn`).
     var attemptHolder: PlatformThread? = nil
     /// Where `settle` builds a snapshot the caller did not ask for (for
     /// listeners, or the watcher), under the mutex.
-    private let scratch: UnsafeMutablePointer<Snapshot>
+    let scratch: UnsafeMutablePointer<Snapshot>
     /// The optional watcher thread (DeadlineWatcher.swift).
     var watcher: DeadlineWatcher? = nil
     /// The open requests of the two-phase biometric pair
@@ -374,160 +376,6 @@ final class IdleLockHandle {
         if let out, let own { out.pointee = own }
     }
 
-    /// A lock takes effect in memory first: the session key is wiped. The
-    /// test is inlined into every call; the wipe is not.
-    @inline(always)
-    func sealIfLocked() {
-        if rules.state != .unlocked && keyLoaded { seal() }
-    }
-
-    @inline(never)
-    private func seal() {
-        sessionKey.wipe()
-        keyLoaded = false
-    }
-
-    /// With the mutex held: wipe the session key of a locked session, and
-    /// give a change of the visible state a new `seq` (queued for
-    /// listeners). The full snapshot (with its deadlines) is computed only
-    /// when the caller asked for it (into `out`), or a listener or the
-    /// watcher needs it.
-    /// Returns true when the snapshot went straight into `out` (nothing
-    /// queued before or by the call). Only the hot events do that
-    /// (`direct`); the other calls build it in `scratch` and copy it, one
-    /// copy of that code less.
-    @inline(always)
-    private func settle(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, judgedNow: Bool,
-                        direct: Bool) -> Bool {
-        sealIfLocked()
-        let listening = !registry.isEmpty
-        // Straight into the host's `out` when only the caller reads it: the
-        // rules report the snapshot's times in one pass, whose warning is
-        // also the visible state's. (`size` is this version's already.)
-        if direct, let out, !listening, watcher == nil, queue.isEmpty {
-            let report = rules.report(now: now, judgedNow: judgedNow)
-            writeTimes(to: out, report: report)
-            let shown = shownState(now: now, isWarning: report.isWarning)
-            publish(shown.visible)
-            writeState(to: out, shown)
-            return true
-        }
-        let heard = publish(visibleState(now: now, isWarning: rules.isWarning(now: now))) && listening
-        guard out != nil || heard || watcher != nil else { return false }
-        settleShared(now: now, into: out, heard: heard)
-        return false
-    }
-
-    /// Gives a change of the visible state a new `seq`; true when it changed.
-    @inline(always)
-    @discardableResult
-    private func publish(_ visible: VisibleState) -> Bool {
-        guard visible != published else { return false }
-        published = visible
-        seq &+= 1
-        return true
-    }
-
-    /// `settle` when a listener or the watcher reads the snapshot too, or
-    /// listeners will run after the call: it is built in `scratch` and
-    /// copied out (the library never reads back the host's memory: another
-    /// thread of the host may be writing the same buffer), queued, shown
-    /// to the watcher. Not inlined.
-    @inline(never)
-    private func settleShared(now: Int64, into out: UnsafeMutablePointer<Snapshot>?, heard: Bool) {
-        let report = rules.report(now: now)
-        writeSnapshot(to: scratch, report: report, shown: shownState(now: now, isWarning: report.isWarning))
-        out?.pointee = scratch.pointee
-        // A deadline that moved earlier than the watcher's alarm wakes it.
-        if let watcher, Millis.add(now, scratch.pointee.msUntilNextDeadline) < watcher.armedAt {
-            watcher.wake()
-        }
-        if heard { queue.push(scratch.pointee) }
-    }
-
-    /// The part of the state whose change produces a new `seq` (not the
-    /// times, which move on every touch).
-    @inline(always)
-    private func visibleState(now: Int64, isWarning: Bool) -> VisibleState {
-        shownState(now: now, isWarning: isWarning).visible
-    }
-
-    /// The fields of the visible state, each read once: packed for the
-    /// comparison with the published state, and written to the snapshot
-    /// from the same values (after a write to the host's struct, which
-    /// may be anywhere, the compiler would read the handle's fields
-    /// again).
-    struct Shown {
-        let state: LockState
-        let reason: LockReason
-        let engaged: Bool
-        let biometricsEnabled: Bool
-        let biometricsAvailable: Bool
-        let away: Bool
-        let attemptsRemaining: Int32
-        let passcodeRequired: Bool
-        let visible: VisibleState
-    }
-
-    @inline(always)
-    private func shownState(now: Int64, isWarning: Bool) -> Shown {
-        let state = rules.state, reason = rules.reason, engaged = rules.engaged
-        let biometricsEnabled = bioWrap != nil, biometricsAvailable = bioAvailable, away = rules.isAway
-        let attempts = rules.attemptsRemaining, passcodeRequired = rules.isPasscodeRequired(now: now)
-        return Shown(state: state, reason: reason, engaged: engaged, biometricsEnabled: biometricsEnabled,
-                     biometricsAvailable: biometricsAvailable, away: away, attemptsRemaining: attempts,
-                     passcodeRequired: passcodeRequired,
-                     visible: VisibleState(state: state, reason: reason, isEnabled: engaged,
-                                           isBiometricsEnabled: biometricsEnabled,
-                                           isBiometricsAvailable: biometricsAvailable, isAway: away,
-                                           attemptsRemaining: attempts, isWarning: isWarning,
-                                           isPasscodeRequired: passcodeRequired))
-    }
-
-    /// The visible state at `now` (create: no listener hears it).
-    private func visibleState(now: Int64) -> VisibleState {
-        visibleState(now: now, isWarning: rules.isWarning(now: now))
-    }
-
-    /// Fills `s` field by field (in place: `s` is usually the host's own
-    /// `out`) from what `settle` computed at one reading: the rules'
-    /// report and the visible state's fields (nothing computed twice).
-    @inline(always)
-    private func writeSnapshot(to s: UnsafeMutablePointer<Snapshot>, report r: RulesReport, shown: Shown) {
-        s.pointee.size = UInt32(MemoryLayout<Snapshot>.size)
-        writeTimes(to: s, report: r)
-        writeState(to: s, shown)
-    }
-
-    /// The report's fields, written as soon as they are computed (fewer
-    /// values kept across the rest: BENCHMARKS.md "Profile").
-    @inline(always)
-    private func writeTimes(to s: UnsafeMutablePointer<Snapshot>, report r: RulesReport) {
-        s.pointee.msUntilIdleLock = r.msUntilIdleLock
-        s.pointee.isWarning = r.isWarning ? 1 : 0
-        s.pointee.reserved1 = 0
-        s.pointee.msUntilWarning = r.msUntilWarning
-        s.pointee.msUntilRetry = r.msUntilRetry
-        s.pointee.msUntilNextDeadline = r.msUntilNextDeadline
-    }
-
-    /// The rest, after `publish` (which gives `seq`).
-    @inline(always)
-    private func writeState(to s: UnsafeMutablePointer<Snapshot>, _ shown: Shown) {
-        s.pointee.state = shown.state.rawValue
-        s.pointee.seq = seq
-        s.pointee.reason = shown.reason.rawValue
-        s.pointee.isEnabled = shown.engaged ? 1 : 0
-        s.pointee.isBiometricsEnabled = shown.biometricsEnabled ? 1 : 0
-        s.pointee.isBiometricsAvailable = shown.biometricsAvailable ? 1 : 0
-        s.pointee.isAway = shown.away ? 1 : 0
-        s.pointee.attemptsRemaining = shown.attemptsRemaining
-        s.pointee.lastActivity = rules.lastActivity
-        s.pointee.isPasscodeRequired = shown.passcodeRequired ? 1 : 0
-        s.pointee.reserved2 = 0
-        s.pointee.lastAuthentication = rules.lastAuthentication
-    }
-
     // MARK: - Events
 
     func start(into out: UnsafeMutablePointer<Snapshot>? = nil) -> CallResult {
@@ -622,83 +470,6 @@ final class IdleLockHandle {
         return result
     }
 
-    // MARK: - The watcher thread
-
-    /// Starts the watcher (default clock only). Starting it twice is fine.
-    func watchStart() throws(IdleLockError) {
-        guard config.clock == nil else {
-            throw .invalid("the watcher sleeps on the system's clock (Linux CLOCK_BOOTTIME) and cannot follow a caller-supplied clock; call idlelock_check from your own timer at ms_until_next_deadline")
-        }
-        mutex.lock()
-        defer { mutex.unlock() }
-        if watcher != nil { return }
-        let started = try DeadlineWatcher.make()
-        // The thread is handed its own watcher with the handle: it never
-        // looks up the handle's current one, so after a stop and a new
-        // start it cannot adopt the new thread's watcher (and swallow its
-        // stop).
-        let retained = Unmanaged.passRetained(WatchThread(handle: self, watcher: started))
-        let rc = PlatformThread.start({ argument in
-            IdleLockHandle.watch(argument)
-            return nil
-        }, retained.toOpaque(), as: &started.thread)
-        guard rc == 0 else {
-            retained.release()
-            throw IdleLockError(.internal, "pthread_create failed for the watcher (error ", Int64(rc), ")")
-        }
-        watcher = started
-    }
-
-    /// Stops the watcher and waits for exactly the thread it stopped,
-    /// unless called on that thread itself (from a listener it runs): then
-    /// it is detached and ends when that call returns. Stopping a stopped
-    /// watcher is fine (nothing to wait for: the stop that took it waits).
-    func watchStop() {
-        mutex.lock()
-        guard let stopping = watcher else {
-            mutex.unlock()
-            return
-        }
-        stopping.stopRequested = true
-        watcher = nil
-        mutex.unlock()
-        stopping.wake()
-        if stopping.thread.isCurrent {
-            stopping.thread.detach()
-        } else {
-            stopping.thread.join()
-        }
-    }
-
-    /// The watcher thread: sleep until the next deadline (or a wake-up),
-    /// then `check`. It holds its own references to the handle and to its
-    /// watcher (its own from creation), so a listener on this thread may
-    /// destroy the handle.
-    private static func watch(_ argument: UnsafeMutableRawPointer?) {
-        guard let argument else { return }
-        let own = Unmanaged<WatchThread>.fromOpaque(argument).takeRetainedValue()
-        let handle = own.handle
-        let mine = own.watcher
-        var lastFired = Int64.min
-        while true {
-            handle.mutex.lock()
-            if mine.stopRequested {
-                handle.mutex.unlock()
-                return
-            }
-            let now = readClock(nil)
-            let wait = handle.rules.msUntilNextDeadline(now: now)
-            let at = AlarmRules.nextAlarm(now: now, wait: wait, lastFired: lastFired) // never spins
-            mine.armedAt = at
-            handle.mutex.unlock()
-            mine.arm(at: at)
-            if mine.sleep() {
-                lastFired = at
-                _ = handle.check()
-            }
-        }
-    }
-
     // MARK: - Prompts
 
     func promptBegin() -> (CallResult, UInt64) {
@@ -732,77 +503,5 @@ final class IdleLockHandle {
     @inline(always)
     func snapshot(into out: UnsafeMutablePointer<Snapshot>?) -> CallResult {
         event(.check, into: out)
-    }
-
-    // MARK: - Listeners
-
-    /// Registers `call` to hear every later change; returns its token.
-    func subscribe(_ call: @escaping (Snapshot) -> Void) throws(IdleLockError) -> UInt64 {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return try registry.add(call, since: seq)
-    }
-
-    /// Returns once no call of the listener runs on another thread.
-    func unsubscribe(token: UInt64) throws(IdleLockError) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        guard registry.remove(token: token) else {
-            throw .invalid("no listener is subscribed with token ", Int64(clamping: token))
-        }
-        while inFlightToken == token && !(draining && drainer.isCurrent) {
-            mutex.wait()
-        }
-    }
-
-    /// Delivers what a transaction with `ownChangesOnly` left queued; the
-    /// caller's `out` keeps the state that transaction wrote.
-    func deliverPending(keeping out: UnsafeMutablePointer<Snapshot>?) {
-        mutex.lock()
-        let pending = !queue.isEmpty
-        mutex.unlock()
-        guard pending else { return }
-        // Read back only to restore the caller's own buffer after the
-        // listeners (what listeners hear never comes from it).
-        let own = out?.pointee
-        deliver()
-        if let out, let own { out.pointee = own }
-    }
-
-    /// Delivers queued snapshots in `seq` order, one thread at a time, with
-    /// no lock held during a listener call. A thread that finds another
-    /// draining leaves its snapshots to it (so a listener that calls back
-    /// in has its own changes delivered after the current one).
-    /// `limit`: stop before a later `seq` (what is left is delivered by the
-    /// next call that delivers).
-    private func deliver(through limit: UInt64 = UInt64.max) {
-        mutex.lock()
-        if draining {
-            mutex.unlock()
-            return
-        }
-        // A listener may destroy the handle (idlelock_destroy): this thread
-        // holds its own reference until the delivery is over, so the memory
-        // outlives that listener's return however the call reached it.
-        let held = Unmanaged.passRetained(self)
-        draining = true
-        drainer = PlatformThread.current()
-        while let snapshot = queue.pop(through: limit) {
-            var after: UInt64 = 0
-            while let listener = registry.first(after: after) {
-                after = listener.token
-                // A listener hears only changes made after it subscribed.
-                if snapshot.seq <= listener.since { continue }
-                inFlightToken = listener.token
-                mutex.unlock()
-                listener.call(snapshot)
-                mutex.lock()
-                inFlightToken = 0
-                mutex.broadcast()
-            }
-        }
-        draining = false
-        mutex.unlock()
-        held.release() // may free the handle: nothing of it is touched after
     }
 }

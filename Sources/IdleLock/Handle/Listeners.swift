@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Listener registrations and the per-handle queue of snapshots waiting to be
-// delivered (SPEC §7). Both are guarded by the handle's mutex.
+// delivered (header, "Listeners"). Both are guarded by the handle's mutex.
 
 struct Listener {
     let token: UInt64

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A handle's validated configuration, as Swift values. The ABI layer makes
 // one from the host's `idlelock_config` (ABI/ConfigConversion.swift), which
-// checks every field against SPEC §3 first.
+// checks every field against the header's bounds (idlelock_config) first.
 
 /// The caller's clock: `idlelock_clock_fn` and its context.
 struct HostClock {

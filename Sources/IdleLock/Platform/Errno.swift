@@ -24,4 +24,8 @@ struct Errno: Error {
 
     /// EINTR: a signal interrupted the call before it did anything.
     var meansInterrupted: Bool { code == EINTR }
+
+    /// flock's EINVAL, ENOLCK or EOPNOTSUPP: this file system cannot lock
+    /// this file (a folder on a network or FUSE file system).
+    var meansLockingUnsupported: Bool { code == EINVAL || code == ENOLCK || code == EOPNOTSUPP }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The exclusive lock of an open file, with a bounded wait: flock(2), which
-// locks the open file (not the path) and goes with its last descriptor, so
-// a process that dies holding it holds it no more.
+// The exclusive lock of an open file or folder, with a bounded wait:
+// flock(2), which locks the open file (not the path) and goes with its last
+// descriptor, so a process that dies holding it holds it no more.
 
 import CSystem
 
@@ -13,15 +13,15 @@ enum FileLockFailure: Error {
     case failed(Errno)
 }
 
-extension OpenFile {
-    /// Takes the exclusive lock, waiting at most `waitMs` ms for another
-    /// open file (another process) to release it: tried every 2 ms (an
-    /// interrupted pause counts whole, so the wait never grows), EINTR
+/// flock with a bounded wait, on any descriptor (a file, a folder).
+enum FileLock {
+    /// Takes the exclusive lock on `fd`, waiting at most `waitMs` ms for
+    /// another open file (another process) to release it: tried every 2 ms
+    /// (an interrupted pause counts whole, so the wait never grows), EINTR
     /// retried. Returns the ms it waited.
-    @discardableResult
-    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
+    static func lockExclusively(_ fd: Int32, waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
         var waited: Int64 = 0
-        while SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        while SystemCalls.flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let error = Errno.last
             if error.meansInterrupted { continue }
             if error.code != EWOULDBLOCK { throw .failed(error) }
@@ -30,6 +30,28 @@ extension OpenFile {
             waited += 2
         }
         return waited
+    }
+}
+
+extension OpenFile {
+    /// The exclusive lock of the file (`FileLock.lockExclusively`).
+    @discardableResult
+    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
+        try FileLock.lockExclusively(descriptor, waitingAtMost: waitMs)
+    }
+
+    /// Releases the lock.
+    func unlock() {
+        SystemCalls.flock(descriptor, LOCK_UN)
+    }
+}
+
+extension Folder {
+    /// The exclusive lock of the folder itself (`FileLock.lockExclusively`);
+    /// some file systems cannot lock a folder (`Errno.meansLockingUnsupported`).
+    @discardableResult
+    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
+        try FileLock.lockExclusively(descriptor, waitingAtMost: waitMs)
     }
 
     /// Releases the lock.

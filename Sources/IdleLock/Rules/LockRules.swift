@@ -268,6 +268,7 @@ struct LockRules {
             departure = now
             reachedBackground = false
             absenceCovered = shield.isActive(now: now)
+            shield.absenceBegins()
             recordedNow = true
         }
         if toBackground { reachedBackground = true }
@@ -511,6 +512,7 @@ struct LockRules {
             // live prompt is open now.
             departure = now
             absenceCovered = shield.isActive(now: now)
+            shield.absenceBegins()
         }
         return .unlocked
     }

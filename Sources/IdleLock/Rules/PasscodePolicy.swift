@@ -162,12 +162,13 @@ struct PasscodePolicy {
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }
 
-    /// Sign-out: nothing is known of a passcode that no longer exists.
+    /// Sign-out: nothing is known of a passcode that no longer exists. A
+    /// step not yet told to the store is still told (`stepUntold` stays): a
+    /// store another process signs in with is on the same clock.
     mutating func forget() {
         enteredThisBoot = false
         enteredAt = nil
         distrusted = nil
-        stepUntold = false
         biometricUses = 0
         (requiredFrom, requiredAtTheEnd) = computeRequiredFrom()
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Prompts the app opens itself (SPEC §9): a biometric sheet, a file picker,
+// Prompts the app opens itself (header, "Prompts the app opens itself"): a biometric sheet, a file picker,
 // the camera, a share sheet. While one is open the idle rule waits, and an
 // absence that began under it is presence until the prompt's end plus the
 // grace window, but never past `cap` ms from the earliest prompt still open:
@@ -116,8 +116,16 @@ struct PromptShield {
         if wasLive && earliestLive == nil { lastEnd = nil }
     }
 
+    /// An absence begins: the end of a prompt before it covers nothing of
+    /// it (only a prompt open when it begins does, and the end of the last
+    /// such prompt starts its grace window).
+    @inline(always)
+    mutating func absenceBegins() {
+        lastEnd = nil
+    }
+
     /// A clock step before a passcode is set: the bookkeeping restarts at
-    /// `now` (SPEC §2), the open prompts' openings and the last end
+    /// `now` (header, "Events and the decision rules", clock steps), the open prompts' openings and the last end
     /// included, so a cap is never measured from a reading later than the
     /// clock.
     mutating func restart(at now: Int64) {

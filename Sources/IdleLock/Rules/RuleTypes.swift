@@ -98,10 +98,14 @@ struct DelayStep: Equatable {
 
 /// The running escalating delay.
 struct RetryDelay: Equatable {
-    /// When the current period started on this handle's clock, and its
-    /// full length. A clock step moves `started` so that the period goes
-    /// on from where it was (`carriedOver`).
+    /// The reading `leftAtStart` counts down from: when the period started
+    /// on this handle's clock, or the reading a clock step landed on
+    /// (`carriedOver`).
     var started: Int64
+    /// What is left at `started`: the whole period, or what it had left at
+    /// the reading before a clock step.
+    var leftAtStart: Int64
+    /// The configured length.
     var period: Int64
     /// The start saved with the store for this period, read on the clock
     /// of the process that started it: it tells this period from another
@@ -113,17 +117,19 @@ struct RetryDelay: Equatable {
     /// the store) at `started`.
     init(started: Int64, period: Int64, savedStart: Int64? = nil) {
         self.started = started
+        self.leftAtStart = period
         self.period = period
         self.savedStart = savedStart ?? started
     }
 
-    /// Time left at `now`, 0...period: counted from the start, not to a
-    /// saturated end, so a delay started less than its period before
-    /// INT64_MAX still runs in full.
+    /// Time left at `now`, 0...leftAtStart: counted down from `started`, not
+    /// to a saturated end, so a delay started less than its period before
+    /// INT64_MAX still runs in full, and one carried to a reading near
+    /// INT64_MIN never grows.
     @inline(always)
     func left(at now: Int64) -> Int64 {
-        let left = Millis.elapsed(from: Millis.elapsed(from: started, to: now), to: period)
-        return Swift.max(0, Swift.min(left, period))
+        let left = Millis.elapsed(from: Millis.elapsed(from: started, to: now), to: leftAtStart)
+        return Swift.max(0, Swift.min(left, leftAtStart))
     }
 
     /// The period across a clock step from `previous` to `now` (include/
@@ -134,7 +140,8 @@ struct RetryDelay: Equatable {
     /// forgives any of it). One that had run out stays over.
     func carriedOver(from previous: Int64, to now: Int64) -> RetryDelay {
         var carried = self
-        carried.started = Millis.add(now, -(period - left(at: previous)))
+        carried.leftAtStart = left(at: previous)
+        carried.started = now
         return carried
     }
 }

@@ -76,7 +76,23 @@ final class SessionStore {
         let mark = readMark()
         guard let bytes = try files.read() else { return .gone }
         let image = try StoreFormat.decode(bytes, keys: keys)
-        try checkNotRolledBack(image, mark: mark)
+        do throws(IdleLockError) {
+            try checkNotRolledBack(image, mark: mark)
+        } catch {
+            // An older copy is judged again under the store lock, on the
+            // lock file at the path, before the session is refused: the mark
+            // read here may be a deleted lock file's, which this handle
+            // still holds open (a cleanup tool deleted it, and another
+            // process signed out and in anew with a new one).
+            guard let again = try files.locked({ () throws(IdleLockError) -> StoreImage? in
+                let mark = readMark()
+                guard let bytes = try files.read() else { return nil }
+                let image = try StoreFormat.decode(bytes, keys: keys)
+                try checkNotRolledBack(image, mark: mark)
+                return image
+            }) else { return .gone }
+            return .changed(again)
+        }
         return .changed(image)
     }
 

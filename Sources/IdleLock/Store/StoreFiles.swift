@@ -128,12 +128,40 @@ final class StoreFiles {
 
     // MARK: - The store lock
 
-    /// Takes the exclusive flock on `<store>.lock`, waiting at most
-    /// `StoreLimits.lockWaitMs`, runs `body`, and releases it.
+    /// Takes the exclusive flock on `<store>.lock`, then on the store's
+    /// folder, waiting at most `StoreLimits.lockWaitMs` for each, runs
+    /// `body`, and releases them. The folder's flock is what a cleanup tool
+    /// that deletes `*.lock` files cannot take away: a process that holds a
+    /// deleted lock file and one that made a new one still exclude each
+    /// other there, also while the file is replaced during a step (the lock
+    /// file's own re-check, `takeLock`, catches a deletion only before the
+    /// step). The lock file comes first (1.2.1 and earlier take only it),
+    /// and every process takes both in this order.
     func locked<R>(_ body: () throws(IdleLockError) -> R) throws(IdleLockError) -> R {
         try takeLock()
         defer { lockFile.unlock() }
+        let folderLocked = try lockFolder()
+        defer { if folderLocked { folder.unlock() } }
         return try body()
+    }
+
+    /// The folder's flock (`locked`), waiting at most
+    /// `StoreLimits.lockWaitMs`. False when the file system cannot lock a
+    /// folder (EINVAL, ENOLCK, EOPNOTSUPP: a network or FUSE file system):
+    /// the lock file's flock alone serves then, as before 1.2.2.
+    private func lockFolder() throws(IdleLockError) -> Bool {
+        do throws(FileLockFailure) {
+            try folder.lockExclusively(waitingAtMost: StoreLimits.lockWaitMs)
+            return true
+        } catch {
+            switch error {
+            case .heldElsewhere:
+                throw IdleLockError(.storage, "another process held the store's folder lock for more than 2000 ms; try again")
+            case .failed(let cause):
+                if cause.meansLockingUnsupported { return false }
+                throw IdleLockError(.storage, "flock on the store's folder failed (errno ", cause.number, ")")
+            }
+        }
     }
 
     /// How many times in one `takeLock` the lock file may turn out to have

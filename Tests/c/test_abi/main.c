@@ -2,7 +2,7 @@
 /*
  * test_abi: edge cases of the libidlelock C ABI (include/idlelock.h).
  *
- * Every check is derived from the header and SPEC.md, not from what the
+ * Every check is derived from the header (include/idlelock.h), not from what the
  * library happens to do. Prints one line per failed check, then exactly
  * `N passed, N failed` on its own line; exits 1 when any check failed.
  *

@@ -227,7 +227,7 @@ void test_kill(unsigned seed, int iterations)
 
 /*
  * Every durable penalty is on disk before the check that could escape it
- * (SPEC §7): the count an attempt raises and the delay that count starts.
+ * (header, "The store"): the count an attempt raises and the delay that count starts.
  * A child makes wrong attempts on the iOS schedule (max_attempts 10) and
  * kills itself during the check of the 5th, from the listener that hears
  * the raised count (it runs after the count is saved, before the key

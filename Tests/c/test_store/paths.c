@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * paths.c: store_path names one file for the life of the handle (SPEC §3):
+ * paths.c: store_path names one file for the life of the handle (header, "The store"):
  * a relative path is resolved once, at create, against the folder of that
  * moment, and the folder is held open, so neither a later chdir of the
  * host nor a rename of a parent folder changes which store the handle

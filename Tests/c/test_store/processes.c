@@ -391,7 +391,7 @@ void test_cross_process(void)
 /* ---------------------------------------------------------------------- */
 
 /*
- * SPEC §3: until its first start, a handle that opened a stored, engaged
+ * The header's "The store": until its first start, a handle that opened a stored, engaged
  * session has judged nothing of the restart, so it hands out nothing:
  * secrets and the gate answer SESSION_LOCKED; neither a new passcode nor
  * the shortcut can be set (an extension that never calls start gets no

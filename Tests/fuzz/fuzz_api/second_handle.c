@@ -2,7 +2,8 @@
 /*
  * second_handle.c: a second handle made from a fuzzed config: 1.0
  * struct sizes, non-zero tails, out-of-range values, escalating-delay
- * schedules, a watcher thread on the default clock.
+ * schedules, a watcher thread on the default clock; on the main handle's
+ * store, another process that may enter the passcode.
  */
 #include "fuzz_api.h"
 
@@ -212,6 +213,16 @@ void second_handle(reader *r)
         check_snapshot(&s, IDLELOCK_MAX_ATTEMPTS_MAX);
         check_status(idlelock_require_unlocked(h2), "require_unlocked (second handle)");
         check_status(idlelock_secret_get(h2, "token", buf, &len), "secret_get (second handle)");
+        if (cfg->store_path == store_path && last_passcode_len > 0 && kdf_left > 0 && rd_u8(r) % 2) {
+            /* Another process enters the passcode on the main handle's
+             * store: the sign-in's passcode entry is renewed there, which a
+             * clock step the main handle sees later must mark unknown,
+             * whatever the main handle remembers (issue 26, finding 1). */
+            kdf_left--;
+            st = idlelock_unlock(h2, (const char *)last_passcode, last_passcode_len, NULL);
+            check_status(st, "unlock (second handle)");
+            REQUIRE(st != IDLELOCK_ERR_INVALID_ARGUMENT, "unlock (second handle) with the set passcode returned %d", st);
+        }
         if (cfg->clock == NULL) { /* the default clock: a watcher thread can run */
             st = idlelock_watch_start(h2);
             check_status(st, "watch_start (second handle)");

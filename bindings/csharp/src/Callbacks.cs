@@ -130,6 +130,7 @@ namespace LibIdleLock
         [ThreadStatic] static List<Exception> errors;
         [ThreadStatic] static bool background;
         [ThreadStatic] internal static CancellationToken LoadCancellation;
+        [ThreadStatic] internal static AnswerClaim LoadClaim;
         static int pending; // recorded on any thread, not yet taken: lets the hot path skip the list
 
         static readonly ListenerFn listenerFn = OnListener;
@@ -327,6 +328,10 @@ namespace LibIdleLock
                         " bytes were expected (treated as a failed check)"));
                     return (int)AuthResult.Failed;
                 }
+                // The one decision point: this answer or the task's cancellation, whichever
+                // claims the call first, owns the outcome.
+                var claim = LoadClaim;
+                if (claim != null && !claim.TryAnswer()) return (int)AuthResult.Cancelled;
                 Marshal.Copy(secret, 0, output, secret.Length);
                 Marshal.WriteIntPtr(outLen, new IntPtr(secret.Length));
                 return (int)AuthResult.Ok;

@@ -42,17 +42,22 @@ namespace LibIdleLock
         /// task ends at once with OperationCanceledException, whatever LoadSecret is doing. The
         /// worker thread stays in LoadSecret until it returns (the binding cannot interrupt the
         /// host's prompt: dismiss it yourself); what it returns then is cleared unused and the
-        /// library hears AuthResult.Cancelled, so a late answer unlocks nothing. An answer
-        /// given before the cancellation may already have unlocked (listeners hear it). Dispose
-        /// ends the task the same way, at once, with ObjectDisposedException.
+        /// library hears AuthResult.Cancelled, so a late answer unlocks nothing. The answer and
+        /// the cancellation race for one claim (a compare-and-set): a task that ends cancelled
+        /// means the answer unlocked nothing; an answer that reached the library first makes
+        /// the cancellation lose, and the task ends a moment later with the library's answer
+        /// (the unlock, or its error). Dispose ends the task at once, with
+        /// ObjectDisposedException.
         /// </summary>
         public Task<Snapshot> UnlockWithBiometricsAsync(CancellationToken cancellationToken)
         {
             CheckUsable();
             if (cancellationToken.IsCancellationRequested) return Canceled<Snapshot>(cancellationToken);
+            var claim = new AnswerClaim();
             var work = Task.Run(() =>
             {
                 Callbacks.LoadCancellation = cancellationToken;
+                Callbacks.LoadClaim = claim;
                 try
                 {
                     return UnlockWithBiometrics();
@@ -60,9 +65,10 @@ namespace LibIdleLock
                 finally
                 {
                     Callbacks.LoadCancellation = CancellationToken.None;
+                    Callbacks.LoadClaim = null;
                 }
             });
-            return DoneOrCancelled(work, cancellationToken, null);
+            return DoneOrCancelled(work, cancellationToken, null, claim);
         }
 
         // -- biometrics for asynchronous hosts (1.2) -------------------------------------
@@ -375,34 +381,50 @@ namespace LibIdleLock
         /// is cancelled, or ObjectDisposedException as soon as the lock is disposed, whether or
         /// not work ever completes (also when work ended meanwhile, with a result or a
         /// failure). An abandoned work's result goes to discardLate when it comes (a secret to
-        /// clear, an item to delete); its failure is observed.</summary>
-        async Task<T> DoneOrCancelled<T>(Task<T> work, CancellationToken cancellationToken, Action<T> discardLate)
+        /// clear, an item to delete); its failure is observed. claim (or null): the
+        /// cancellation wins only when it claims the call before the host's answer does
+        /// (Callbacks.OnLoadSecret); an answer that claimed it first is in the library, and
+        /// the task waits for work's outcome instead.</summary>
+        async Task<T> DoneOrCancelled<T>(Task<T> work, CancellationToken cancellationToken, Action<T> discardLate,
+                                         AnswerClaim claim = null)
         {
             if (!work.IsCompleted)
             {
                 var ended = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
                 Action<object> end = state => ((TaskCompletionSource<bool>)state).TrySetResult(true);
-                using (cancellationToken.Register(end, ended))
+                Action<object> cancel = state =>
+                {
+                    if (claim == null || claim.TryCancel()) ((TaskCompletionSource<bool>)state).TrySetResult(true);
+                };
+                using (cancellationToken.Register(cancel, ended))
                 using (disposing.Token.Register(end, ended))
                 {
                     if (await Task.WhenAny(work, ended.Task).ConfigureAwait(false) != work)
                     {
                         Abandon(work, discardLate);
-                        cancellationToken.ThrowIfCancellationRequested();
+                        if (CancelWins(cancellationToken, claim)) throw new OperationCanceledException(cancellationToken);
                         throw Disposed();
                     }
                 }
             }
-            if (cancellationToken.IsCancellationRequested || disposed)
+            bool cancelled = CancelWins(cancellationToken, claim);
+            if (cancelled || disposed)
             {
                 // Both came; the cancellation (or Dispose) wins, so a caller that cancelled
                 // never gets a result, nor the failure the cancellation itself caused
                 // (LoadSecret answered Cancelled: LockUnavailableException).
                 Abandon(work, discardLate);
-                cancellationToken.ThrowIfCancellationRequested();
+                if (cancelled) throw new OperationCanceledException(cancellationToken);
                 throw Disposed();
             }
             return await work.ConfigureAwait(false);
+        }
+
+        /// <summary>Was cancellationToken cancelled, and does the cancellation own the outcome
+        /// (the host's answer did not claim it first)?</summary>
+        static bool CancelWins(CancellationToken cancellationToken, AnswerClaim claim)
+        {
+            return cancellationToken.IsCancellationRequested && (claim == null || claim.TryCancel());
         }
 
         static void Abandon<T>(Task<T> work, Action<T> discardLate)
@@ -430,5 +452,25 @@ namespace LibIdleLock
             tcs.SetCanceled();
             return tcs.Task;
         }
+    }
+
+    /// <summary>
+    /// Who owns the outcome of one UnlockWithBiometricsAsync(cancellationToken) call: the
+    /// host's answer (claimed in Callbacks.OnLoadSecret just before the secret goes to the
+    /// library) or the cancellation (claimed when the token is cancelled), whichever wins
+    /// the compare-and-set. So a task that ends cancelled unlocked nothing, and an answer
+    /// that reached the library first makes the cancellation lose.
+    /// </summary>
+    internal sealed class AnswerClaim
+    {
+        const int Open = 0, Answered = 1, Cancelled = 2;
+        int state;
+
+        /// <summary>The answer is about to reach the library: false when the cancellation owns
+        /// the call (answer AuthResult.Cancelled and clear the secret).</summary>
+        internal bool TryAnswer() { return Interlocked.CompareExchange(ref state, Answered, Open) != Cancelled; }
+
+        /// <summary>The caller cancelled: false when the answer reached the library first.</summary>
+        internal bool TryCancel() { return Interlocked.CompareExchange(ref state, Cancelled, Open) != Answered; }
     }
 }

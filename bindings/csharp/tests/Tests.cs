@@ -34,6 +34,7 @@ namespace LibIdleLock.Tests
             AsyncDispose(h);
             DisposeRaces(h);
             AsyncCancellationAuthenticator(h);
+            Races(h);
             Store(h);
             Lifetime(h);
             Processes(h);
@@ -608,7 +609,7 @@ namespace LibIdleLock.Tests
 
         // -------------------------------------------------------------- biometrics
 
-        static IdleLock Enabled(FakeKeystore ks)
+        static IdleLock Enabled(IAuthenticator ks)
         {
             var o = Fast(new FakeClock());
             o.Authenticator = ks;

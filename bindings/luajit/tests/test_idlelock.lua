@@ -876,6 +876,121 @@ test("pair: close from a listener inside a finish: the finish's outcome stands",
   eq(idlelock._live_handles(), live, "destroyed once the finish returned")
 end)
 
+-- Issue 26 (findings 5, 6 and 9): requests closed or collected while the
+-- host's check is out, and a cancel racing the answer.
+
+test("pair: close() while checks that never answer are out ends every request at once; late answers are wiped", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local unlock = l:begin_biometric_unlock()
+  l:unlock("2468")
+  local enable = l:begin_biometric_enable()
+  local own = enable.secret
+  for _ = 1, 5 do l:poll() end -- frames; neither platform check answers
+  l:close()
+  for _, req in ipairs({ unlock, enable }) do
+    check(req:is_finished(), req.purpose_name .. " ended at close")
+    local ok, err = req:outcome()
+    check(ok == false and tostring(err):find("closed", 1, true), req.purpose_name .. ": the outcome says closed")
+    eq(req:cancel(), nil, req.purpose_name .. ": cancel after close reports nothing")
+  end
+  check(zero(own), "the enable secret is wiped at close")
+  local late = copy32(item)
+  raises("closed", unlock.finish, unlock, idlelock.AUTH_OK, late)
+  check(zero(late), "the late answer's buffer is wiped")
+end)
+
+test("pair: close() from a listener with other requests open: they end (closed) once the call returns", function()
+  local live = idlelock._live_handles()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local waiting = l:begin_biometric_unlock()
+  local answered = l:begin_biometric_unlock()
+  l:subscribe(function(s) if s.state_name == "UNLOCKED" then l:close() end end)
+  eq(answered:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "the answer's outcome")
+  check(waiting:is_finished(), "the other request ended with the lock")
+  local ok, err = waiting:outcome()
+  check(ok == false and tostring(err):find("closed", 1, true), "its outcome says closed")
+  local late = copy32(item)
+  raises("closed", waiting.finish, waiting, idlelock.AUTH_OK, late)
+  check(zero(late), "a late answer is wiped")
+  eq(idlelock._live_handles(), live, "destroyed")
+end)
+
+test("pair: a dropped enable request's secret is wiped when it is collected, not at the next frame", function()
+  -- The host keeps the secret's array (a keystore write in progress) but
+  -- drops the request: the finalizer wipes it at once; then the next poll()
+  -- finishes the library's request as cancelled.
+  local l = fast(fake_clock())
+  l:set_passcode("2468")
+  local req = l:begin_biometric_enable()
+  local own = req.secret
+  check(not zero(own), "a secret")
+  req = nil
+  collectgarbage("collect")
+  collectgarbage("collect")
+  check(zero(own), "wiped by the collection, before any call on the lock")
+  l:poll()
+  local kept = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do kept[i] = l:begin_biometric_enable() end
+  for _, r in ipairs(kept) do r:cancel() end
+  -- The request and its lock both dropped: no reap will ever run; the secret is wiped anyway.
+  local l2 = fast(fake_clock())
+  l2:set_passcode("2468")
+  local own2 = l2:begin_biometric_enable().secret
+  l2 = nil
+  collectgarbage("collect")
+  collectgarbage("collect")
+  check(zero(own2), "the secret of a request dropped with its lock is wiped")
+  l:close()
+end)
+
+test("pair: requests dropped and collected inside a listener of a call on their lock, then reaped from it", function()
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local fired = false
+  l:subscribe(function(s)
+    if fired or s.state_name ~= "UNLOCKED" then return end
+    fired = true
+    for _ = 1, idlelock.BIOMETRIC_REQUESTS_MAX - 1 do l:begin_biometric_unlock() end -- dropped at once
+    collectgarbage("collect")
+    collectgarbage("collect")
+    l:poll() -- reaps them, inside the finish that called this listener
+  end)
+  local req = l:begin_biometric_unlock()
+  eq(req:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "the finish")
+  local kept = {}
+  for i = 1, idlelock.BIOMETRIC_REQUESTS_MAX do kept[i] = l:begin_biometric_unlock() end
+  for _, r in ipairs(kept) do r:cancel() end
+  eq(l:snapshot().state_name, "UNLOCKED", "nothing the reap did changed the unlock")
+  l:close()
+end)
+
+test("pair: a cancel racing the answer reports what the lock did", function()
+  -- LuaJIT is one thread: the race is a cancel made while the answer is in
+  -- the library (a listener of the finish) or in the same frame before it.
+  local l, item = enabled_by_pair(fake_clock())
+  l:lock()
+  local req = l:begin_biometric_unlock()
+  local cancelled = "not called"
+  local token = l:subscribe(function(s)
+    if cancelled == "not called" and s.state_name == "UNLOCKED" then cancelled = req:cancel() end
+  end)
+  eq(req:finish(idlelock.AUTH_OK, copy32(item)).state_name, "UNLOCKED", "the answer unlocked")
+  eq(cancelled, nil, "a cancel inside the answer reports failure (nil)")
+  local ok, s = req:outcome()
+  check(ok and s.state_name == "UNLOCKED", "the outcome is the unlock")
+  l:unsubscribe(token)
+  l:lock()
+  local other = l:begin_biometric_unlock()
+  eq(other:cancel().state_name, "LOCKED", "a cancel before the answer reports success")
+  local late = copy32(item)
+  raises(idlelock.ERR_INVALID_ARGUMENT, other.finish, other, idlelock.AUTH_OK, late)
+  check(zero(late), "the answer after it is wiped")
+  eq(l:snapshot().state_name, "LOCKED", "and unlocked nothing")
+  l:close()
+end)
+
 test("step-up: require_recent_auth refused (ERR_REAUTH_REQUIRED, status 13), then granted after the pair", function()
   local clock = fake_clock()
   local l, item = enabled_by_pair(clock)

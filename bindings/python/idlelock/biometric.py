@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
 
 from . import _ffi
@@ -24,6 +25,7 @@ from .errors import (
     AuthenticationError,
     AuthenticationFailed,
     AuthenticatorUnavailable,
+    ClosedError,
     InvalidArgumentError,
     LockUnavailableError,
 )
@@ -64,6 +66,11 @@ class BiometricPurpose(_NamedIntEnum):
 
 SecretLike = Union[bytes, bytearray, memoryview]
 
+# Who owns a request's outcome: the first of the host's answer
+# (finish), the caller's cancellation (cancel) and the lock's close to
+# claim it; see BiometricRequest._claim.
+_OPEN, _ANSWERED, _CANCELLED, _CLOSED = range(4)
+
 
 class BiometricRequest:
     """An open biometric request: the one-time token the library handed out
@@ -86,7 +93,20 @@ class BiometricRequest:
     behind the biometric check: a ``bytearray`` of 32 bytes that the binding
     wipes when the request finishes (keep your own copy only in the
     keystore). Thread: any; a request may be finished on another thread
-    than the one that began it."""
+    than the one that began it.
+
+    A finish and a :meth:`cancel` racing each other (two threads): whichever
+    claims the request first owns its outcome. A cancel that reports
+    success (returns a snapshot) means the answer unlocked nothing: the
+    finish that comes then raises :class:`InvalidArgumentError` and its
+    secret is wiped. An answer that reached the library first makes the
+    cancel report failure: it returns ``None``.
+
+    :meth:`IdleLock.close` ends every open request: its :attr:`secret` is
+    wiped, :meth:`finish` raises :class:`ClosedError`, :meth:`cancel`
+    returns ``None``. A request dropped unfinished wipes its
+    :attr:`secret` when it is collected (the library's request then ends
+    at ``prompt_cap_ms``: cancel a request you no longer need)."""
 
     def __init__(self, lock: "IdleLock", purpose: BiometricPurpose, token: int,
                  secret: Optional[bytearray], snapshot: Snapshot) -> None:
@@ -96,6 +116,8 @@ class BiometricRequest:
         self._secret = secret
         self._snapshot = snapshot
         self._finished = False
+        self._state = _OPEN
+        self._guard = threading.Lock()
 
     @property
     def purpose(self) -> BiometricPurpose:
@@ -119,9 +141,19 @@ class BiometricRequest:
 
     @property
     def finished(self) -> bool:
-        """``True`` once :meth:`finish` reached the library (whatever it
-        answered, except a bad argument: the request then stays open)."""
+        """``True`` once :meth:`finish` or :meth:`cancel` reached the
+        library (whatever it answered, except a bad argument: the request
+        then stays open), or the lock was closed."""
         return self._finished
+
+    def _claim(self, by: int) -> bool:
+        """The one decision point: the answer (``_ANSWERED``), the caller's
+        cancellation (``_CANCELLED``) or the lock's close (``_CLOSED``)
+        claims the request; true when ``by`` owns it (now or already)."""
+        with self._guard:
+            if self._state == _OPEN:
+                self._state = by
+            return self._state == by
 
     def finish(self, secret: Optional[SecretLike] = None, *,
                result: AuthResult = AuthResult.OK) -> Snapshot:
@@ -150,7 +182,7 @@ class BiometricRequest:
             raise TypeError(f"result must be an AuthResult, not {type(result).__name__}")
         if int(result) not in (r.value for r in AuthResult):
             raise InvalidArgumentError(f"result: {int(result)} is not an AuthResult (IDLELOCK_AUTH_*)")
-        buf: Any = None
+        view: Optional[memoryview] = None
         n = 0
         if secret is not None:
             if isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
@@ -161,31 +193,70 @@ class BiometricRequest:
                 raise InvalidArgumentError(
                     f"secret: {n} bytes; the biometric secret is {_ffi.AUTH_SECRET_BYTES} bytes"
                 )
+        if not self._claim(_ANSWERED):
+            raise self._refusal()
+        return self._finish(int(result), view, n)
+
+    def _refusal(self) -> InvalidArgumentError:
+        """What a finish raises when the cancellation or the close owns the request."""
+        if self._state == _CLOSED:
+            return ClosedError("this IdleLock is closed")
+        return InvalidArgumentError(
+            "token: this biometric request was cancelled before the answer came; the answer "
+            "unlocks nothing: begin a new request"
+        )
+
+    def _finish(self, result: int, view: Optional[memoryview], n: int) -> Snapshot:
+        """``idlelock_biometric_finish`` for whoever owns the request; the
+        secret's copy for C is wiped after the call."""
+        buf: Any = None
+        if view is not None:
             buf = (ctypes.c_uint8 * n).from_buffer_copy(view.tobytes() if not view.c_contiguous else view)
         try:
-            snapshot = self._lock._biometric_finish(self, int(result), buf, n)
+            return self._lock._biometric_finish(self, result, buf, n)
         finally:
             if buf is not None:
                 _wipe(buf)
-        return snapshot
 
     def cancel(self) -> Optional[Snapshot]:
         """Finish the request as cancelled, if it is still open: for a
         screen that goes away without an answer. The library's
         ``LOCK_UNAVAILABLE`` ("cancelled") is the expected answer and is not
-        raised; other errors are. Returns the state after it, or ``None``
-        when there was nothing to finish."""
-        if self._finished:
+        raised; other errors are. Returns the state after it (the answer
+        unlocks nothing: a finish after it raises
+        :class:`InvalidArgumentError`), or ``None`` when there was nothing
+        to finish: the request was finished (an answer that reached the
+        library first, even on another thread at this moment), voided, or
+        its lock closed."""
+        if self._finished or not self._claim(_CANCELLED):
             return None
         try:
-            return self.finish(result=AuthResult.CANCELLED)
+            return self._finish(int(AuthResult.CANCELLED), None, 0)
         except LockUnavailableError as error:
             return error.snapshot
+        except InvalidArgumentError:  # voided, or closed (ClosedError) meanwhile
+            return None
 
     def _done(self) -> None:
         self._finished = True
         if self._secret is not None:
             self._secret[:] = bytes(len(self._secret))
+        self._lock._forget_request(self)
+
+    def _lock_closed(self) -> None:
+        """The lock was closed: the request can never be finished; its
+        secret is wiped now."""
+        self._claim(_CLOSED)
+        self._finished = True
+        if self._secret is not None:
+            self._secret[:] = bytes(len(self._secret))
+
+    def __del__(self) -> None:
+        # Dropped unfinished: its secret goes with it, even where the host
+        # kept the array (the library's request expires at prompt_cap_ms).
+        secret = getattr(self, "_secret", None)
+        if secret is not None:
+            secret[:] = bytes(len(secret))
 
     def __enter__(self) -> "BiometricRequest":
         return self
@@ -227,6 +298,8 @@ def _finish_quietly(request: BiometricRequest, result: AuthResult) -> None:
         request.finish(result=result)
     except LockUnavailableError:
         pass
+    except InvalidArgumentError:  # no longer open: cancelled, voided, or the lock closed
+        pass
 
 
 def _wipe_late(value: Any) -> None:
@@ -245,9 +318,9 @@ def _wipe_late(value: Any) -> None:
 
 def _abandon(host: "asyncio.Future[Any]", on_late_result: Optional[Callable[[Any], None]]) -> None:
     """The caller no longer waits for the host's part: ask it to stop, and
-    whenever it ends anyway, take its outcome so that nothing of it is used
-    or reported (an exception is retrieved, a secret is wiped, a late
-    result handed to ``on_late_result``)."""
+    whenever it ends anyway (or now, if it already has), take its outcome
+    so that nothing of it is used or reported (an exception is retrieved,
+    a secret is wiped, a late result handed to ``on_late_result``)."""
 
     def ended(future: "asyncio.Future[Any]") -> None:
         if future.cancelled():
@@ -260,8 +333,18 @@ def _abandon(host: "asyncio.Future[Any]", on_late_result: Optional[Callable[[Any
             on_late_result(value)
         _wipe_late(value)
 
+    if host.done():  # it answered, but the caller gave up first
+        ended(host)
+        return
     host.add_done_callback(ended)
     host.cancel()
+
+
+def _on_loop(loop: "asyncio.AbstractEventLoop") -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 async def _host_part(request: BiometricRequest, part: Awaitable[Any],
@@ -272,31 +355,66 @@ async def _host_part(request: BiometricRequest, part: Awaitable[Any],
     finishes it as failed and propagates.
 
     Cancellation ends this at once, whatever the host's part does with it:
-    the part runs as its own task that this coroutine only watches
-    (``asyncio.shield``), so a platform call that ignores cancellation, or
-    never answers, cannot hold the caller. The request is finished as
-    cancelled right away, the part is asked to stop, and whatever it
-    answers later is ignored (a secret in a ``bytearray`` is wiped;
-    ``on_late_result`` sees a late success first)."""
+    the part runs as its own task that this coroutine only watches, so a
+    platform call that ignores cancellation, or never answers, cannot hold
+    the caller. The request is finished as cancelled right away, the part
+    is asked to stop, and whatever it answers later (or answered just
+    before the cancellation was seen) is ignored: a secret in a
+    ``bytearray`` is wiped; ``on_late_result`` sees a late success first.
+    The lock's close() ends it the same way, with ClosedError, from any
+    thread."""
     try:
         host = asyncio.ensure_future(part)
     except TypeError:
         _finish_quietly(request, AuthResult.FAILED)
         raise
+    loop = asyncio.get_running_loop()
+    waiter: "asyncio.Future[None]" = loop.create_future()
+
+    def answered(_: Any) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    def closed() -> None:
+        # IdleLock.close(), on any thread: end the wait on the loop's thread.
+        def end() -> None:
+            if not waiter.done():
+                waiter.set_exception(ClosedError(
+                    "the IdleLock was closed before this biometric request finished"))
+        if _on_loop(loop):
+            end()
+        else:
+            try:
+                loop.call_soon_threadsafe(end)
+            except RuntimeError:  # pragma: no cover - the loop is closed: nobody waits
+                pass
+
+    host.add_done_callback(answered)
+    lock = request._lock
+    if not lock._host_waits(closed):
+        closed()
     try:
-        return await asyncio.shield(host)
+        await waiter
+    except asyncio.CancelledError:
+        # This task was cancelled: do not wait for the host.
+        _abandon(host, on_late_result)
+        request.cancel()
+        raise
+    except ClosedError:
+        _abandon(host, on_late_result)
+        raise
+    finally:
+        lock._host_done(closed)
+    try:
+        return host.result()
     except AuthenticationError as error:
         request.finish(result=_outcome_of(error))  # raises LockUnavailableError
         raise  # pragma: no cover - a failure outcome never finishes OK
     except asyncio.CancelledError:
-        if not host.done():
-            # This task was cancelled: do not wait for the host.
-            _abandon(host, on_late_result)
-        _finish_quietly(request, AuthResult.CANCELLED)
+        # The host's own task was cancelled (by the host): a cancelled check.
+        request.cancel()
         raise
     except BaseException:
-        if not host.done():  # pragma: no cover - shield re-raises only the host's errors
-            _abandon(host, on_late_result)
         _finish_quietly(request, AuthResult.FAILED)
         raise
 
@@ -320,10 +438,13 @@ async def unlock_with_biometrics_async(
     """See :meth:`IdleLock.unlock_with_biometrics_async`."""
     request = lock.begin_biometric_unlock()
     secret = await _host_part(request, _started(request, check, request))
-    if secret is None or isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
-        _finish_quietly(request, AuthResult.FAILED)
-        raise TypeError(f"check must return the released secret as bytes, not {type(secret).__name__}")
-    return request.finish(secret)
+    try:
+        if secret is None or isinstance(secret, str) or not isinstance(secret, (bytes, bytearray, memoryview)):
+            _finish_quietly(request, AuthResult.FAILED)
+            raise TypeError(f"check must return the released secret as bytes, not {type(secret).__name__}")
+        return request.finish(secret)
+    finally:
+        _wipe_late(secret)  # handed over: the library has its own copy, or refused it
 
 
 async def _quietly(part: Awaitable[Any]) -> None:

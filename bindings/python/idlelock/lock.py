@@ -9,6 +9,7 @@ import ctypes
 import operator
 import os
 import threading
+import weakref
 from typing import (
     Any,
     Awaitable,
@@ -364,6 +365,12 @@ class IdleLock:
         self._tls = _ThreadState()
         self._listeners: Dict[int, _Listener] = {}
         self._subscribing: Set[_Listener] = set()
+        # Open biometric requests (weakly: a request the host drops wipes
+        # its own secret) and the asyncio helpers waiting for the host's
+        # part: close() ends them all (secrets wiped, waits ended with
+        # ClosedError), whatever the host does.
+        self._requests: "weakref.WeakValueDictionary[int, BiometricRequest]" = weakref.WeakValueDictionary()
+        self._host_waiting: Set[Callable[[], None]] = set()
         self._clock = clock
         self._clock_thunk: Any = None
         # The authenticator, its C struct and its four ctypes trampolines:
@@ -668,6 +675,13 @@ class IdleLock:
         listener that called it may be followed by others): every
         listener's callable is dropped before the destroy. The ctypes
         trampolines stay alive until no thread can be inside one.
+
+        Biometrics: every open :class:`BiometricRequest` ends (its secret
+        wiped; ``finish()`` raises :class:`ClosedError`), and the
+        coroutines :meth:`unlock_with_biometrics_async` and
+        :meth:`enable_biometrics_async` still waiting for the host's part
+        end with :class:`ClosedError`, whatever the host does; what it
+        answers later is wiped (a late-stored item deleted).
         """
         cond = getattr(self, "_cond", None)
         if cond is None:
@@ -678,6 +692,19 @@ class IdleLock:
                 return
             self._closed = True
             self._fast = False
+            # Every biometric request ends now: a finish in flight on
+            # another thread completes first (the destroy below waits for
+            # it); no finish can start any more. The asyncio helpers stop
+            # waiting for the host, whatever it does: their coroutines end
+            # with ClosedError and a late answer is wiped (a late-stored
+            # item deleted).
+            requests = list(self._requests.values())
+            self._requests.clear()
+            waiting, self._host_waiting = list(self._host_waiting), set()
+            for request in requests:
+                request._lock_closed()
+            for end in waiting:
+                end()
             # From now on no listener of the host's runs, also not the rest
             # of a delivery in progress on this thread (a listener that
             # closed the lock) or one the library finishes before the
@@ -1304,6 +1331,8 @@ class IdleLock:
             if buf is not None:
                 _wipe(buf)
         request = BiometricRequest(self, purpose, int(token.value), secret, Snapshot._from_struct(snap))
+        if int(outcome.status) == _ffi.OK:
+            self._track_request(request)
         try:
             self._finish(outcome, snap)
         except BaseException:
@@ -1316,6 +1345,30 @@ class IdleLock:
                     pass
             raise
         return request
+
+    def _track_request(self, request: BiometricRequest) -> None:
+        with self._cond:
+            if not self._closed:
+                self._requests[id(request)] = request
+                return
+        request._lock_closed()  # closed while the begin ran: it can never be finished
+
+    def _forget_request(self, request: BiometricRequest) -> None:
+        with self._cond:
+            self._requests.pop(id(request), None)
+
+    def _host_waits(self, end: Callable[[], None]) -> bool:
+        """An asyncio helper waits for the host's part; close() calls
+        ``end``. False when already closed (call it yourself)."""
+        with self._cond:
+            if self._closed:
+                return False
+            self._host_waiting.add(end)
+            return True
+
+    def _host_done(self, end: Callable[[], None]) -> None:
+        with self._cond:
+            self._host_waiting.discard(end)
 
     def _biometric_finish(self, request: BiometricRequest, result: int, buf: Any, n: int) -> Snapshot:
         """``idlelock_biometric_finish`` for :meth:`BiometricRequest.finish`."""
@@ -1351,15 +1404,21 @@ class IdleLock:
         exception propagates: no request is ever left open.
 
         Cancellation ends this coroutine at once, whatever ``check`` does:
-        ``check`` runs as a task of its own that this coroutine watches
-        (``asyncio.shield``); when the caller's task is cancelled, the
-        request is finished as cancelled right away, the check's task is
-        asked to stop (``Task.cancel()``), and ``CancelledError`` is
-        raised, even if the platform call ignores cancellation or never
-        answers. What the check answers later is ignored: a ``bytearray``
-        (or writable ``memoryview``) secret is wiped, an exception is
-        retrieved. Return the secret as a ``bytearray`` so that a late one
-        can be wiped."""
+        ``check`` runs as a task of its own that this coroutine only
+        watches; when the caller's task is cancelled, the request is
+        finished as cancelled right away, the check's task is asked to stop
+        (``Task.cancel()``), and ``CancelledError`` is raised, even if the
+        platform call ignores cancellation or never answers. What the check
+        answers later (or had answered when the cancellation came) is
+        ignored: a ``bytearray`` (or writable ``memoryview``) secret is
+        wiped, an exception is retrieved. ``CancelledError`` means nothing
+        was unlocked: the finish runs after the last ``await``. The secret
+        the check returns is wiped once it was handed to the library too:
+        return it as a ``bytearray``.
+
+        :meth:`close` (on any thread) ends it the same way, at once: it
+        raises :class:`ClosedError` when its event loop runs again, and a
+        late answer is wiped."""
         return await _biometric.unlock_with_biometrics_async(self, check)
 
     async def enable_biometrics_async(
@@ -1376,8 +1435,10 @@ class IdleLock:
         before the error propagates, so no item is left behind. A shortcut
         enabled before stays on then: ``store`` should keep the new item
         beside the old one (``delete`` drops the new one), and the caller
-        replaces the old one once this returns. Errors and cancellation as
-        :meth:`unlock_with_biometrics_async`; a ``store`` that completes
-        after this coroutine was cancelled has its item deleted with
-        ``delete()`` (when given): the shortcut was never turned on."""
+        replaces the old one once this returns. Errors, cancellation and
+        :meth:`close` as :meth:`unlock_with_biometrics_async`; a ``store``
+        that completes after this coroutine was cancelled or the lock
+        closed (or just before the cancellation was seen) has its item
+        deleted with ``delete()`` (when given): the shortcut was never
+        turned on."""
         return await _biometric.enable_biometrics_async(self, store, delete)

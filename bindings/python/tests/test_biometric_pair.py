@@ -333,6 +333,33 @@ class DeafCheck:
             self.answer.set_exception(AuthenticationCancelled("test over"))
 
 
+class DeafStore:
+    """A keystore write that never completes on its own and ignores
+    cancellation: it returns only when the test completes ``stored``.
+    ``handed`` holds the secrets it was given, ``deletes`` one entry per
+    ``delete()``."""
+
+    def __init__(self) -> None:
+        self.stored: "asyncio.Future" = asyncio.get_running_loop().create_future()
+        self.handed: list = []
+        self.deletes: list = []
+
+    async def __call__(self, secret: bytearray) -> None:
+        self.handed.append(secret)
+        while True:
+            try:
+                return await asyncio.shield(self.stored)
+            except asyncio.CancelledError:
+                pass
+
+    async def delete(self) -> None:
+        self.deletes.append(True)
+
+    def release(self) -> None:
+        if not self.stored.done():
+            self.stored.set_exception(AuthenticationCancelled("test over"))
+
+
 def test_unlock_async_ends_at_once_on_cancellation_with_a_check_that_never_answers(engaged):
     # Issue 19: the task ends with CancelledError right away whatever the
     # host's check does; the library's request is finished as cancelled at
@@ -379,45 +406,29 @@ def test_unlock_async_ends_at_once_on_cancellation_with_a_check_that_never_answe
 
 def test_enable_async_ends_at_once_on_cancellation_with_a_store_that_never_answers(engaged):
     lock = engaged()
-    deletes = []
 
     async def main() -> None:
-        loop = asyncio.get_running_loop()
-        stored = loop.create_future()
-        requests = []
-
-        async def deaf_store(secret: bytearray) -> None:
-            requests.append(secret)
-            while True:
-                try:
-                    return await asyncio.shield(stored)
-                except asyncio.CancelledError:
-                    pass
-
-        async def delete() -> None:
-            deletes.append(True)
-
+        deaf = DeafStore()
         try:
-            await scenario(stored, requests, deaf_store, delete)
+            await scenario(deaf)
         finally:
-            if not stored.done():
-                stored.set_exception(AuthenticationCancelled("test over"))
+            deaf.release()
 
-    async def scenario(stored, requests, deaf_store, delete) -> None:
-        task = asyncio.create_task(lock.enable_biometrics_async(deaf_store, delete))
+    async def scenario(deaf: DeafStore) -> None:
+        task = asyncio.create_task(lock.enable_biometrics_async(deaf, deaf.delete))
         for _ in range(5):
             await asyncio.sleep(0)
-        (secret,) = requests
+        (secret,) = deaf.handed
         assert any(secret)
         task.cancel()
         done, _ = await asyncio.wait({task}, timeout=5)
         assert task in done and task.cancelled()
         assert secret == bytearray(32), "the enable secret was not wiped at the cancellation"
         assert not lock.snapshot().is_biometrics_enabled
-        stored.set_result(None)  # the platform saved the item after all: it must go
+        deaf.stored.set_result(None)  # the platform saved the item after all: it must go
         for _ in range(5):
             await asyncio.sleep(0)
-        assert deletes == [True], "a late store left its item behind"
+        assert deaf.deletes == [True], "a late store left its item behind"
         assert not lock.snapshot().is_biometrics_enabled
 
     asyncio.run(main())

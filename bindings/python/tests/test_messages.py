@@ -72,7 +72,10 @@ def test_biometric_request_errors_name_the_python_api(make_lock):
     assert "BIOMETRIC_REQUESTS_MAX (8)" in message and "(AuthResult.CANCELLED)" in message
     for r in open_:
         r.cancel()
-    spent = open_[0]
+    message = message_of(lambda: open_[0].finish(secret), InvalidArgumentError)
+    assert "cancelled before the answer came" in message and "begin a new request" in message
+    spent = lock.begin_biometric_unlock()
+    message_of(lambda: spent.finish(result=idlelock.AuthResult.CANCELLED), LockUnavailableError)
     message = message_of(lambda: spent.finish(secret), InvalidArgumentError)
     assert "voided by disable(), a new passcode or disable_biometrics()" in message
     request = lock.begin_biometric_unlock()

@@ -34,6 +34,13 @@ public final class JarCheck {
         }
     }
 
+    /** The folder of a JarNatives.Unpacked. */
+    static Path dir(Object unpacked) throws Exception {
+        java.lang.reflect.Field f = unpacked.getClass().getDeclaredField("dir");
+        f.setAccessible(true);
+        return (Path) f.get(unpacked);
+    }
+
     public static void main(String[] args) throws Exception {
         Path tmp = Paths.get(System.getProperty("java.io.tmpdir")).toRealPath();
         check(System.getProperty("org.idlelock.jni.path") == null, "no org.idlelock.jni.path is set");
@@ -53,16 +60,15 @@ public final class JarCheck {
         Class<?> jn = Class.forName("org.idlelock.JarNatives");
         Method folder = jn.getDeclaredMethod("folder");
         Method unpack = jn.getDeclaredMethod("unpack", String.class);
-        Method remove = jn.getDeclaredMethod("remove", Path.class);
         folder.setAccessible(true);
         unpack.setAccessible(true);
-        remove.setAccessible(true);
         String cpu = (String) folder.invoke(null);
         check("linux-x86_64".equals(cpu), "this JVM's folder: " + cpu);
-        Path a = (Path) unpack.invoke(null, cpu);
-        Path b = (Path) unpack.invoke(null, cpu);
-        check(!a.equals(b), "each load gets its own folder: " + a + ", " + b);
-        for (Path d : new Path[] {a, b}) {
+        Object a = unpack.invoke(null, cpu);
+        Object b = unpack.invoke(null, cpu);
+        check(!dir(a).equals(dir(b)), "each load gets its own folder: " + dir(a) + ", " + dir(b));
+        for (Object u : new Object[] {a, b}) {
+            Path d = dir(u);
             check(d.getParent().toRealPath().equals(tmp), d + " is in java.io.tmpdir");
             check(PosixFilePermissions.toString(Files.getPosixFilePermissions(d)).equals("rwx------"), d + " is rwx------");
             for (String name : new String[] {"libidlelock_jni.so", "libidlelock.so"}) {
@@ -70,7 +76,11 @@ public final class JarCheck {
                 check(Files.isRegularFile(f) && Files.size(f) > 0, f + " was copied");
                 check(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)).equals("r-x------"), f + " is r-x------");
             }
-            remove.invoke(null, d);
+            Path lock = d.resolve("lock");
+            check(PosixFilePermissions.toString(Files.getPosixFilePermissions(lock)).equals("rw-------"), lock + " is rw-------");
+            Method remove = u.getClass().getDeclaredMethod("remove");
+            remove.setAccessible(true);
+            remove.invoke(u);
             check(!Files.exists(d), d + " is removed");
         }
         System.out.println(passed + " passed, " + failed + " failed");

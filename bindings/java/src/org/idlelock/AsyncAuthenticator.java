@@ -33,6 +33,9 @@ public interface AsyncAuthenticator {
      * Run the biometric check for {@code request} (an UNLOCK) and complete
      * the stage with the 32-byte secret it released. The binding takes
      * that array over: it is wiped once the request is finished.
+     *
+     * @param request the open UNLOCK request
+     * @return a stage completed with the released secret
      */
     CompletionStage<byte[]> loadSecret(BiometricRequest request);
 
@@ -42,6 +45,10 @@ public interface AsyncAuthenticator {
      * earlier item, and complete the stage when it is stored. The binding
      * wipes the array when the request ends: encrypt or store it before
      * the stage completes, and keep no other copy.
+     *
+     * @param request the open ENABLE request
+     * @param secret the request's secret array
+     * @return a stage completed once the secret is stored
      */
     CompletionStage<Void> storeSecret(BiometricRequest request, byte[] secret);
 
@@ -50,6 +57,8 @@ public interface AsyncAuthenticator {
      * turn the shortcut on after it was stored (a lock, sign-out or new
      * passcode after the begin). Its failure is ignored. The default does
      * nothing.
+     *
+     * @return a stage completed once the item is deleted
      */
     default CompletionStage<Void> deleteSecret() { return CompletableFuture.completedFuture(null); }
 }

@@ -31,7 +31,7 @@ package org.idlelock;
  * from the call that ran the method once the library returned.
  */
 public interface Authenticator {
-    /** True when a biometric check can run now (hardware present, enrolled).
+    /** {@return true when a biometric check can run now (hardware present, enrolled)}
      * Cached by the library; keep it quick. */
     boolean isAvailable();
 
@@ -41,6 +41,9 @@ public interface Authenticator {
      * with zeros) when this returns: copy what you keep, and wipe your own
      * copies. Throw {@link AuthenticationException} when it could not be
      * stored (the shortcut then stays off).
+     *
+     * @param secret the 32 bytes to keep; wiped when this returns
+     * @throws AuthenticationException when the secret could not be stored
      */
     void storeSecret(byte[] secret) throws AuthenticationException;
 
@@ -50,10 +53,18 @@ public interface Authenticator {
      * binding copies it into the library's buffer and then wipes the array
      * you returned. Throw {@link AuthenticationException} for a failed,
      * cancelled or unavailable check.
+     *
+     * @param reason the prompt's text, or null
+     * @return the stored 32-byte secret
+     * @throws AuthenticationException for a check that did not release it
      */
     byte[] loadSecret(String reason) throws AuthenticationException;
 
-    /** Delete the item (the shortcut was turned off). A failure is ignored
-     * by the library, which has forgotten the wrap anyway. */
+    /**
+     * Delete the item (the shortcut was turned off). A failure is ignored
+     * by the library, which has forgotten the wrap anyway.
+     *
+     * @throws AuthenticationException when it could not be deleted (ignored)
+     */
     void deleteSecret() throws AuthenticationException;
 }

@@ -78,22 +78,26 @@ public final class BiometricRequest implements AutoCloseable {
         this.core = core;
         this.begun = begun;
         this.cleanable = Reaper.register(this, core);
-        core.future.whenComplete(core::futureEnded);
     }
 
-    /** UNLOCK or ENABLE. */
+    /** {@return UNLOCK or ENABLE} */
     public Purpose purpose() { return core.purpose; }
 
-    /** The library's token: 64 random bits, never 0, bound to this request's lock. */
+    /** The request's state, whose claim the helpers' futures share. */
+    Core core() { return core; }
+
+    /** {@return the library's token: 64 random bits, never 0, bound to this request's lock} */
     public long token() { return core.token; }
 
-    /** The state right after the begin. */
+    /** {@return the state right after the begin} */
     public Snapshot snapshot() { return begun; }
 
     /**
      * ENABLE: the request's own array holding the new 32-byte secret, to
      * keep behind the biometric check; wiped by the binding when the
      * request ends (read it before you finish). UNLOCK: null.
+     *
+     * @return the secret array (ENABLE) or null (UNLOCK)
      */
     public byte[] secret() { return core.secret; }
 
@@ -111,11 +115,18 @@ public final class BiometricRequest implements AutoCloseable {
      * {@code orTimeout} on Java 9+) ends the request at once as {@link
      * AuthResult#CANCELLED}, whatever the platform's check does; a finish
      * that comes later throws {@link InvalidArgumentException} and changes
-     * nothing (its secret array is wiped).
+     * nothing (its secret array is wiped). A finish and a cancel racing
+     * each other: whichever claims the request first owns its outcome, so
+     * a {@code cancel} that returns true means the answer unlocked
+     * nothing, and a finish that reached the library first makes {@code
+     * cancel} return false (the future then completes with the finish's
+     * outcome; a timeout's completion is refused the same way).
+     *
+     * @return the request's future
      */
     public CompletableFuture<Snapshot> future() { return core.future; }
 
-    /** True once the request has ended (finished, voided and seen as such, dropped, or its lock closed). */
+    /** {@return true once the request has ended (finished, voided and seen as such, dropped, or its lock closed)} */
     public boolean isFinished() { return core.isEnded(); }
 
     /**
@@ -144,6 +155,10 @@ public final class BiometricRequest implements AutoCloseable {
      * IllegalStateException} (the lock is closed), {@link
      * CallbackException} (a listener threw; the request did end). Never
      * counts a passcode attempt. Thread: any.
+     *
+     * @param result the host's outcome
+     * @param secret the 32 released bytes for an UNLOCK that passed, else null
+     * @return the state after the finish
      */
     public Snapshot finish(AuthResult result, byte[] secret) {
         try {
@@ -160,21 +175,34 @@ public final class BiometricRequest implements AutoCloseable {
                 throw new InvalidArgumentException("secret: only an UNLOCK finished with AuthResult.OK hands over a secret; pass null with "
                         + result + (core.purpose == Purpose.ENABLE ? " (an ENABLE confirms with no secret)" : ""));
             }
-            Snapshot s = core.lock.finishBiometric(core, result, secret);
-            return s;
+            // The one decision point: this answer or the caller's cancellation,
+            // whichever claims the request first, owns its outcome.
+            if (!core.claimAnswer()) {
+                throw new InvalidArgumentException("this biometric request was cancelled before the answer came (its future was "
+                        + "cancelled, or completed by a timeout): the answer unlocks nothing; begin a new request");
+            }
+            return core.lock.finishBiometric(core, result, secret);
         } finally {
             if (secret != null) Arrays.fill(secret, (byte) 0);
             if (core.isEnded()) cleanable.clean();
         }
     }
 
-    /** {@link #finish(AuthResult, byte[])} with no secret: an ENABLE confirmed ({@link AuthResult#OK}), or a check that did not pass. */
+    /**
+     * {@link #finish(AuthResult, byte[])} with no secret: an ENABLE confirmed
+     * ({@link AuthResult#OK}), or a check that did not pass.
+     *
+     * @param result the host's outcome
+     * @return the state after the finish
+     */
     public Snapshot finish(AuthResult result) { return finish(result, null); }
 
     /**
      * Finishes the request as {@link AuthResult#CANCELLED} if it is still
      * open: for a screen that goes away without an answer. As {@link
      * #dismiss(AuthResult)}.
+     *
+     * @return the state after it, or null when there was nothing to finish
      */
     public Snapshot cancel() { return dismiss(AuthResult.CANCELLED); }
 
@@ -190,6 +218,9 @@ public final class BiometricRequest implements AutoCloseable {
      * InvalidArgumentException} for {@link AuthResult#OK} (a release goes
      * through {@link #finish}), and
      * what a finish throws besides (a {@link CallbackException}). Thread: any.
+     *
+     * @param outcome FAILED, CANCELLED or UNAVAILABLE
+     * @return the state after it, or null when there was nothing to finish
      */
     public Snapshot dismiss(AuthResult outcome) {
         IdleLock.required(outcome, "outcome");
@@ -221,12 +252,12 @@ public final class BiometricRequest implements AutoCloseable {
      * (for close()) and the reaper (the action that finishes a dropped
      * request: it never refers to the facade).
      */
-    static final class Core implements Runnable {
+    static final class Core extends RequestFuture.Owner implements Runnable {
         final IdleLock lock;
         final long token;
         final Purpose purpose;
         final byte[] secret;
-        final CompletableFuture<Snapshot> future = new CompletableFuture<>();
+        final RequestFuture future = new RequestFuture(this);
         private int finishing;   // finishes in flight in the library
         private boolean ended;
         private boolean lockClosed;
@@ -259,8 +290,9 @@ public final class BiometricRequest implements AutoCloseable {
                 if (end) end();
             }
             if (end) {
-                if (failure == null) future.complete(s);
-                else future.completeExceptionally(failure);
+                if (isCancelled()) future.settleExceptionally(new CancellationException("the biometric request was dropped unfinished"));
+                else if (failure == null) future.settle(s);
+                else future.settleExceptionally(failure);
             }
             closedMeanwhile();
         }
@@ -286,7 +318,7 @@ public final class BiometricRequest implements AutoCloseable {
                 if (ended || !lockClosed || finishing > 0) return;
                 end();
             }
-            future.completeExceptionally(IdleLock.closedWhileWaiting());
+            future.settleExceptionally(IdleLock.closedWhileWaiting());
         }
 
         /** With the monitor held. */
@@ -297,21 +329,23 @@ public final class BiometricRequest implements AutoCloseable {
         }
 
         /**
-         * The future completed. When that was someone's {@code cancel()}
-         * (not the end of the request), the request is finished as
-         * cancelled in the library at once, whatever the host's check
-         * does; a later finish is refused and its secret wiped. Refers to
-         * the core only, never the facade (which must stay collectable).
-         * As the reaper's {@link #run()}, whose failing of the future then
-         * does nothing: it is cancelled already.
+         * The reaper's action: the facade became unreachable while open (or
+         * it ended: then nothing to do). Refers to the core only, never the
+         * facade (which must stay collectable).
          */
-        void futureEnded(Snapshot s, Throwable e) {
-            if (e instanceof CancellationException) run();
-        }
-
-        /** The reaper's action: the facade became unreachable (or finished: then nothing to do). */
         @Override
         public void run() {
+            if (claimCancel()) cancelled();
+        }
+
+        /**
+         * A cancellation owns the outcome (the future was cancelled or
+         * completed by the caller, or the request was dropped): the request
+         * is finished as cancelled in the library at once, whatever the
+         * host's check does; a later finish is refused and its secret wiped.
+         */
+        @Override
+        void cancelled() {
             synchronized (this) {
                 if (ended || finishing > 0) return;
             }
@@ -325,7 +359,7 @@ public final class BiometricRequest implements AutoCloseable {
                 end = !ended && finishing == 0;
                 if (end) end();
             }
-            if (end) future.completeExceptionally(new CancellationException("the biometric request was dropped unfinished"));
+            if (end) future.settleExceptionally(new CancellationException("the biometric request was dropped unfinished"));
         }
     }
 }

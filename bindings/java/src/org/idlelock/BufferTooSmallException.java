@@ -11,5 +11,10 @@ public class BufferTooSmallException extends IdleLockException {
     /** The C status. */
     public static final int STATUS = 9;
 
+    /**
+     * Made by the binding for this status.
+     *
+     * @param message what was wrong, in the binding's words
+     */
     public BufferTooSmallException(String message) { super(STATUS, message, null); }
 }

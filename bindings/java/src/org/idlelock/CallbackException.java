@@ -18,5 +18,11 @@ package org.idlelock;
 public class CallbackException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Made by the binding when a callback threw.
+     *
+     * @param message which callback threw, and in which call
+     * @param cause what the callback threw
+     */
     public CallbackException(String message, Throwable cause) { super(message, cause); }
 }

@@ -186,6 +186,9 @@ final class Callbacks {
                         + out.length + " bytes were expected (treated as a failed check)"));
                 return AuthResult.FAILED.code;
             }
+            // The one decision point: this answer or the future's cancellation,
+            // whichever claims the call first, owns the outcome.
+            if (call != null && !call.claimAnswer()) return AuthResult.CANCELLED.code;
             System.arraycopy(secret, 0, out, 0, out.length);
             return AuthResult.OK.code;
         } catch (AuthenticationException e) {

@@ -15,6 +15,12 @@ public final class DelayStep {
     /** The delay, in milliseconds. */
     public final long delayMs;
 
+    /**
+     * One step; the library checks its values at {@link IdleLock.Builder#build()}.
+     *
+     * @param failedAttempts wrong passcodes counted before this delay starts, 1..maxAttempts-1
+     * @param delayMs the delay in milliseconds, 1..86400000
+     */
     public DelayStep(int failedAttempts, long delayMs) {
         this.failedAttempts = failedAttempts;
         this.delayMs = delayMs;

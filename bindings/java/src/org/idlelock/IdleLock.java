@@ -88,47 +88,73 @@ public final class IdleLock implements AutoCloseable {
     public static final long SAME_AS_IDLE = -1L;
     /** The header version this binding mirrors. */
     public static final String HEADER_VERSION = "1.2.2";
+    /** The header version this binding mirrors, as MAJOR * 10000 + MINOR * 100 + PATCH. */
     public static final int HEADER_VERSION_NUMBER = Native.HEADER_VERSION_NUMBER;
 
     // The header's limits (a test compares them with include/idlelock.h).
+    /** {@code IDLELOCK_GRACE_MAX_MS}: graceMs at most, in ms. */
     public static final long GRACE_MAX_MS = 60000;
+    /** {@code IDLELOCK_MAX_ATTEMPTS_MAX}: maxAttempts at most. */
     public static final int MAX_ATTEMPTS_MAX = 100;
+    /** {@code IDLELOCK_PASSCODE_MIN_SCALARS}: a new passcode's characters (Unicode scalar values) at least. */
     public static final int PASSCODE_MIN_SCALARS = 4;
+    /** {@code IDLELOCK_PASSCODE_MAX_BYTES}: a passcode's UTF-8 bytes at most. */
     public static final int PASSCODE_MAX_BYTES = 1024;
+    /** {@code IDLELOCK_SECRET_NAME_MAX_BYTES}: a secret's name, UTF-8 bytes at most. */
     public static final int SECRET_NAME_MAX_BYTES = 64;
+    /** {@code IDLELOCK_SECRET_VALUE_MAX_BYTES}: a secret's value, bytes at most. */
     public static final int SECRET_VALUE_MAX_BYTES = 65536;
+    /** {@code IDLELOCK_SECRETS_MAX}: secrets held by one session at most. */
     public static final int SECRETS_MAX = 256;
+    /** {@code IDLELOCK_LISTENERS_MAX}: listeners on one lock at most. */
     public static final int LISTENERS_MAX = 64;
+    /** {@code IDLELOCK_UNLOCK_REASON_MAX_BYTES}: unlockReason's UTF-8 bytes at most. */
     public static final int UNLOCK_REASON_MAX_BYTES = 512;
+    /** {@code IDLELOCK_DEVICE_KEY_BYTES}: a device key's length. */
     public static final int DEVICE_KEY_BYTES = 32;
+    /** {@code IDLELOCK_AUTH_SECRET_BYTES}: the biometric shortcut's secret's length. */
     public static final int AUTH_SECRET_BYTES = 32;
+    /** {@code IDLELOCK_KDF_OPSLIMIT_MIN}: kdfOpslimit at least (OWASP's floor for Argon2id). */
     public static final long KDF_OPSLIMIT_MIN = 2;
+    /** {@code IDLELOCK_KDF_OPSLIMIT_MAX}: kdfOpslimit at most. */
     public static final long KDF_OPSLIMIT_MAX = 10;
+    /** {@code IDLELOCK_KDF_MEMLIMIT_MIN}: kdfMemlimit at least, in bytes (19 MiB, OWASP's floor). */
     public static final long KDF_MEMLIMIT_MIN = 19L * 1024 * 1024;
+    /** {@code IDLELOCK_KDF_MEMLIMIT_MAX}: kdfMemlimit at most, in bytes (1 GiB). */
     public static final long KDF_MEMLIMIT_MAX = 1024L * 1024 * 1024;
     /** (1.2) Bounds of passcodeMaxAgeMs (or 0), biometricMaxUses (or 0) and requireRecentAuth's maxAgeMs. */
     public static final long PASSCODE_MAX_AGE_MIN_MS = 3_600_000L;
+    /** (1.2) {@code IDLELOCK_PASSCODE_MAX_AGE_MAX_MS}: passcodeMaxAgeMs at most (30 days). */
     public static final long PASSCODE_MAX_AGE_MAX_MS = 2_592_000_000L;
+    /** (1.2) {@code IDLELOCK_BIOMETRIC_MAX_USES_MAX}: biometricMaxUses at most. */
     public static final int BIOMETRIC_MAX_USES_MAX = 1000;
+    /** (1.2) {@code IDLELOCK_RECENT_AUTH_MAX_MS}: requireRecentAuth's maxAgeMs at most (30 days). */
     public static final long RECENT_AUTH_MAX_MS = 2_592_000_000L;
     /** (1.2) Biometric requests open at once on one lock. */
     public static final int BIOMETRIC_REQUESTS_MAX = 8;
     /** Bounds the header states in prose: prompt_cap_ms, a delay step, a schedule's length. */
     public static final long PROMPT_CAP_MAX_MS = 600000;
+    /** A delay step's delayMs at most (one day). */
     public static final long DELAY_MAX_MS = 86_400_000;
+    /** A delay schedule's steps at most. */
     public static final int DELAY_SCHEDULE_MAX_STEPS = 32;
 
     /** Hears every change of state, reason, a flag or attemptsRemaining, in seq order. */
     @FunctionalInterface
     public interface Listener {
-        /** The snapshot is immutable and may be kept. Must not block waiting
-         * for another thread that is calling into the same lock. */
+        /**
+         * The snapshot is immutable and may be kept. Must not block waiting
+         * for another thread that is calling into the same lock.
+         *
+         * @param snapshot the state after the change
+         */
         void onChange(Snapshot snapshot);
     }
 
     /** A clock: milliseconds from any fixed origin, monotonic, counting time asleep. */
     @FunctionalInterface
     public interface Clock {
+        /** {@return the time now, in milliseconds from the clock's origin} Quick, and never a call into the lock. */
         long nowMs();
     }
 
@@ -167,25 +193,29 @@ public final class IdleLock implements AutoCloseable {
 
     // -- versions and names -------------------------------------------------------
 
-    /** The library's version, "MAJOR.MINOR.PATCH" ({@code idlelock_version}). */
+    /** {@return the library's version, "MAJOR.MINOR.PATCH"} ({@code idlelock_version}) */
     public static String version() {
         Native.ensureLoaded();
         return Utf8.decode(Native.version());
     }
 
-    /** The library's version as MAJOR * 10000 + MINOR * 100 + PATCH. */
+    /** {@return the library's version as MAJOR * 10000 + MINOR * 100 + PATCH} */
     public static int versionNumber() {
         Native.ensureLoaded();
         return Native.versionNumber();
     }
 
-    /** The fixed name of a status ("IDLELOCK_ERR_SESSION_LOCKED"), "IDLELOCK_ERR_UNKNOWN" for others. */
+    /**
+     * {@return the fixed name of a status ("IDLELOCK_ERR_SESSION_LOCKED"), "IDLELOCK_ERR_UNKNOWN" for others}
+     *
+     * @param status a C status code
+     */
     public static String statusName(int status) {
         Native.ensureLoaded();
         return Utf8.decode(Native.statusName(status));
     }
 
-    /** The library's iOS-like delay preset ({@code idlelock_delay_schedule_ios}): 5 wrong
+    /** {@return the library's iOS-like delay preset} ({@code idlelock_delay_schedule_ios}): 5 wrong
      * passcodes: 1 min; 6: 5 min; 7: 15 min; 9: 1 h. Use it with maxAttempts 10. */
     public static List<DelayStep> iosDelaySchedule() {
         Native.ensureLoaded();
@@ -197,6 +227,7 @@ public final class IdleLock implements AutoCloseable {
 
     // -- creation -------------------------------------------------------------------
 
+    /** {@return a builder of a lock, every option at the library's default} */
     public static Builder builder() { return new Builder(); }
 
     /**
@@ -223,25 +254,75 @@ public final class IdleLock implements AutoCloseable {
             return this;
         }
 
-        /** Lock after this long without {@link IdleLock#touch()}: > 0 or NEVER (default). */
+        /**
+         * Lock after this long without {@link IdleLock#touch()}: > 0 or NEVER (default).
+         *
+         * @param ms milliseconds
+         * @return this builder
+         */
         public Builder idleAfterMs(long ms) { return set(Native.CFG_IDLE, ms); }
-        /** Lock when away (backgrounded) this long: >= 0, NEVER, or SAME_AS_IDLE (default). */
+        /**
+         * Lock when away (backgrounded) this long: >= 0, NEVER, or SAME_AS_IDLE (default).
+         *
+         * @param ms milliseconds
+         * @return this builder
+         */
         public Builder backgroundAfterMs(long ms) { return set(Native.CFG_BACKGROUND, ms); }
-        /** An absence that stayed inactive locks after the longer of this and backgroundAfterMs; default 30000. */
+        /**
+         * An absence that stayed inactive locks after the longer of this and backgroundAfterMs; default 30000.
+         *
+         * @param ms milliseconds, >= 0 or NEVER
+         * @return this builder
+         */
         public Builder inactiveAfterMs(long ms) { return set(Native.CFG_INACTIVE, ms); }
-        /** 0..60000, default 1500: an absence this short is presence (a Face ID sheet). */
+        /**
+         * 0..60000, default 1500: an absence this short is presence (a Face ID sheet).
+         *
+         * @param ms milliseconds
+         * @return this builder
+         */
         public Builder graceMs(long ms) { return set(Native.CFG_GRACE, ms); }
-        /** 1..100, default 5: wrong passcodes before LOCKED_OUT. */
+        /**
+         * 1..100, default 5: wrong passcodes before LOCKED_OUT.
+         *
+         * @param attempts wrong passcodes
+         * @return this builder
+         */
         public Builder maxAttempts(int attempts) { return set(Native.CFG_MAX_ATTEMPTS, attempts); }
-        /** Default true: the first start() locks an engaged session (REASON_STARTUP). */
+        /**
+         * Default true: the first start() locks an engaged session (REASON_STARTUP).
+         *
+         * @param lock whether the first start() locks
+         * @return this builder
+         */
         public Builder lockOnStart(boolean lock) { return set(Native.CFG_LOCK_ON_START, lock ? 1 : 0); }
-        /** Argon2id passes, 2..10, default 2. */
+        /**
+         * Argon2id passes, 2..10, default 2.
+         *
+         * @param passes Argon2id passes
+         * @return this builder
+         */
         public Builder kdfOpslimit(long passes) { return set(Native.CFG_OPSLIMIT, passes); }
-        /** Argon2id memory in bytes, 19 MiB..1 GiB, default 64 MiB. */
+        /**
+         * Argon2id memory in bytes, 19 MiB..1 GiB, default 64 MiB.
+         *
+         * @param bytes Argon2id memory in bytes
+         * @return this builder
+         */
         public Builder kdfMemlimit(long bytes) { return set(Native.CFG_MEMLIMIT, bytes); }
-        /** (1.1) 0..600000, default 120000: how long prompts the app opened can defer the rules. */
+        /**
+         * (1.1) 0..600000, default 120000: how long prompts the app opened can defer the rules.
+         *
+         * @param ms milliseconds
+         * @return this builder
+         */
         public Builder promptCapMs(long ms) { return set(Native.CFG_PROMPT_CAP, ms); }
-        /** (1.1) 0 (off, default) or 1..idleAfterMs-1: isWarning opens this long before the idle lock. */
+        /**
+         * (1.1) 0 (off, default) or 1..idleAfterMs-1: isWarning opens this long before the idle lock.
+         *
+         * @param ms milliseconds
+         * @return this builder
+         */
         public Builder warnBeforeMs(long ms) { return set(Native.CFG_WARN_BEFORE, ms); }
         /**
          * (1.2) 0 (off, default) or 3600000..2592000000 ms (1 hour .. 30
@@ -249,41 +330,85 @@ public final class IdleLock implements AutoCloseable {
          * entry is this old (iOS asks for the passcode after 156 hours
          * without it). Measured on the lock's clock; an entry from another
          * boot or behind a clock step counts as too old.
+         *
+         * @param ms milliseconds, or 0 for off
+         * @return this builder
          */
         public Builder passcodeMaxAgeMs(long ms) { return set(Native.CFG_PASSCODE_MAX_AGE, ms); }
         /**
          * (1.2) Default false: with a {@link #storePath}, the first unlock
          * after the device restarted must be by passcode, as iOS and Android
          * require after a restart.
+         *
+         * @param required whether the first unlock after a restart needs the passcode
+         * @return this builder
          */
         public Builder passcodeAfterReboot(boolean required) { return set(Native.CFG_PASSCODE_AFTER_REBOOT, required ? 1 : 0); }
         /**
          * (1.2) 0 (off, default) or 1..1000: after this many biometric
          * unlocks in a row (re-authentications included) the next unlock
          * needs the passcode (KeePassXC's and Keepass2Android's quick unlock).
+         *
+         * @param uses biometric unlocks in a row, or 0 for off
+         * @return this builder
          */
         public Builder biometricMaxUses(int uses) { return set(Native.CFG_BIOMETRIC_MAX_USES, uses); }
 
-        /** A store file the library owns (plus {@code <path>.lock}), in an existing folder;
-         * null (default): memory only. See "The store" in include/idlelock.h. */
+        /**
+         * A store file the library owns (plus {@code <path>.lock}), in an existing folder;
+         * null (default): memory only. See "The store" in include/idlelock.h.
+         *
+         * @param path the store's path, or null
+         * @return this builder
+         */
         public Builder storePath(String path) { this.storePath = path; return this; }
+        /**
+         * As {@link #storePath(String)}.
+         *
+         * @param path the store's file, or null
+         * @return this builder
+         */
         public Builder storePath(File path) { this.storePath = path == null ? null : path.getPath(); return this; }
-        /** Null (default): Linux CLOCK_BOOTTIME. The watcher needs the default clock. */
+        /**
+         * Null (default): Linux CLOCK_BOOTTIME. The watcher needs the default clock.
+         *
+         * @param clock the clock, or null
+         * @return this builder
+         */
         public Builder clock(Clock clock) { this.clock = clock; return this; }
-        /** Null (default): no biometric shortcut. */
+        /**
+         * Null (default): no biometric shortcut.
+         *
+         * @param authenticator the host's keystore behind a biometric check, or null
+         * @return this builder
+         */
         public Builder authenticator(Authenticator authenticator) { this.authenticator = authenticator; return this; }
-        /** At most 512 UTF-8 bytes, no NUL: the text the authenticator's prompt shows. */
+        /**
+         * At most 512 UTF-8 bytes, no NUL: the text the authenticator's prompt shows.
+         *
+         * @param reason the prompt's text, or null
+         * @return this builder
+         */
         public Builder unlockReason(String reason) { this.unlockReason = reason; return this; }
         /**
          * 32 bytes from a hardware keystore (see include/idlelock.h). The
          * array is referenced, not copied: keep it unchanged until build()
          * returns, then wipe it ({@code Arrays.fill(key, (byte) 0)}); the
          * library keeps its own copy in secure memory.
+         *
+         * @param key the 32-byte device key, or null
+         * @return this builder
          */
         public Builder deviceKey(byte[] key) { this.deviceKey = key; return this; }
-        /** (1.1) Escalating delays after wrong passcodes; null or empty: none. */
+        /**
+         * (1.1) Escalating delays after wrong passcodes; null or empty: none.
+         *
+         * @param steps the schedule, or null
+         * @return this builder
+         */
         public Builder delaySchedule(List<DelayStep> steps) { this.delaySchedule = steps; return this; }
-        /** (1.1) The iOS-like preset ({@link IdleLock#iosDelaySchedule()}); needs maxAttempts(10). */
+        /** (1.1) The iOS-like preset ({@link IdleLock#iosDelaySchedule()}); needs maxAttempts(10).
+         * @return this builder */
         public Builder iosDelaySchedule() { return delaySchedule(IdleLock.iosDelaySchedule()); }
 
         /**
@@ -291,6 +416,8 @@ public final class IdleLock implements AutoCloseable {
          * InvalidArgumentException} naming the field for a value out of
          * range, {@link StorageException} for a store that cannot be opened,
          * {@link NoMemoryException}, {@link InternalException}.
+         *
+         * @return the new lock, UNLOCKED and not engaged; close it when done
          */
         public IdleLock build() {
             Native.ensureLoaded();
@@ -477,7 +604,7 @@ public final class IdleLock implements AutoCloseable {
         return new IllegalStateException("the IdleLock was closed before this biometric request finished");
     }
 
-    /** True once {@link #close()} was called. */
+    /** {@return true once {@link #close()} was called} */
     public boolean isClosed() { return (state & CLOSED) != 0; }
 
     /**
@@ -495,7 +622,8 @@ public final class IdleLock implements AutoCloseable {
 
     // -- events -------------------------------------------------------------------
 
-    /** Applies lockOnStart (only the first start does); later starts only judge. */
+    /** Applies lockOnStart (only the first start does); later starts only judge.
+     * @return the state after the call */
     public Snapshot start() { return event(Native.EV_START); }
 
     /**
@@ -515,23 +643,32 @@ public final class IdleLock implements AutoCloseable {
         if (rc != 0 || Callbacks.anyPending()) finish(rc, null);
     }
 
-    /** Still visible but not interactive (Android onPause, iOS resign-active). */
+    /** Still visible but not interactive (Android onPause, iOS resign-active).
+     * @return the state after the call */
     public Snapshot inactive() { return event(Native.EV_INACTIVE); }
-    /** No longer visible (Android onStop, iOS did-enter-background). */
+    /** No longer visible (Android onStop, iOS did-enter-background).
+     * @return the state after the call */
     public Snapshot background() { return event(Native.EV_BACKGROUND); }
-    /** Back in the foreground: judges the absence (grace window, background timeout). */
+    /** Back in the foreground: judges the absence (grace window, background timeout).
+     * @return the state after the call */
     public Snapshot foreground() { return event(Native.EV_FOREGROUND); }
-    /** Judges the deadlines due now; call it from a timer at msUntilNextDeadline. */
+    /** Judges the deadlines due now; call it from a timer at msUntilNextDeadline.
+     * @return the state after the call */
     public Snapshot check() { return event(Native.EV_CHECK); }
-    /** "Lock now": an engaged unlocked session locks with {@link Reason#MANUAL}. */
+    /** "Lock now": an engaged unlocked session locks with {@link Reason#MANUAL}.
+     * @return the state after the call */
     public Snapshot lock() { return event(Native.EV_LOCK); }
-    /** The state now, after judging the deadlines that are due. */
+    /** {@return the state now, after judging the deadlines that are due} */
     public Snapshot snapshot() { return event(Native.EV_SNAPSHOT); }
 
     /**
      * Reports a platform's own state name ({@code "ON_STOP"}, {@code
      * "inactive"}) as foreground, inactive or background would
      * ({@code idlelock_lifecycle}). An unknown name: {@link InvalidArgumentException}.
+     *
+     * @param platform whose names {@code stateName} is one of
+     * @param stateName the platform's own spelling, case-sensitive
+     * @return the state after the call
      */
     public Snapshot lifecycle(Platform platform, String stateName) {
         required(platform, "platform");
@@ -555,6 +692,8 @@ public final class IdleLock implements AutoCloseable {
      * share sheet): until it ends, and never past promptCapMs, the idle
      * rule waits and an absence that began meanwhile is presence. Returns
      * its token for {@link #promptEnd}; {@link #prompt()} pairs them for you.
+     *
+     * @return the prompt's token
      */
     public long promptBegin() {
         long[] token = new long[1];
@@ -562,10 +701,14 @@ public final class IdleLock implements AutoCloseable {
         return token[0];
     }
 
-    /** Ends a prompt (activity). A token ended twice or never issued: {@link InvalidArgumentException}. */
+    /**
+     * Ends a prompt (activity). A token ended twice or never issued: {@link InvalidArgumentException}.
+     *
+     * @param token what {@link #promptBegin()} returned
+     */
     public void promptEnd(long token) { finish(call(h -> Native.promptEnd(h, token)), null); }
 
-    /** A prompt for try-with-resources: {@code try (IdleLock.Prompt p = lock.prompt()) { pick(); }}. */
+    /** {@return an open prompt for try-with-resources: {@code try (IdleLock.Prompt p = lock.prompt()) { pick(); }}} */
     public Prompt prompt() { return new Prompt(this, promptBegin()); }
 
     /** An open prompt; {@link #close()} ends it once. */
@@ -579,6 +722,7 @@ public final class IdleLock implements AutoCloseable {
             this.token = token;
         }
 
+        /** {@return the prompt's token} */
         public long token() { return token; }
 
         @Override
@@ -598,6 +742,8 @@ public final class IdleLock implements AutoCloseable {
      * Argon2id: call it off the main thread. {@link
      * SessionLockedException} while locked. The binding wipes its UTF-8
      * copy; wipe {@code passcode} yourself.
+     *
+     * @param passcode the new passcode's characters
      */
     public void setPasscode(char[] passcode) {
         required(passcode, "passcode");
@@ -610,7 +756,11 @@ public final class IdleLock implements AutoCloseable {
         }
     }
 
-    /** As {@link #setPasscode(char[])}, with the passcode as UTF-8 bytes (checked by the library). */
+    /**
+     * As {@link #setPasscode(char[])}, with the passcode as UTF-8 bytes (checked by the library).
+     *
+     * @param utf8 the new passcode, UTF-8
+     */
     public void setPasscode(byte[] utf8) {
         required(utf8, "passcode");
         setPasscodeUtf8(utf8, utf8.length);
@@ -628,6 +778,9 @@ public final class IdleLock implements AutoCloseable {
      * NoPasscodeException}, {@link SessionLockedException} (a lock
      * overtook it), {@link StorageException}. Runs Argon2id: call it off
      * the main thread.
+     *
+     * @param passcode the passcode's characters
+     * @return the state after the call
      */
     public Snapshot unlock(char[] passcode) {
         required(passcode, "passcode");
@@ -640,7 +793,12 @@ public final class IdleLock implements AutoCloseable {
         }
     }
 
-    /** As {@link #unlock(char[])}, with the passcode as UTF-8 bytes (checked by the library). */
+    /**
+     * As {@link #unlock(char[])}, with the passcode as UTF-8 bytes (checked by the library).
+     *
+     * @param utf8 the passcode, UTF-8
+     * @return the state after the call
+     */
     public Snapshot unlock(byte[] utf8) {
         required(utf8, "passcode");
         return unlockUtf8(utf8, utf8.length);
@@ -674,6 +832,8 @@ public final class IdleLock implements AutoCloseable {
      * loadSecret while the prompt is up. Never counts an attempt. {@link
      * LockUnavailableException} when the shortcut is off, unavailable, the
      * check failed or was cancelled (the message says which).
+     *
+     * @return the state after the call
      */
     public Snapshot unlockWithBiometrics() {
         long[] out = new long[Native.SNAP_FIELDS];
@@ -697,7 +857,11 @@ public final class IdleLock implements AutoCloseable {
      * cancellation is answered to the library as {@link
      * AuthResult#CANCELLED} (no unlock) and its secret array is wiped. A
      * future cancelled before the executor ran it never calls the
-     * library. The platform's prompt is yours to dismiss.
+     * library. The platform's prompt is yours to dismiss. The answer and
+     * the cancellation race for one claim on the call: {@code cancel}
+     * returns true only when nothing was unlocked, and false when the
+     * authenticator's secret reached the library first (the future then
+     * completes with the library's answer).
      *
      * <p>{@link #close()} ends it the same way, at once, whatever the
      * authenticator does: the future fails with {@link
@@ -709,20 +873,20 @@ public final class IdleLock implements AutoCloseable {
      * run on it after the call returned. An executor that refuses the task
      * throws its {@code RejectedExecutionException} from this call, which
      * then holds nothing. Thread: any.
+     *
+     * @param executor runs the blocking call
+     * @return completed with the state after the unlock
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(Executor executor) {
         required(executor, "executor");
-        CompletableFuture<Snapshot> result = new CompletableFuture<>();
         CancellableCall call = new CancellableCall();
+        RequestFuture result = new RequestFuture(call); // its cancel claims the call, then interrupts it
         Runnable closed = () -> {
-            call.cancel(); // first: an answer from now on is a late one
-            result.completeExceptionally(closedWhileWaiting());
+            if (call.claimClose()) call.cancelled(); // first: an answer from now on is a late one
+            result.settleExceptionally(closedWhileWaiting());
         };
         waitingCalls.add(closed);
-        result.whenComplete((s, e) -> {
-            waitingCalls.remove(closed);
-            if (e instanceof CancellationException) call.cancel();
-        });
+        result.whenComplete((s, e) -> waitingCalls.remove(closed));
         if (isClosed()) closed.run(); // closed before it was registered: close() did not see it
         try {
             executor.execute(() -> {
@@ -738,8 +902,8 @@ public final class IdleLock implements AutoCloseable {
                     // and a close() meanwhile must not interrupt them.
                     call.end();
                 }
-                if (failure == null) result.complete(s);
-                else result.completeExceptionally(failure);
+                if (failure == null) result.settle(s);
+                else result.settleExceptionally(failure);
             });
         } catch (RuntimeException e) {
             waitingCalls.remove(closed); // refused (RejectedExecutionException): nothing runs, nothing to end
@@ -765,6 +929,8 @@ public final class IdleLock implements AutoCloseable {
      * InvalidArgumentException} (already {@link #BIOMETRIC_REQUESTS_MAX}
      * open), {@link StorageException}; when it throws, no request is left
      * open. Thread: any.
+     *
+     * @return the open request
      */
     public BiometricRequest beginBiometricUnlock() { return beginBiometric(BiometricRequest.Purpose.UNLOCK); }
 
@@ -780,6 +946,8 @@ public final class IdleLock implements AutoCloseable {
      * (promptCapMs is 0), {@link InvalidArgumentException} (already {@link
      * #BIOMETRIC_REQUESTS_MAX} open), {@link NoMemoryException}; when it
      * throws, no request is left open. Thread: any.
+     *
+     * @return the open request, its secret to keep
      */
     public BiometricRequest beginBiometricEnable() { return beginBiometric(BiometricRequest.Purpose.ENABLE); }
 
@@ -860,7 +1028,10 @@ public final class IdleLock implements AutoCloseable {
      * ends it at once ({@link CancellationException}) and finishes the
      * request as cancelled, whatever the authenticator's stage does: a
      * stage that never completes holds nothing, and one that completes
-     * later is ignored (its secret array is wiped). {@link #close()} ends
+     * later is ignored (its secret array is wiped); a cancel that comes
+     * after the answer reached the library returns false instead, and the
+     * future completes with the library's answer ({@link
+     * BiometricRequest#future()}). {@link #close()} ends
      * it the same way, at once, whatever the stage does: the future fails
      * with the {@link IllegalStateException} that fails the request's own
      * {@link BiometricRequest#future()} (a finish already in the library
@@ -869,6 +1040,9 @@ public final class IdleLock implements AutoCloseable {
      * dependent stages then run on the thread that called close() unless
      * you use the {@code *Async} methods. The platform's prompt is yours
      * to dismiss. No request is ever left open. Thread: any.
+     *
+     * @param authenticator runs the platform's check
+     * @return completed with the state after the unlock
      */
     public CompletableFuture<Snapshot> unlockWithBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
@@ -879,7 +1053,7 @@ public final class IdleLock implements AutoCloseable {
             }
             if (secret == null) {
                 finishQuietly(request, AuthResult.FAILED);
-                result.completeExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
+                result.settleExceptionally(new NullPointerException("AsyncAuthenticator.loadSecret completed with null; "
                         + "complete it exceptionally with an AuthenticationException instead"));
                 return;
             }
@@ -900,6 +1074,9 @@ public final class IdleLock implements AutoCloseable {
      * the request is cancelled or ended with the lock, and a stage that
      * completes later has its item deleted). Errors, cancellation, close
      * and threads as {@link #unlockWithBiometricsAsync(AsyncAuthenticator)}.
+     *
+     * @param authenticator stores the secret behind the platform's check
+     * @return completed with the state once the shortcut is on
      */
     public CompletableFuture<Snapshot> enableBiometricsAsync(AsyncAuthenticator authenticator) {
         required(authenticator, "authenticator");
@@ -908,7 +1085,7 @@ public final class IdleLock implements AutoCloseable {
                 if (result.isDone()) { // cancelled or closed first: the request is over, the item must go
                     throw new CancellationException("the future ended before the secret was stored");
                 }
-                result.complete(request.finish(AuthResult.OK));
+                result.settle(request.finish(AuthResult.OK));
             } catch (RuntimeException e) {
                 // Stored, but not taken (or the future was cancelled meanwhile): the item must go.
                 CompletionStage<Void> deleted;
@@ -918,9 +1095,9 @@ public final class IdleLock implements AutoCloseable {
                     deleted = null;
                 }
                 if (deleted == null) {
-                    result.completeExceptionally(e);
+                    result.settleExceptionally(e);
                 } else {
-                    deleted.whenComplete((v, d) -> result.completeExceptionally(e));
+                    deleted.whenComplete((v, d) -> result.settleExceptionally(e));
                 }
             }
         });
@@ -931,7 +1108,7 @@ public final class IdleLock implements AutoCloseable {
     }
 
     private interface StageDone<T> {
-        void done(BiometricRequest request, T value, CompletableFuture<Snapshot> result);
+        void done(BiometricRequest request, T value, RequestFuture result);
     }
 
     /**
@@ -944,22 +1121,25 @@ public final class IdleLock implements AutoCloseable {
      * cancels the request.
      */
     private <T> CompletableFuture<Snapshot> drive(BiometricRequest.Purpose purpose, StageStart<T> start, StageDone<T> done) {
-        CompletableFuture<Snapshot> result = new CompletableFuture<>();
         BiometricRequest request;
         try {
             request = beginBiometric(purpose);
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return result;
+            CompletableFuture<Snapshot> failed = new CompletableFuture<>();
+            failed.completeExceptionally(e);
+            return failed;
         }
-        result.whenComplete((s, e) -> {
-            if (e instanceof CancellationException) request.cancel();
-        });
+        // The result shares the request's claim: cancelling either (or a
+        // timeout completing either) cancels the request, unless the host's
+        // answer reached the library first; then cancel() returns false.
+        RequestFuture result = new RequestFuture(request.core());
         // close() ends the request (once no finish of it is in flight) with
         // closedWhileWaiting(): the helper ends with it, whatever the host's
         // stage does; a stage that completes later finds the result done.
+        // So does a cancellation of the request's own future.
         request.future().whenComplete((s, e) -> {
-            if (e instanceof IllegalStateException && isClosed()) result.completeExceptionally(e);
+            if (e instanceof IllegalStateException && isClosed()) result.settleExceptionally(e);
+            else if (e instanceof CancellationException) result.settleCancelled();
         });
         if (result.isDone()) return result; // closed while the begin ran: no prompt for a dead request
         CompletionStage<T> stage;
@@ -968,7 +1148,7 @@ public final class IdleLock implements AutoCloseable {
             if (stage == null) throw new NullPointerException("the AsyncAuthenticator returned no stage");
         } catch (RuntimeException e) {
             finishQuietly(request, AuthResult.FAILED);
-            result.completeExceptionally(e);
+            result.settleExceptionally(e);
             return result;
         } catch (Error e) {
             // A host that failed harder (a platform plugin's class missing:
@@ -986,7 +1166,7 @@ public final class IdleLock implements AutoCloseable {
                 complete(result, () -> request.finish(((AuthenticationException) cause).result()));
             } else {
                 finishQuietly(request, cause instanceof CancellationException ? AuthResult.CANCELLED : AuthResult.FAILED);
-                result.completeExceptionally(cause);
+                result.settleExceptionally(cause);
             }
         });
         return result;
@@ -996,11 +1176,11 @@ public final class IdleLock implements AutoCloseable {
         Snapshot run();
     }
 
-    private static void complete(CompletableFuture<Snapshot> result, Finish finish) {
+    private static void complete(RequestFuture result, Finish finish) {
         try {
-            result.complete(finish.run());
+            result.settle(finish.run());
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+            result.settleExceptionally(e);
         }
     }
 
@@ -1030,6 +1210,9 @@ public final class IdleLock implements AutoCloseable {
      * (call {@link #snapshot()} for the state now), on the thread of the
      * call that delivers it (or the watcher thread). Returns its token for
      * {@link #unsubscribe}. At most 64 per lock ({@link InvalidArgumentException}).
+     *
+     * @param listener hears each change
+     * @return its token
      */
     public long subscribe(Listener listener) { return subscribe(null, listener); }
 
@@ -1038,6 +1221,10 @@ public final class IdleLock implements AutoCloseable {
      * {@code executor} (Android: {@code ContextCompat.getMainExecutor(context)};
      * a UI toolkit's event queue): the listener then runs on your thread, in
      * seq order when the executor is serial, and not after unsubscribe.
+     *
+     * @param executor runs the listener, or null for the delivering thread
+     * @param listener hears each change
+     * @return its token
      */
     public long subscribe(Executor executor, Listener listener) {
         required(listener, "listener");
@@ -1049,8 +1236,12 @@ public final class IdleLock implements AutoCloseable {
         return id;
     }
 
-    /** Removes a listener: when it returns, no call of it runs on another
-     * thread and none will follow. An unknown token: {@link InvalidArgumentException}. */
+    /**
+     * Removes a listener: when it returns, no call of it runs on another
+     * thread and none will follow. An unknown token: {@link InvalidArgumentException}.
+     *
+     * @param token what {@link #subscribe} returned
+     */
     public void unsubscribe(long token) {
         int rc = call(h -> Native.unsubscribe(h, token));
         if (rc == 0) {
@@ -1066,6 +1257,9 @@ public final class IdleLock implements AutoCloseable {
      * Stores {@code value} (0..65536 bytes, copied and sealed) under {@code
      * name} (1..64 UTF-8 bytes, no NUL). {@link SessionLockedException}
      * while locked. At most 256 names ({@link NoMemoryException} beyond).
+     *
+     * @param name the secret's name
+     * @param value its bytes, copied
      */
     public void putSecret(String name, byte[] value) {
         required(name, "name");
@@ -1078,6 +1272,9 @@ public final class IdleLock implements AutoCloseable {
      * The secret {@code name} as a new array that the caller owns: wipe it
      * when done ({@code Arrays.fill(value, (byte) 0)}). {@link
      * NotFoundException}, {@link SessionLockedException}.
+     *
+     * @param name the secret's name
+     * @return a new array holding its bytes
      */
     public byte[] getSecret(String name) {
         required(name, "name");
@@ -1094,7 +1291,11 @@ public final class IdleLock implements AutoCloseable {
         return value;
     }
 
-    /** Forgets the secret {@code name} (its ciphertext is wiped). */
+    /**
+     * Forgets the secret {@code name} (its ciphertext is wiped).
+     *
+     * @param name the secret's name
+     */
     public void removeSecret(String name) {
         required(name, "name");
         byte[] n = Utf8.cString(name, "the secret name");
@@ -1120,6 +1321,8 @@ public final class IdleLock implements AutoCloseable {
      * Keystore's authentication validity duration, LAContext's reuse
      * duration and OWASP MASVS-AUTH's step-up authentication work this
      * way. No allocation in the library. Thread: any.
+     *
+     * @param maxAgeMs how old the last authentication may be, in ms
      */
     public void requireRecentAuth(long maxAgeMs) { finish(call(h -> Native.requireRecentAuth(h, maxAgeMs)), null); }
 

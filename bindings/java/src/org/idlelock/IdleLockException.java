@@ -20,9 +20,19 @@ package org.idlelock;
  */
 public class IdleLockException extends RuntimeException implements IdleLockStatus {
     private static final long serialVersionUID = 1L;
+    /** The C status code. */
     private final int status;
+    /** The state after the call; transient: not part of the serialized form. */
     private final transient Snapshot snapshot;
 
+    /**
+     * Made by the binding for a status (a subclass's, or one this binding
+     * does not know).
+     *
+     * @param status the C status code
+     * @param message what was wrong, in the binding's words
+     * @param snapshot the state after the call, or null when the call reports none
+     */
     public IdleLockException(int status, String message, Snapshot snapshot) {
         super(message);
         this.status = status;

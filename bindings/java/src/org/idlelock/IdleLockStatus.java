@@ -19,12 +19,12 @@ package org.idlelock;
  * }</pre>
  */
 public interface IdleLockStatus {
-    /** The C status code ({@code IDLELOCK_ERR_*}, 1..13; a newer library may add more). */
+    /** {@return the C status code ({@code IDLELOCK_ERR_*}, 1..13; a newer library may add more)} */
     int status();
 
-    /** The fixed name of the status ({@code "IDLELOCK_ERR_SESSION_LOCKED"}). */
+    /** {@return the fixed name of the status ({@code "IDLELOCK_ERR_SESSION_LOCKED"})} */
     String statusName();
 
-    /** The state after the call when the call reports one, else null (always null for INVALID_ARGUMENT). */
+    /** {@return the state after the call when the call reports one, else null (always null for INVALID_ARGUMENT)} */
     Snapshot snapshot();
 }

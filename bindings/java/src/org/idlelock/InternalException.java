@@ -7,5 +7,11 @@ public class InternalException extends IdleLockException {
     /** The C status. */
     public static final int STATUS = 11;
 
+    /**
+     * Made by the binding for this status.
+     *
+     * @param message what was wrong, in the binding's words
+     * @param snapshot the state after the call, or null when the call reports none
+     */
     public InternalException(String message, Snapshot snapshot) { super(STATUS, message, snapshot); }
 }

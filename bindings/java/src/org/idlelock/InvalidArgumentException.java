@@ -20,6 +20,11 @@ public class InvalidArgumentException extends IllegalArgumentException implement
     /** The C status. */
     public static final int STATUS = 1;
 
+    /**
+     * Made by the binding for a bad argument, or for the library's status 1.
+     *
+     * @param message the argument and what was wrong with it
+     */
     public InvalidArgumentException(String message) { super(message); }
 
     @Override public int status() { return STATUS; }

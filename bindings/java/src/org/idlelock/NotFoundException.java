@@ -7,5 +7,10 @@ public class NotFoundException extends IdleLockException {
     /** The C status. */
     public static final int STATUS = 8;
 
+    /**
+     * Made by the binding for this status.
+     *
+     * @param message what was wrong, in the binding's words
+     */
     public NotFoundException(String message) { super(STATUS, message, null); }
 }

@@ -34,6 +34,6 @@ public enum Platform {
         this.names = Collections.unmodifiableList(Arrays.asList(names));
     }
 
-    /** The state names the library knows for this platform (a test checks each against it). */
+    /** {@return the state names the library knows for this platform (a test checks each against it)} */
     public List<String> stateNames() { return names; }
 }

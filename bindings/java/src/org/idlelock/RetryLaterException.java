@@ -7,8 +7,14 @@ public class RetryLaterException extends IdleLockException {
     /** The C status. */
     public static final int STATUS = 12;
 
+    /**
+     * Made by the binding for this status.
+     *
+     * @param message what was wrong, in the binding's words
+     * @param snapshot the state after the call, or null when the call reports none
+     */
     public RetryLaterException(String message, Snapshot snapshot) { super(STATUS, message, snapshot); }
 
-    /** Milliseconds until a passcode attempt is accepted again, or -1 when the call reported no snapshot. */
+    /** {@return the milliseconds until a passcode attempt is accepted again, or -1 when the call reported no snapshot} */
     public long msUntilRetry() { return snapshot() == null ? -1 : snapshot().msUntilRetry(); }
 }

@@ -7,5 +7,11 @@ public class SessionLockedException extends IdleLockException {
     /** The C status. */
     public static final int STATUS = 2;
 
+    /**
+     * Made by the binding for this status.
+     *
+     * @param message what was wrong, in the binding's words
+     * @param snapshot the state after the call, or null when the call reports none
+     */
     public SessionLockedException(String message, Snapshot snapshot) { super(STATUS, message, snapshot); }
 }

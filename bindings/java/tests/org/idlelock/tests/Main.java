@@ -16,6 +16,7 @@ public final class Main {
         BiometricTests.run(h);
         AsyncBiometricTests.run(h);
         CancellationTests.run(h);
+        CancelRaceTests.run(h);
         StoreTests.run(h);
         LifetimeTests.run(h);
         BadInputTests.run(h);
