@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The configuration at the C boundary (SPEC §3): the defaults of
-// `idlelock_config_init`, and the checks that turn a caller's
-// `idlelock_config` (and its authenticator and delay schedule) into the
-// validated Swift values of Handle/LockConfig.swift.
+// The configuration at the C boundary (header, "Types": idlelock_config):
+// the defaults of `idlelock_config_init`, and the checks that turn a
+// caller's `idlelock_config` (and its authenticator and delay schedule)
+// into the validated Swift values of Handle/LockConfig.swift.
 
 import CIdleLock
 import CIdleLockSupport
@@ -68,8 +68,8 @@ extension LockConfig {
         return steps
     }
 
-    /// Checks every field of `c` (SPEC §3's table). The message names the
-    /// field and the value. `device_key` is checked for shape here and
+    /// Checks every field of `c` (the header's idlelock_config bounds). The
+    /// message names the field and the value. `device_key` is checked for shape here and
     /// copied by the handle.
     init(validating c: idlelock_config) throws(IdleLockError) {
         if c.reserved0 != 0 {
