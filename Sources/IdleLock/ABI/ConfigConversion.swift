@@ -69,8 +69,8 @@ extension LockConfig {
     }
 
     /// Checks every field of `c` (the header's idlelock_config bounds). The
-    /// message names the field and the value. `device_key` is checked for shape here and
-    /// copied by the handle.
+    /// message names the field and the value. `device_key` is checked for
+    /// shape here and copied by the handle.
     init(validating c: idlelock_config) throws(IdleLockError) {
         if c.reserved0 != 0 {
             throw .invalid("config.reserved0 must be 0, got ", Int64(c.reserved0), "; initialise the config with idlelock_config_init")
