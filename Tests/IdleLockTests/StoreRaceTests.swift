@@ -318,3 +318,120 @@ struct ShortcutRaceTests {
         #expect(a.snapshot().is_biometrics_enabled == 0)
     }
 }
+
+/// Another process locks the session out: `maxAttempts` wrong passcodes.
+private func lockOutElsewhere(_ folder: TempFolder, attempts: Int = 2) {
+    let b = other(folder)
+    withExtendedLifetime(b) {
+        for _ in 0..<attempts { _ = b.unlock("0000") }
+    }
+}
+
+/// The flocks of one durable step: <store>.lock and the folder taken, then
+/// released; the next try's first flock is `4 * n`.
+private func nthTry(_ n: Int) -> Int { 4 * n }
+
+@Suite("Store races: a step that another process's writes overtake")
+struct OvertakenStepTests {
+    /// Another process wrote after this handle's look and before its step
+    /// took the store lock: the step takes that write in first, then
+    /// applies itself on top (nothing of either is lost).
+    @Test func aWriteElsewhereBeforeTheStepIsTakenInFirst() {
+        let folder = TempFolder()
+        let a = session(folder)
+        let plan = SystemCallFaults(.before(.flock) {
+            let b = other(folder)
+            withExtendedLifetime(b) { precondition(b.put("b", "from b") == 0, lastError()) }
+        })
+        #expect(plan.run { a.put("a", "from a") } == 0, "\(lastError())")
+        #expect(plan.allHit)
+        #expect(a.get("a") == (0, "from a"))
+        #expect(a.get("b") == (0, "from b"))
+        let c = other(folder)
+        #expect(c.get("a") == (0, "from a") && c.get("b") == (0, "from b"), "both on disk")
+    }
+
+    /// Another process writes before every try: the step gives up after
+    /// four, changes nothing, and says why.
+    @Test func aStepOvertakenAgainAndAgainGivesUp() {
+        let folder = TempFolder()
+        let a = session(folder)
+        let plan = SystemCallFaults((0..<4).map { n in
+            SystemCallFault.before(.flock, after: nthTry(n)) {
+                let b = other(folder)
+                withExtendedLifetime(b) { precondition(b.put("b\(n)", "x") == 0, lastError()) }
+            }
+        })
+        #expect(plan.run { a.put("a", "from a") } == IDLELOCK_ERR_STORAGE)
+        #expect(plan.allHit, "\(plan.trace)")
+        #expect(lastError().contains("another process kept writing the store while this call tried to; nothing changed"))
+        #expect(a.get("a").0 == IDLELOCK_ERR_NOT_FOUND)
+        #expect(a.get("b3") == (0, "x"), "the other process's writes are taken in")
+    }
+
+    /// Another process locks the session out while a step of this one that
+    /// needs it open waits for the store lock: the step does not write.
+    @Test(arguments: ["set_passcode", "secret_put", "secret_remove", "enable_biometrics"])
+    func aLockoutElsewhereStopsAStepThatNeedsTheSessionOpen(_ call: String) {
+        let folder = TempFolder()
+        let a = BioLock(store: folder.store)
+        #expect(a.setPasscode(right) == 0)
+        #expect(idlelock_secret_put(a.handle, "k", [1], 1) == 0)
+        // A handle with the same configuration as the others (no device
+        // key), five wrong passcodes: the limit of `a`'s config.
+        let plan = SystemCallFaults(.before(.flock) {
+            let b = StoredLock(folder.store, clock: FakeClock())
+            idlelock_start(b.handle, nil)
+            withExtendedLifetime(b) { for _ in 0..<5 { _ = b.unlock("0000") } }
+        })
+        let rc: Int32 = plan.run {
+            switch call {
+            case "set_passcode": return a.setPasscode("1111")
+            case "secret_put": return idlelock_secret_put(a.handle, "k", [2], 1)
+            case "secret_remove": return idlelock_secret_remove(a.handle, "k")
+            default: return idlelock_enable_biometrics(a.handle)
+            }
+        }
+        #expect(plan.allHit)
+        #expect(rc == IDLELOCK_ERR_SESSION_LOCKED || rc == IDLELOCK_ERR_LOCKED_OUT, "\(call): \(lastError())")
+        #expect(a.snapshot().state != IDLELOCK_STATE_UNLOCKED, "\(call)")
+        let c = StoredLock(folder.store, clock: FakeClock())
+        #expect(c.snapshot().attempts_remaining == 0, "\(call): the lockout stands on disk")
+    }
+}
+
+@Suite("Store races: the look's older copy, judged again")
+struct LookOlderCopyTests {
+    /// The look reads the mark through the lock file this handle holds
+    /// open; a cleanup tool deleted it, and another process signed in anew
+    /// with a new one: the store looks older than the held file's mark, and
+    /// is judged again under the store lock, on the lock file at the path,
+    /// where it is sound. Regression (issue 26): the session was refused
+    /// as an older copy until the process restarted.
+    @Test func aStoreOlderThanADeletedLockFilesMarkIsJudgedAgain() throws {
+        let folder = TempFolder()
+        let a = session(folder)
+        // The held lock file's mark: far ahead of any generation.
+        let keys = try raceKeys()
+        let id = [UInt8](repeating: 0xEE, count: StoreFormat.sessionIDBytes)
+        let lock = try FileHandle(forUpdating: URL(fileURLWithPath: folder.store + ".lock"))
+        for write in StoreMarkFormat.writes(StoreMark(sessionID: id, generation: UInt64.max - 1), over: .none, keys: keys) {
+            try lock.seek(toOffset: UInt64(write.slot * StoreMarkFormat.slotBytes))
+            lock.write(Data(write.bytes))
+        }
+        try lock.close()
+        try FileManager.default.removeItem(atPath: folder.store + ".lock")
+        anotherSignIn(folder)
+        let (rc, _) = a.get("k")
+        #expect(rc != IDLELOCK_ERR_STORAGE, "not refused as an older copy: \(lastError())")
+        #expect(a.snapshot().state == IDLELOCK_STATE_LOCKED, "another sign-in's store: locked here")
+        #expect(a.unlock("1357") == 0, "and opened with its passcode")
+    }
+}
+
+/// The store keys of this file's device key.
+private func raceKeys() throws -> StoreKeys {
+    let k = try SecureBytes.allocate(count: 32)
+    key.withUnsafeBufferPointer { k.copy(from: $0.baseAddress!, count: 32) }
+    return try StoreKeys(deviceKey: k)
+}
