@@ -411,22 +411,43 @@ struct LookOlderCopyTests {
     @Test func aStoreOlderThanADeletedLockFilesMarkIsJudgedAgain() throws {
         let folder = TempFolder()
         let a = session(folder)
-        // The held lock file's mark: far ahead of any generation.
-        let keys = try raceKeys()
-        let id = [UInt8](repeating: 0xEE, count: StoreFormat.sessionIDBytes)
-        let lock = try FileHandle(forUpdating: URL(fileURLWithPath: folder.store + ".lock"))
-        for write in StoreMarkFormat.writes(StoreMark(sessionID: id, generation: UInt64.max - 1), over: .none, keys: keys) {
-            try lock.seek(toOffset: UInt64(write.slot * StoreMarkFormat.slotBytes))
-            lock.write(Data(write.bytes))
-        }
-        try lock.close()
-        try FileManager.default.removeItem(atPath: folder.store + ".lock")
-        anotherSignIn(folder)
+        try deleteLockFileMarkedAhead(folder)
         let (rc, _) = a.get("k")
         #expect(rc != IDLELOCK_ERR_STORAGE, "not refused as an older copy: \(lastError())")
         #expect(a.snapshot().state == IDLELOCK_STATE_LOCKED, "another sign-in's store: locked here")
         #expect(a.unlock("1357") == 0, "and opened with its passcode")
     }
+}
+
+extension LookOlderCopyTests {
+    /// The same, and the store is deleted (a sign-out elsewhere) just
+    /// before the judging under the store lock: a sign-out, followed here.
+    @Test func aStoreDeletedBeforeItIsJudgedAgainIsASignOut() throws {
+        let folder = TempFolder()
+        let a = session(folder)
+        try deleteLockFileMarkedAhead(folder)
+        let plan = SystemCallFaults(.before(.flock) { try? FileManager.default.removeItem(atPath: folder.store) })
+        let (rc, _) = plan.run { a.get("k") }
+        #expect(plan.allHit)
+        #expect(rc != 0)
+        #expect(a.snapshot().is_enabled == 0, "the sign-out is followed")
+    }
+}
+
+/// Gives the lock file every handle holds open a mark far ahead of any
+/// generation, deletes it (a cleanup tool), and has another process sign
+/// in anew with a new one.
+private func deleteLockFileMarkedAhead(_ folder: TempFolder) throws {
+    let keys = try raceKeys()
+    let id = [UInt8](repeating: 0xEE, count: StoreFormat.sessionIDBytes)
+    let lock = try FileHandle(forUpdating: URL(fileURLWithPath: folder.store + ".lock"))
+    for write in StoreMarkFormat.writes(StoreMark(sessionID: id, generation: UInt64.max - 1), over: .none, keys: keys) {
+        try lock.seek(toOffset: UInt64(write.slot * StoreMarkFormat.slotBytes))
+        lock.write(Data(write.bytes))
+    }
+    try lock.close()
+    try FileManager.default.removeItem(atPath: folder.store + ".lock")
+    anotherSignIn(folder)
 }
 
 /// The store keys of this file's device key.
