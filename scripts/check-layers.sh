@@ -84,23 +84,47 @@ if [ "${1:-}" = --self-test ]; then
     trap 'rm -rf "$tmp"' EXIT
     passed=0
     failed=0
-    # plant FILE LINE WANT: a copy of Sources/ with LINE appended to FILE
-    # must fail with a line naming WANT.
-    plant() {
+    # fresh_tree: $tmp/tree, a copy of Sources/.
+    fresh_tree() {
         rm -rf "$tmp/tree"
         mkdir -p "$tmp/tree"
         cp -R "$here/Sources" "$tmp/tree/Sources"
-        printf '%s\n' "$2" >> "$tmp/tree/$1"
-        if sh "$here/scripts/check-layers.sh" "$tmp/tree" > "$tmp/out" 2>&1; then
-            echo "check-layers self-test: a planted \"$2\" in $1 passed"
+    }
+    # expect_failure WHAT WANT ARG...: the check with ARG... must fail with
+    # a line naming WANT.
+    expect_failure() {
+        what=$1
+        want=$2
+        shift 2
+        if sh "$here/scripts/check-layers.sh" "$@" > "$tmp/out" 2>&1; then
+            echo "check-layers self-test: $what passed"
             failed=$((failed + 1))
-        elif grep -q "$3" "$tmp/out"; then
+        elif grep -q -- "$want" "$tmp/out"; then
             passed=$((passed + 1))
         else
-            echo "check-layers self-test: a planted \"$2\" in $1 failed without naming $3:"
+            echo "check-layers self-test: $what failed without naming $want:"
             cat "$tmp/out"
             failed=$((failed + 1))
         fi
+    }
+    # expect_success WHAT ARG...: the check with ARG... must pass.
+    expect_success() {
+        what=$1
+        shift
+        if sh "$here/scripts/check-layers.sh" "$@" > "$tmp/out" 2>&1; then
+            passed=$((passed + 1))
+        else
+            echo "check-layers self-test: $what failed:"
+            cat "$tmp/out"
+            failed=$((failed + 1))
+        fi
+    }
+    # plant FILE LINE WANT: a copy of Sources/ with LINE appended to FILE
+    # must fail with a line naming WANT.
+    plant() {
+        fresh_tree
+        printf '%s\n' "$2" >> "$tmp/tree/$1"
+        expect_failure "a planted \"$2\" in $1" "$3" "$tmp/tree"
     }
     plant Sources/IdleLock/Rules/LockRules.swift "import CSystem" "imports CSystem"
     plant Sources/IdleLock/Store/StoreFiles.swift "func f(_ fd: Int32) { _ = fsync(fd) }" "fsync("
@@ -120,62 +144,28 @@ if [ "${1:-}" = --self-test ]; then
     plant Sources/IdleLock/Platform/SystemCalls.swift "func f(_ p: UnsafePointer<CChar>) -> Int { strnlen(p, 1) }" "strnlen("
     # Not violations: a comment, a word in an error message, a method of
     # the library's own that has a C function's name.
-    rm -rf "$tmp/tree"
-    mkdir -p "$tmp/tree"
-    cp -R "$here/Sources" "$tmp/tree/Sources"
+    fresh_tree
     printf '%s\n' "// fsync(fd) and CLOCK_BOOTTIME in a comment" \
         "let m: StaticString = \"fsync(2) failed; pthread_create too\"" \
         "func read(_ files: StoreFiles) throws(IdleLockError) -> [UInt8]? { try files.read() }" \
         >> "$tmp/tree/Sources/IdleLock/Store/StoreFiles.swift"
-    if sh "$here/scripts/check-layers.sh" "$tmp/tree" > "$tmp/out" 2>&1; then
-        passed=$((passed + 1))
-    else
-        echo "check-layers self-test: a comment, an error message or a method counted as a call:"
-        cat "$tmp/out"
-        failed=$((failed + 1))
-    fi
-    # Part 3: a library that imports a call the list does not name fails,
-    # one that imports only listed calls passes.
+    expect_success "a comment, an error message or a method counted as a call" "$tmp/tree"
+    # Part 3: a listed call that the table has no entry for; a library that
+    # imports a call the list does not name; one that imports only listed
+    # calls.
+    fresh_tree
+    sed 's/static func nanosleep(/static func pause(/' "$here/Sources/IdleLock/Platform/SystemCalls.swift" \
+        > "$tmp/tree/Sources/IdleLock/Platform/SystemCalls.swift"
+    expect_failure "a listed call with no entry in the table" "nanosleep" "$tmp/tree"
     CC=${CC:-cc}
     printf '%s\n' '#include <unistd.h>' 'int f(int fd, void *b) { return (int)pread(fd, b, 1, 0) + (int)getpid(); }' > "$tmp/bad.c"
     printf '%s\n' '#include <unistd.h>' 'int f(int fd, void *b) { return (int)pread(fd, b, 1, 0) + close(fd); }' > "$tmp/good.c"
-    if ! $CC -shared -fPIC -o "$tmp/bad.so" "$tmp/bad.c" 2> "$tmp/cc" || ! $CC -shared -fPIC -o "$tmp/good.so" "$tmp/good.c" 2>> "$tmp/cc"; then
+    if $CC -shared -fPIC -o "$tmp/bad.so" "$tmp/bad.c" 2> "$tmp/cc" && $CC -shared -fPIC -o "$tmp/good.so" "$tmp/good.c" 2>> "$tmp/cc"; then
+        expect_failure "a library that calls getpid" "calls getpid" --library "$tmp/bad.so"
+        expect_success "a library that calls only listed calls" --library "$tmp/good.so"
+    else
         echo "check-layers self-test: cannot build the test libraries with $CC:"
         cat "$tmp/cc"
-        failed=$((failed + 1))
-    else
-        if sh "$here/scripts/check-layers.sh" --library "$tmp/bad.so" > "$tmp/out" 2>&1; then
-            echo "check-layers self-test: a library that calls getpid passed"
-            failed=$((failed + 1))
-        elif grep -q "calls getpid" "$tmp/out"; then
-            passed=$((passed + 1))
-        else
-            echo "check-layers self-test: a library that calls getpid failed without naming it:"
-            cat "$tmp/out"
-            failed=$((failed + 1))
-        fi
-        if sh "$here/scripts/check-layers.sh" --library "$tmp/good.so" > "$tmp/out" 2>&1; then
-            passed=$((passed + 1))
-        else
-            echo "check-layers self-test: a library that calls only listed calls failed:"
-            cat "$tmp/out"
-            failed=$((failed + 1))
-        fi
-    fi
-    # Part 3's other half: a listed call that the table has no entry for.
-    rm -rf "$tmp/tree"
-    mkdir -p "$tmp/tree"
-    cp -R "$here/Sources" "$tmp/tree/Sources"
-    sed 's/static func nanosleep(/static func pause(/' "$here/Sources/IdleLock/Platform/SystemCalls.swift" \
-        > "$tmp/tree/Sources/IdleLock/Platform/SystemCalls.swift"
-    if sh "$here/scripts/check-layers.sh" "$tmp/tree" > "$tmp/out" 2>&1; then
-        echo "check-layers self-test: a listed call with no entry in the table passed"
-        failed=$((failed + 1))
-    elif grep -q "nanosleep" "$tmp/out"; then
-        passed=$((passed + 1))
-    else
-        echo "check-layers self-test: a listed call with no entry failed without naming it:"
-        cat "$tmp/out"
         failed=$((failed + 1))
     fi
     echo "check-layers self-test: $passed passed, $failed failed"

@@ -116,15 +116,6 @@ struct ABIEdgeTests {
     }
 
     @Test func aBadConfigIsRefusedWithWhatIsWrong() {
-        func create(_ change: (inout idlelock_config) -> Void) -> (Int32, String) {
-            var cfg = Lock.config()
-            cfg.idle_after_ms = 60_000
-            change(&cfg)
-            var h: OpaquePointer? = nil
-            let rc = idlelock_create(&cfg, &h)
-            idlelock_destroy(h)
-            return (rc, lastError())
-        }
         let steps = UnsafeMutablePointer<idlelock_delay_step>.allocate(capacity: 1)
         steps.initialize(to: idlelock_delay_step(failed_attempts: 2, reserved0: 0, delay_ms: 1_000))
         let key = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
@@ -149,7 +140,7 @@ struct ABIEdgeTests {
             ("device_key_len must be 32, got 16", { c in c.device_key = UnsafePointer(key); c.device_key_len = 16 }),
         ]
         for (message, change) in expectations {
-            let (rc, error) = create(change)
+            let (rc, error) = createWithConfig(change)
             #expect(rc == IDLELOCK_ERR_INVALID_ARGUMENT, "\(message)")
             #expect(error.contains(message), "\(error)")
         }

@@ -52,6 +52,14 @@ private func lockedSession(_ folder: TempFolder, key: [UInt8]? = nil) -> StoredL
     return lock
 }
 
+/// A session with a passcode on its own store, open (a device key), with
+/// the secret "token" holding `token`.
+private func openSession(_ folder: TempFolder, token: String) -> StoredLock {
+    let lock = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: key)
+    precondition(lock.setPasscode(right) == 0 && lock.put("token", token) == 0, lastError())
+    return lock
+}
+
 /// A fault of a durable step and what the error must say.
 struct StepFault: CustomStringConvertible {
     let faults: [SystemCallFault]
@@ -212,9 +220,7 @@ struct LockAndSecretFaultTests {
                       .fail(.pwrite, ENOSPC), .fail(.fsync, EIO), .fail(.renameat, EIO)])
     func aLockWhoseSaveFailsLocks(_ fault: SystemCallFault) {
         let folder = TempFolder()
-        let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: key)
-        #expect(a.setPasscode(right) == 0)
-        #expect(a.put("token", "t") == 0)
+        let a = openSession(folder, token: "t")
         let before = fileBytes(folder.store)
         let plan = SystemCallFaults(fault)
         #expect(plan.run { idlelock_lock(a.handle, nil) } == IDLELOCK_ERR_STORAGE)
@@ -233,9 +239,7 @@ struct LockAndSecretFaultTests {
                       (.fail(.pread, EIO), "reading the store file failed (errno 5)")])
     func aSecretIsNotReadPastAFailedLook(_ fault: SystemCallFault, _ message: String) {
         let folder = TempFolder()
-        let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: key)
-        #expect(a.setPasscode(right) == 0)
-        #expect(a.put("token", "t") == 0)
+        let a = openSession(folder, token: "t")
         let plan = SystemCallFaults(fault)
         let (rc, value) = plan.run { a.get("token") }
         #expect(rc == IDLELOCK_ERR_STORAGE)
@@ -249,9 +253,7 @@ struct LockAndSecretFaultTests {
     @Test(arguments: [SystemCallFault.fail(.pwrite, ENOSPC), .fail(.fsync, EIO), .fail(.openat, EMFILE, after: 3)])
     func aSecretThatCannotBeSavedKeepsTheOldValue(_ fault: SystemCallFault) {
         let folder = TempFolder()
-        let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: key)
-        #expect(a.setPasscode(right) == 0)
-        #expect(a.put("token", "old") == 0)
+        let a = openSession(folder, token: "old")
         let before = fileBytes(folder.store)
         let plan = SystemCallFaults(fault)
         #expect(plan.run { a.put("token", "new") } == IDLELOCK_ERR_STORAGE)

@@ -13,15 +13,24 @@ enum FileLockFailure: Error {
     case failed(Errno)
 }
 
-/// flock with a bounded wait, on any descriptor (a file, a folder).
-enum FileLock {
-    /// Takes the exclusive lock on `fd`, waiting at most `waitMs` ms for
-    /// another open file (another process) to release it: tried every 2 ms
-    /// (an interrupted pause counts whole, so the wait never grows), EINTR
-    /// retried. Returns the ms it waited.
-    static func lockExclusively(_ fd: Int32, waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
+/// A descriptor a value owns (an open file, a folder): what flock locks.
+protocol OwnedDescriptor: ~Copyable {
+    var descriptor: Int32 { get }
+}
+
+extension OpenFile: OwnedDescriptor {}
+extension Folder: OwnedDescriptor {}
+
+extension OwnedDescriptor where Self: ~Copyable {
+    /// Takes the exclusive lock, waiting at most `waitMs` ms for another
+    /// open file (another process) to release it: tried every 2 ms (an
+    /// interrupted pause counts whole, so the wait never grows), EINTR
+    /// retried. Returns the ms it waited. Some file systems cannot lock a
+    /// folder (`Errno.meansLockingUnsupported`).
+    @discardableResult
+    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
         var waited: Int64 = 0
-        while SystemCalls.flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let error = Errno.last
             if error.meansInterrupted { continue }
             if error.code != EWOULDBLOCK { throw .failed(error) }
@@ -30,28 +39,6 @@ enum FileLock {
             waited += 2
         }
         return waited
-    }
-}
-
-extension OpenFile {
-    /// The exclusive lock of the file (`FileLock.lockExclusively`).
-    @discardableResult
-    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
-        try FileLock.lockExclusively(descriptor, waitingAtMost: waitMs)
-    }
-
-    /// Releases the lock.
-    func unlock() {
-        SystemCalls.flock(descriptor, LOCK_UN)
-    }
-}
-
-extension Folder {
-    /// The exclusive lock of the folder itself (`FileLock.lockExclusively`);
-    /// some file systems cannot lock a folder (`Errno.meansLockingUnsupported`).
-    @discardableResult
-    func lockExclusively(waitingAtMost waitMs: Int64) throws(FileLockFailure) -> Int64 {
-        try FileLock.lockExclusively(descriptor, waitingAtMost: waitMs)
     }
 
     /// Releases the lock.
