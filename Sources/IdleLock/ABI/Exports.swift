@@ -21,19 +21,14 @@ private let statusOK: Int32 = 0
 @inline(never)
 private func fail(_ function: StaticString, _ error: IdleLockError) -> Int32 {
     let hasValue: Int32 = error.value == nil ? 0 : 1
-    // The tail, then the consequence (Consequence.text) when there is one.
-    var joined = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64,
-                  0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64,
-                  0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64,
-                  0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
-    withUnsafeMutableBytes(of: &joined) { joined in
-        let tail = UnsafeRawBufferPointer(start: error.tail.utf8Start, count: error.tail.utf8CodeUnitCount)
-        let consequence: StaticString = error.consequence?.text ?? ""
-        let after = UnsafeRawBufferPointer(start: consequence.utf8Start, count: consequence.utf8CodeUnitCount)
-        let tailCount = Swift.min(tail.count, joined.count)
-        let afterCount = Swift.min(after.count, joined.count - tailCount)
-        joined.baseAddress!.copyMemory(from: tail.baseAddress!, byteCount: tailCount)
-        (joined.baseAddress! + tailCount).copyMemory(from: after.baseAddress!, byteCount: afterCount)
+    // The tail, then the consequence (Consequence.text) when there is one,
+    // joined in a buffer on the stack (the C side takes one tail).
+    let consequence: StaticString = error.consequence?.text ?? ""
+    withUnsafeTemporaryAllocation(byteCount: 256, alignment: 1) { joined in
+        let tailCount = Swift.min(error.tail.utf8CodeUnitCount, joined.count)
+        let afterCount = Swift.min(consequence.utf8CodeUnitCount, joined.count - tailCount)
+        joined.baseAddress!.copyMemory(from: error.tail.utf8Start, byteCount: tailCount)
+        (joined.baseAddress! + tailCount).copyMemory(from: consequence.utf8Start, byteCount: afterCount)
         function.withUTF8Buffer { fn in
             error.head.withUTF8Buffer { head in
                 ilk_error_set(fn.baseAddress, fn.count, head.baseAddress, head.count, hasValue, error.value ?? 0,

@@ -36,7 +36,7 @@ extension Folder {
     /// never retried and trusted). Returns whether the rename is durable:
     /// false when the folder's fsync failed after it (the new file is in
     /// place all the same, and every process reads it).
-    func replace(_ name: [CChar], temporaryPrefix: [UInt8], with bytes: [UInt8]) throws(ReplaceFailure) -> Bool {
+    func replace(_ name: [UInt8], temporaryPrefix: [UInt8], with bytes: [UInt8]) throws(ReplaceFailure) -> Bool {
         let temporary = try writeTemporary(temporaryPrefix, bytes)
         do throws(Errno) {
             try rename(temporary, to: name)
@@ -49,8 +49,8 @@ extension Folder {
 
     /// The new file, written and fsync'd, and closed: its name. Removed
     /// again when a step fails.
-    private func writeTemporary(_ prefix: [UInt8], _ bytes: [UInt8]) throws(ReplaceFailure) -> [CChar] {
-        var temporary: [CChar] = []
+    private func writeTemporary(_ prefix: [UInt8], _ bytes: [UInt8]) throws(ReplaceFailure) -> [UInt8] {
+        var temporary: [UInt8] = []
         let file = try createTemporary(prefix, named: &temporary)
         var step = ReplaceFailure.Step.setMode
         do throws(Errno) {
@@ -70,15 +70,15 @@ extension Folder {
     /// folder: `prefix` and 6 hex digits of libsodium's randombytes (its
     /// name in `name`), O_EXCL (a name taken, EEXIST, or an interrupted
     /// open, EINTR, tries another, 100 times at most).
-    private func createTemporary(_ prefix: [UInt8], named name: inout [CChar]) throws(ReplaceFailure) -> OpenFile {
-        name = prefix.map { CChar(bitPattern: $0) } + [CChar](repeating: 0, count: Folder.temporarySuffixBytes + 1)
+    private func createTemporary(_ prefix: [UInt8], named name: inout [UInt8]) throws(ReplaceFailure) -> OpenFile {
+        name = prefix + [UInt8](repeating: 0, count: Folder.temporarySuffixBytes + 1)
         var failure = Errno(code: 0)
         for _ in 0..<100 {
             var random: UInt32 = 0
             withUnsafeMutableBytes(of: &random) { randombytes_buf($0.baseAddress!, Folder.temporarySuffixBytes / 2) }
             for i in 0..<Folder.temporarySuffixBytes {
                 let nibble = UInt8(truncatingIfNeeded: random >> (4 * i)) & 0xF
-                name[prefix.count + i] = CChar(bitPattern: nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+                name[prefix.count + i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
             }
             do throws(Errno) {
                 return try createFile(name)

@@ -4,7 +4,7 @@
 // the folder's fsync), so a later chdir of the process, or a rename of a
 // parent folder, changes nothing. Files are opened without following a
 // symbolic link (O_NOFOLLOW) and without blocking (O_NONBLOCK: a FIFO
-// answers at once). Names are NUL-terminated. The replace of a file is
+// answers at once). A name is its bytes and a NUL. The replace of a file is
 // FileReplace.swift.
 
 import CSystem
@@ -23,10 +23,8 @@ struct Folder: ~Copyable {
 
     /// Opens the folder at `path` (NUL-terminated), resolved now: against
     /// the current folder for a relative path.
-    static func open(_ path: [CChar]) throws(Errno) -> Folder {
-        let fd = path.withUnsafeBufferPointer {
-            SystemCalls.open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        }
+    static func open(_ path: [UInt8]) throws(Errno) -> Folder {
+        let fd = cString(path) { SystemCalls.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
         guard fd >= 0 else { throw Errno.last }
         return Folder(descriptor: fd)
     }
@@ -41,11 +39,11 @@ struct Folder: ~Copyable {
 
     /// Opens `name`. ELOOP (`meansSymbolicLink`): it is a symbolic link;
     /// ENOENT (`meansAbsent`): there is nothing at `name` to read.
-    func openFile(_ name: [CChar], _ access: Access) throws(Errno) -> OpenFile {
+    func openFile(_ name: [UInt8], _ access: Access) throws(Errno) -> OpenFile {
         var flags = O_RDONLY
         if case .readWriteCreating = access { flags = O_RDWR | O_CREAT }
-        let fd = name.withUnsafeBufferPointer {
-            SystemCalls.openat(descriptor, $0.baseAddress!, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let fd = Folder.cString(name) {
+            SystemCalls.openat(descriptor, $0, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         }
         guard fd >= 0 else { throw Errno.last }
         return OpenFile(descriptor: fd)
@@ -54,27 +52,25 @@ struct Folder: ~Copyable {
     /// Creates `name` for writing, mode 0600 before the umask; it must not
     /// exist (O_EXCL: EEXIST otherwise, and a link there is never
     /// followed).
-    func createFile(_ name: [CChar]) throws(Errno) -> OpenFile {
-        let fd = name.withUnsafeBufferPointer {
-            SystemCalls.openat(descriptor, $0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    func createFile(_ name: [UInt8]) throws(Errno) -> OpenFile {
+        let fd = Folder.cString(name) {
+            SystemCalls.openat(descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         }
         guard fd >= 0 else { throw Errno.last }
         return OpenFile(descriptor: fd)
     }
 
     /// Renames `from` to `to` in this folder, replacing `to` atomically.
-    func rename(_ from: [CChar], to: [CChar]) throws(Errno) {
-        let rc = from.withUnsafeBufferPointer { f in
-            to.withUnsafeBufferPointer { t in
-                SystemCalls.renameat(descriptor, f.baseAddress!, descriptor, t.baseAddress!)
-            }
+    func rename(_ from: [UInt8], to: [UInt8]) throws(Errno) {
+        let rc = Folder.cString(from) { f in
+            Folder.cString(to) { t in SystemCalls.renameat(descriptor, f, descriptor, t) }
         }
         guard rc == 0 else { throw Errno.last }
     }
 
     /// Deletes `name` (ENOENT: there was nothing to delete).
-    func remove(_ name: [CChar]) throws(Errno) {
-        try name.withUnsafeBufferPointer { (name) throws(Errno) in try remove(name.baseAddress!) }
+    func remove(_ name: [UInt8]) throws(Errno) {
+        guard Folder.cString(name, { SystemCalls.unlinkat(descriptor, $0, 0) }) == 0 else { throw Errno.last }
     }
 
     /// Deletes `name` (NUL-terminated).
@@ -116,5 +112,11 @@ struct Folder: ~Copyable {
             }
             if matches { body(name) }
         }
+    }
+
+    /// `name` (its bytes and a NUL) as the C string a call takes.
+    @inline(__always)
+    private static func cString<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        name.withUnsafeBytes { body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
     }
 }

@@ -26,7 +26,8 @@
 //   pthread_mutex_*, pthread_cond_*  fail only for a mutex that is not
 //       initialised or (error-checking types) misused; Mutex.swift's is a
 //       default mutex, initialised before first use and locked in scopes;
-//   pthread_self, pthread_equal, mach_continuous_time  cannot fail.
+//   pthread_self, pthread_equal, mach_continuous_time, strnlen  cannot
+//       fail.
 
 import CSystem
 
@@ -219,6 +220,12 @@ enum SystemCalls {
         #endif
         var pause = timespec(tv_sec: 0, tv_nsec: nanoseconds)
         _ = CSystem.nanosleep(&pause, nil)
+    }
+
+    /// strnlen(3) (no failure).
+    @inline(__always)
+    static func strnlen(_ string: UnsafePointer<CChar>, _ limit: Int) -> Int {
+        CSystem.strnlen(string, limit)
     }
 
     // MARK: - Threads

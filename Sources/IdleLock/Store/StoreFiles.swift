@@ -32,17 +32,17 @@ final class StoreFiles {
     /// The folder of `store_path`, opened at create.
     private let folder: Folder
     /// The store's file name in that folder, NUL-terminated.
-    let name: [CChar]
+    let name: [UInt8]
     /// The file name part of a temporary file (`<name>.tmp.`), for making
     /// one and for cleaning strays.
     let tempPrefix: [UInt8]
     /// `<name>.lock`, NUL-terminated.
-    private let lockName: [CChar]
+    private let lockName: [UInt8]
     /// The open lock file: the one at the path when the lock was last taken
     /// (`locked` takes the new one when a cleanup tool deleted it).
     private var lockFile: OpenFile
 
-    private init(folder: consuming Folder, name: [CChar], tempPrefix: [UInt8], lockName: [CChar], lockFile: consuming OpenFile) {
+    private init(folder: consuming Folder, name: [UInt8], tempPrefix: [UInt8], lockName: [UInt8], lockFile: consuming OpenFile) {
         self.folder = folder
         self.name = name
         self.tempPrefix = tempPrefix
@@ -67,28 +67,21 @@ final class StoreFiles {
         }
         var slash = -1
         for i in 0..<length where raw[i] == UInt8(ascii: "/") { slash = i }
-        var folderPath: [CChar]
+        var folderPath: [UInt8]
         if slash < 0 {
-            folderPath = [CChar(bitPattern: UInt8(ascii: "."))]
+            folderPath = [UInt8(ascii: ".")]
         } else if slash == 0 {
-            folderPath = [CChar(bitPattern: UInt8(ascii: "/"))]
+            folderPath = [UInt8(ascii: "/")]
         } else {
-            folderPath = []
-            for i in 0..<slash { folderPath.append(CChar(bitPattern: raw[i])) }
+            folderPath = Array(raw[0..<slash])
         }
         folderPath.append(0)
-        var base: [CChar] = []
-        var prefix: [UInt8] = []
-        for i in (slash + 1)..<length {
-            base.append(CChar(bitPattern: raw[i]))
-            prefix.append(raw[i])
-        }
-        if prefix == [UInt8(ascii: ".")] || prefix == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+        let base = Array(raw[(slash + 1)..<length])
+        if base == [UInt8(ascii: ".")] || base == [UInt8(ascii: "."), UInt8(ascii: ".")] {
             throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
         }
-        prefix.append(contentsOf: ".tmp.".utf8)
-        let lockName = base + ".lock".utf8.map { CChar(bitPattern: $0) } + [0]
-        base.append(0)
+        let prefix = base + ".tmp.".utf8
+        let lockName = base + ".lock".utf8 + [0]
 
         let folder: Folder
         do throws(Errno) {
@@ -98,13 +91,13 @@ final class StoreFiles {
         }
         var status = FileStatus()
         let lockFile = try openLockFile(in: folder, lockName, status: &status)
-        return StoreFiles(folder: folder, name: base, tempPrefix: prefix, lockName: lockName, lockFile: lockFile)
+        return StoreFiles(folder: folder, name: base + [0], tempPrefix: prefix, lockName: lockName, lockFile: lockFile)
     }
 
     /// Opens (or creates) `<store>.lock` in `folder`, which must be a
     /// regular file (not a link, FIFO, device or folder); its status in
     /// `status`.
-    private static func openLockFile(in folder: borrowing Folder, _ lockName: [CChar],
+    private static func openLockFile(in folder: borrowing Folder, _ lockName: [UInt8],
                                      status: inout FileStatus) throws(IdleLockError) -> OpenFile {
         let file: OpenFile
         do throws(Errno) {
