@@ -811,7 +811,8 @@ int idlelock_lock(idlelock *lock, idlelock_snapshot *out);
  * ON_DESTROY; Flutter detached; React Native unknown, extension) only judge
  * the deadlines, as idlelock_check. Returns what that call returns, or
  * IDLELOCK_ERR_INVALID_ARGUMENT (NULL lock or name, an unknown platform, a
- * name the platform does not have: nothing changed). Thread: any. */
+ * name the platform does not have: nothing changed; idlelock_last_error()
+ * then lists the platform's names, or the platforms). Thread: any. */
 int idlelock_lifecycle(idlelock *lock, int32_t platform, const char *state_name,
                        idlelock_snapshot *out);
 
@@ -1250,10 +1251,12 @@ int idlelock_biometric_finish(idlelock *lock, uint64_t token, int32_t result, co
 /*    store records the boot of the last passcode entry: Linux              */
 /*    /proc/sys/kernel/random/boot_id, Darwin kern.bootsessionuuid), as iOS */
 /*    and Android require after a restart. A memory-only session never      */
-/*    outlives its boot. A boot id that cannot be read counts as another    */
-/*    boot (fail closed). On a Linux desktop a process of the same user can */
-/*    show the library another boot id (docs/STORE.md, "What a process of   */
-/*    the same user can fake").                                             */
+/*    outlives its boot. A process that cannot read the boot id (an app on  */
+/*    Android 8.x, whose SELinux policy denies the file) counts only its    */
+/*    own passcode entries as this boot's: every other process is another   */
+/*    boot (fail closed; docs/PLATFORMS.md, "Android"). On a Linux desktop  */
+/*    a process of the same user can show the library another boot id       */
+/*    (docs/STORE.md, "What a process of the same user can fake").          */
 /*  - passcode_max_age_ms: once the last passcode entry is that old (iOS    */
 /*    asks for the passcode when it was not used for 156 hours: elapsed >=  */
 /*    passcode_max_age_ms), measured on the handle's clock. An entry from   */

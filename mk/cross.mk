@@ -10,11 +10,12 @@
 #                            idlelock.h, LICENSE and THIRD_PARTY_NOTICES.md
 #                            (libsodium's notice: it is linked in)
 #   make cross CROSS_CPUS=aarch64   one CPU only
-#   make test-cross          every build: the C suites (test_abi,
-#                            test_store), every trace, the memory-hygiene
-#                            test and check-library; the register scrub on
-#                            every CPU (test_scrub); under qemu-user for ARM;
-#                            what each self-contained folder holds
+#   make test-cross          every build: every trace, the memory-hygiene
+#                            test and check-library; the system variant of
+#                            each ARM CPU also test_abi and test_store's
+#                            platform areas; the register scrub on every CPU
+#                            (test_scrub); under qemu-user for ARM; what
+#                            each self-contained folder holds
 #   make check-glibc-floor   the glibc each built library needs is <= 2.17
 #
 # The route (this toolchain ships the Embedded Swift stdlib for x86-64 Linux
@@ -35,10 +36,12 @@
 CROSS_TEST_ABI_SOURCES     := $(TEST_ABI_SOURCES)
 CROSS_TEST_STORE_SOURCES   := $(TEST_STORE_SOURCES)
 CROSS_TEST_HYGIENE_SOURCES := Tests/c/test_hygiene.c
-CROSS_REPLAY_SOURCES       := bindings/c/idlelock-replay.c
+CROSS_REPLAY_SOURCES       := tools/replay/idlelock-replay.c
 CROSS_TEST_SCRUB_SOURCES   := Tests/c/test_scrub.c
-CROSS_TEST_DEPS            := $(HEADER) bindings/c/fake_keystore.h $(TEST_ABI_HEADERS) $(TEST_STORE_HEADERS)
-CROSS_TRACES               := bindings/c/traces/*.trace
+CROSS_TEST_DEPS            := $(HEADER) tools/replay/fake_keystore.h $(TEST_ABI_HEADERS) $(TEST_STORE_HEADERS)
+CROSS_TRACES               := traces/*.trace
+
+include mk/target.mk
 
 CROSS_CPUS          ?= aarch64 armv7
 SELF_CONTAINED_CPUS := x86_64 $(CROSS_CPUS)
@@ -100,8 +103,6 @@ endef
 # libsodium's headers are the same on every CPU (Multi-Arch: same); a folder
 # with only them keeps the host's other headers out of a cross build.
 CROSS_SODIUM_INCLUDE := $(BUILD)/cross-include
-CROSS_LDFLAGS = -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,-z,noexecstack \
-    $(cross_linker_$(1))
 # AArch64 links with the Swift toolchain's lld. Its segments are 64 KiB
 # aligned (kernels with 64 KiB pages), and GNU ld pads the file itself up to
 # that alignment where RELRO ends (42 KB at 1.2.1: 199 520 bytes stripped,
@@ -141,27 +142,26 @@ $(CROSS_SODIUM_INCLUDE)/sodium.h:
 	@ln -sfn /usr/include/sodium $(@D)/sodium
 	@ln -sf /usr/include/sodium.h $@
 
-# cross_build_rules CPU: its Swift object, support objects and libraries.
+# Each CPU as a target of the shared recipe (mk/target.mk).
+define cross_target
+target_swift_$(1)   := $(call cross_swift_flags,$(1))
+target_cc_$(1)      := $(call cross_cc,$(1))
+target_cflags_$(1)  := $(SUPPORT_CFLAGS) $(cross_codegen_$(1))
+target_inputs_$(1)  := $(CROSS_SODIUM_INCLUDE)/sodium.h
+target_link_$(1)    := $(call cross_cc,$(1))
+target_ldflags_$(1) := $(cross_linker_$(1))
+endef
+
+# cross_build_rules CPU: the system variant (as the native
+# build/$(SONAME)) and the self-contained variant (libsodium.a inside, its
+# symbols hidden).
+cross_link_system := -lsodium -Wl,--no-as-needed -l:libpthread.so.0
+cross_link_self_contained := -Wl,--exclude-libs,ALL -l:libsodium.a -Wl,--no-as-needed -l:libpthread.so.0
 define cross_build_rules
-$(BUILD)/$(1)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(CROSS_SODIUM_INCLUDE)/sodium.h
-	@mkdir -p $$(@D)
-	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(call cross_swift_flags,$(1)) -c -o $$@ $(SWIFT_SOURCES)
-
-$(BUILD)/$(1)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
-	@mkdir -p $$(@D)
-	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(SUPPORT_CFLAGS) $(cross_codegen_$(1)) -c $$< -o $$@
-
-# The system variant (as the native build/$(SONAME)).
-$(BUILD)/$(1)/$(SONAME): $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) idlelock.map
-	$(BUILD_STEP) LINK $$@ $(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
-	    -Wl,-soname=$(SONAME) $(call CROSS_LDFLAGS,$(1)) -lsodium -Wl,--no-as-needed -l:libpthread.so.0
-
-# The self-contained variant: libsodium.a inside, its symbols hidden.
-$(BUILD)/$(1)/self-contained/libidlelock.so: $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)) idlelock.map
-	@mkdir -p $$(@D)
-	$(BUILD_STEP) LINK $$@ $(call cross_cc,$(1)) -shared -o $$@ $(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) \
-	    $(call cross_support_sodium,$(1)) -Wl,-soname=libidlelock.so $(call CROSS_LDFLAGS,$(1)) \
-	    -Wl,--exclude-libs,ALL -l:libsodium.a -Wl,--no-as-needed -l:libpthread.so.0
+$(eval $(call cross_target,$(1)))
+$(eval $(call target_compile_rules,$(1),$(BUILD)/$(1)/obj))
+$(eval $(call target_library_rule,$(1),$(BUILD)/$(1)/$(SONAME),$(SONAME),$(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)),$(cross_link_system)))
+$(eval $(call target_library_rule,$(1),$(BUILD)/$(1)/self-contained/libidlelock.so,libidlelock.so,$(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)),$(cross_link_self_contained)))
 endef
 
 # cross_test_rules CPU DIR LIBFILE TESTDIR INCDIR: the test programs in
@@ -230,9 +230,15 @@ cross_suite = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): $(2)|$(cross
 cross_check = "$(call cross_word,$(1),1) $(call cross_word,$(1),3): check-library|sh scripts/check-library.sh $(subst =, ,$(call cross_word,$(1),4)) --strip $(call cross_strip,$(call cross_word,$(1),1)) $(call cross_word,$(1),2)/$(call cross_word,$(1),3) $(HEADER)"
 
 CROSS_NO_NEON := armv7 $(SONAME) on a CPU without NEON (VFPv3-D16)
-# The slowest suites first (test_store: about 2 minutes under qemu).
-CROSS_SUITES := $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_store,test_store)) \
-    $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_abi,test_abi)) \
+# The slowest suites first. test_store and test_abi only for the system
+# variant of each emulated CPU, and test_store only its platform areas
+# (STORE_PLATFORM_AREAS): the self-contained variants link the same object
+# (IdleLock.o) with libsodium inside, which every trace (unlocks, sealed
+# secrets, the biometric wraps) and the hygiene test run through, and the
+# rules' areas are the same code on every CPU (test-c runs them all).
+CROSS_SYSTEM_BUILDS := $(foreach c,$(CROSS_CPUS),$(c):$(BUILD)/$(c):$(SONAME):--size-goal=$(LIB_SIZE_GOAL):$(BUILD)/$(c)/tests)
+CROSS_SUITES := $(foreach b,$(CROSS_SYSTEM_BUILDS),$(call cross_suite,$(b),test_store,test_store $(STORE_PLATFORM_AREAS))) \
+    $(foreach b,$(CROSS_SYSTEM_BUILDS),$(call cross_suite,$(b),test_abi,test_abi)) \
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),traces,idlelock-replay --quiet $(CROSS_TRACES))) \
     $(foreach b,$(CROSS_BUILDS),$(call cross_suite,$(b),test_hygiene,test_hygiene)) \
     $(foreach c,$(SELF_CONTAINED_CPUS),"$(c) scrub_registers.c: test_scrub|$(cross_run_$(c)) $(BUILD)/$(c)/tests/test_scrub") \

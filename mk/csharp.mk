@@ -62,9 +62,9 @@ csharp: lib $(CS_DLL)
 
 test-csharp: test-deps csharp $(CS_TEST_EXE) $(CS_REPLAY_EXE) $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
-	$(STEP) sh -c 'cd $(CS_DIR) && $(CS_RUN) $(notdir $(CS_TEST_EXE)) $(abspath $(HEADER))'
+	$(STEP) sh -c 'cd $(CS_DIR) && $(CS_RUN) $(notdir $(CS_TEST_EXE))'
 	$(STEP) sh bindings/csharp/replay/compare-traces.sh $(BUILD)/idlelock-replay $(abspath $(BUILD)) \
-	    $(CS_REPLAY_EXE) bindings/c/traces/*.trace
+	    $(CS_REPLAY_EXE) traces/*.trace
 	$(STEP) sh bindings/csharp/examples/run-examples.sh $(CS_DIR) $(abspath $(BUILD))
 	$(STEP) sh bindings/csharp/tests/planted-library.sh $(CS_DIR)
 	@$(STEPS_END)
@@ -158,7 +158,7 @@ nuget: csharp musl-deps $(CS_NUPKG)
 
 test-nuget: test-deps nuget
 	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) \
-	    sh bindings/csharp/nuget/test-nuget.sh $(CS_NUPKG) $(VERSION) bindings/csharp/examples/Example.cs $(abspath $(HEADER))
+	    sh bindings/csharp/nuget/test-nuget.sh $(CS_NUPKG) $(VERSION) bindings/csharp/examples/Example.cs
 
 TEST_SUITES += test-nuget
 

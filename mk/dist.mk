@@ -20,8 +20,8 @@
 # as their own packages (docs/PLATFORMS.md), so they and the suites that
 # need them (the Python binding's and the model's, the benchmarks, the
 # bindings' packages) stay out, but for the two files the LuaJIT source
-# rockspec builds its module from (gen_cdef.lua and idlelock.in.lua: the
-# rockspec builds from this tarball); the Makefile's suites follow what is there
+# rockspec builds its module from (idlelock.in.lua and idlelock_generated.lua:
+# the rockspec builds from this tarball); the Makefile's suites follow what is there
 # (an mk file left out takes its suites with it). `make dist` needs a git
 # checkout: the tarball's own Makefile has no test-dist and a `make dist`
 # there says why it cannot.
@@ -32,14 +32,18 @@ DIST_TARBALL := $(DIST_DIR)/$(DIST_NAME).tar.gz
 DIST_PATHS   := LICENSE THIRD_PARTY_NOTICES.md README.md CHANGELOG.md BENCHMARKS.md \
                 Makefile Package.swift idlelock.map idlelock.pc.in include Sources \
                 Tests/IdleLockTests Tests/c Tests/abi-baseline Tests/fuzz Tests/lsan.supp \
-                bindings/c bindings/luajit/gen_cdef.lua bindings/luajit/idlelock.in.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
-                mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt
+                traces tools bindings/luajit/idlelock.in.lua bindings/luajit/idlelock_generated.lua docs scripts mk/cross.mk mk/verify.mk mk/coverage.mk mk/dist.mk mk/docs.mk \
+                mk/libsodium.mk mk/musl.mk mk/apple.mk mk/apple-tools.txt mk/target.mk
 # Files under DIST_PATHS that only what is left out uses: the wheel's,
 # the sdist's and the rock's tests, the Python suites' counter, the
 # benchmarks' callgrind script, the by-hand old-glibc run (it needs the
-# wheel), and the packages' reproducibility (mk/release.mk).
+# wheel), the packages' reproducibility (mk/release.mk), the Android
+# build's scripts and tests (mk/android.mk: a package, like the bindings'),
+# and the bindings' generator (mk/bindings-gen.mk).
 DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/test-sdist.sh scripts/pytest_counts.py \
-                 scripts/callgrind-hot.sh scripts/check-old-glibc.sh scripts/reproducible.py scripts/test-reproducible.sh
+                 scripts/callgrind-hot.sh scripts/check-old-glibc.sh scripts/reproducible.py scripts/test-reproducible.sh \
+                 scripts/android-stubs.py scripts/check-android.py scripts/vendor-aosp.sh \
+                 Tests/c/test_last_error.c Tests/c/bionic_shim.c scripts/gen-bindings.py
 
 .PHONY: dist test-dist
 

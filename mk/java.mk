@@ -56,7 +56,7 @@ $(JAVA_JAR): $(JAVA_SRC)
 	$(call logged,JAVAC ,$(JAVA_DIR)/classes,$(JAVA_DIR)/logs/javac.log,$(JAVAC) $(JAVAC_FLAGS) -d $(JAVA_DIR)/classes $(JAVA_SRC))
 	$(call logged,JAR   ,$@,$(JAVA_DIR)/logs/jar.log,$(JAR) cf $@ -C $(JAVA_DIR)/classes .)
 
-$(JAVA_JNI): bindings/java/jni/idlelock_jni.c $(HEADER) $(LIB)
+$(JAVA_JNI): bindings/java/jni/idlelock_jni.c bindings/java/jni/idlelock_jni_generated.h $(HEADER) $(LIB)
 	@mkdir -p $(JAVA_DIR)
 	$(call logged,CC    ,$@,$(JAVA_DIR)/logs/cc.log,$(CC) $(JNI_CFLAGS) -shared $< -L$(BUILD) -l:$(SONAME) -Wl$(comma)-rpath$(comma)'$$ORIGIN' -lpthread -o $@)
 
@@ -78,11 +78,11 @@ test-java: test-deps java $(JAVA_TEST_JAR) $(BUILD)/idlelock-replay
 	$(STEP) sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
 	$(STEP) sh bindings/java/tests/check-android-api.sh $(JAVA_DIR)/classes bindings/java/android-api-24-denied.txt
 	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/test.log \
-	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) -Didlelock.header=$(abspath $(HEADER)) \
+	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) \
 	    org.idlelock.tests.Main
 	$(STEP) sh bindings/java/tests/compare-replay.sh $(BUILD)/idlelock-replay \
 	    "env LD_LIBRARY_PATH=$(abspath $(BUILD)) java -Xcheck:jni -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) org.idlelock.tests.Replay" \
-	    bindings/c/traces/*.trace
+	    traces/*.trace
 	$(STEP) sh bindings/java/tests/check-readme.sh bindings/java/README.md
 	$(STEP) sh bindings/java/tests/compile-android-examples.sh $(JAVA_JAR) $(JAVA_DIR)/android-examples
 	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/example.log \
@@ -113,7 +113,7 @@ bench-java-smoke: java $(JAVA_BENCH_JAR) $(BB_NOOP)
 
 JAR_CPUS    := x86_64 aarch64 armv7
 JAR_FILE    := $(BUILD)/dist/idlelock-$(VERSION).jar
-JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindings/java/pom.xml.in \
+JAR_INPUTS  := bindings/java/make-jar.sh bindings/java/jni/idlelock_jni.c bindings/java/jni/idlelock_jni_generated.h bindings/java/pom.xml.in \
                $(HEADER) LICENSE THIRD_PARTY_NOTICES.md \
                $(foreach c,$(JAR_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
 

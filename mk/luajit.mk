@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
-# The LuaJIT binding (bindings/luajit): one idlelock.lua module generated
-# from this template and include/idlelock.h (its ffi.cdef and constants),
-# its tests on LuaJIT, and the LÖVE demo run headless (under Xvfb).
+# The LuaJIT binding (bindings/luajit): one idlelock.lua module, the
+# template idlelock.in.lua with idlelock_generated.lua (its ffi.cdef,
+# constants and message names, generated from include/idlelock.h by
+# scripts/gen-bindings.py) in place of its --@@GENERATED@@ line; its tests
+# on LuaJIT, and the LÖVE demo run headless (under Xvfb).
 #
 #   make luajit         build/luajit/idlelock.lua
-#   make test-luajit    the tests on luajit, the constants against the C
-#                       compiler's view, and the LÖVE demo's script
+#   make test-luajit    the tests on luajit, the traces, and the LÖVE demo's script
 #   make bench-luajit   touch through the binding vs an ffi no-op (BENCHMARKS.md)
 
 LUAJIT ?= luajit
@@ -13,30 +14,26 @@ LOVE   ?= love
 
 LUA_DIR      := $(BUILD)/luajit
 LUA_MODULE   := $(LUA_DIR)/idlelock.lua
-LUA_CHECK_C  := $(LUA_DIR)/check_constants.c
-LUA_CHECK    := $(LUA_DIR)/check_constants
 LUA_ENV       = IDLELOCK_LIBRARY=$(abspath $(LIB)) LUA_PATH="$(abspath $(LUA_DIR))/?.lua;;"
 LOVE_DEMO    := bindings/luajit/examples/love
 
 .PHONY: luajit test-luajit test-love bench-luajit bench-luajit-smoke
 
-$(LUA_MODULE) $(LUA_CHECK_C) &: bindings/luajit/gen_cdef.lua bindings/luajit/idlelock.in.lua $(HEADER)
+# The same command builds the module in the source rockspec (rock/).
+$(LUA_MODULE): bindings/luajit/idlelock.in.lua bindings/luajit/idlelock_generated.lua
 	@mkdir -p $(LUA_DIR)
-	@echo "  GEN      $(LUA_MODULE)"
-	$(Q)$(LUAJIT) bindings/luajit/gen_cdef.lua $(HEADER) bindings/luajit/idlelock.in.lua $(LUA_MODULE) $(LUA_CHECK_C)
-
-$(LUA_CHECK): $(LUA_CHECK_C) $(HEADER)
-	$(CC) $(CWARN) -Iinclude $< -o $@
+	@echo "  SED      $(LUA_MODULE)"
+	$(Q)sed -e '/^--@@GENERATED@@$$/r bindings/luajit/idlelock_generated.lua' -e '/^--@@GENERATED@@$$/d' \
+	    bindings/luajit/idlelock.in.lua > $@.tmp && mv $@.tmp $@
 
 luajit: lib $(LUA_MODULE)
 
 # Three steps (their counts add up in make test's table): the tests, every
 # shipped trace through the module against the C replay tool, the demo.
-test-luajit: test-deps luajit $(LUA_CHECK) $(BUILD)/idlelock-replay
-	@$(LUA_CHECK) > $(LUA_DIR)/constants.txt
+test-luajit: test-deps luajit $(BUILD)/idlelock-replay $(GEN_C_VIEW)
 	@$(STEPS_BEGIN)
-	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(LUA_DIR))/constants.txt $(abspath $(HEADER))'
-	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_traces.lua $(abspath $(BUILD)/idlelock-replay) ../../c/traces'
+	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_idlelock.lua $(abspath $(GEN_C_VIEW)) $(abspath $(HEADER))'
+	$(STEP) sh -c 'cd bindings/luajit/tests && $(LUA_ENV) $(LUAJIT) test_traces.lua $(abspath $(BUILD)/idlelock-replay) ../../../traces'
 	$(STEP) $(MAKE) --no-print-directory test-love
 	@$(STEPS_END)
 

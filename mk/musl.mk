@@ -31,6 +31,7 @@ MUSL_SODIUM   := $(LIBSODIUM_DIR)/musl/libsodium.a
 MUSL_TESTS    := $(BUILD)/musl-tests
 MUSL_TEST_LINK := -L$(MUSL_DIR) -l:libidlelock.so -Wl,-rpath,$(abspath $(MUSL_DIR)) -lpthread
 
+include mk/target.mk
 include mk/libsodium.mk
 libsodium_cc_musl     = $(MUSL_CC)
 libsodium_cflags_musl = -fPIC
@@ -71,19 +72,18 @@ $(MUSL_WORK)/sysroot/usr/include:
 	@mkdir -p $(@D)
 	$(Q)ln -sfn $(MUSL_INCLUDE) $@
 
-$(MUSL_WORK)/obj/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(LIBSODIUM_READY) | $(MUSL_WORK)/sysroot/usr/include
-	@mkdir -p $(@D)
-	$(BUILD_STEP) SWIFTC $@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
-	    -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) -c -o $@ $(SWIFT_SOURCES)
-
-$(MUSL_WORK)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(LIBSODIUM_READY)
-	@mkdir -p $(@D)
-	$(BUILD_STEP) CC $@ $(MUSL_CC) $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE) -c $< -o $@
-
-$(MUSL_LIB): $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) $(MUSL_SODIUM) idlelock.map
-	@mkdir -p $(@D)
-	$(BUILD_STEP) LINK $@ $(MUSL_CC) -shared -o $@ $(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT) -Wl,-soname=libidlelock.so \
-	    $(CROSS_LDFLAGS) -Wl,--no-undefined -Wl,--exclude-libs,ALL $(MUSL_SODIUM)
+# The library through the shared recipe (mk/target.mk).
+target_swift_musl   := -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
+                       -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE)
+target_cc_musl      := $(MUSL_CC)
+target_cflags_musl  := $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE)
+target_inputs_musl  := $(LIBSODIUM_READY)
+target_order_musl   := $(MUSL_WORK)/sysroot/usr/include
+target_link_musl    := $(MUSL_CC)
+target_ldflags_musl := -Wl,--no-undefined
+musl_link_libs      := -Wl,--exclude-libs,ALL $(MUSL_SODIUM)
+$(eval $(call target_compile_rules,musl,$(MUSL_WORK)/obj))
+$(eval $(call target_library_rule,musl,$(MUSL_LIB),libidlelock.so,$(MUSL_WORK)/obj/IdleLock.o $(MUSL_SUPPORT),$(musl_link_libs)))
 
 # The C suites and the replay tool, as musl programs (the replay tool's
 # `reboot` recomputes a store's checksum with its own copy of libsodium).
@@ -99,7 +99,7 @@ $(MUSL_TESTS)/test_hygiene: $(CROSS_TEST_HYGIENE_SOURCES) $(HEADER) $(MUSL_LIB)
 	@mkdir -p $(@D)
 	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -O1 -Iinclude $(CROSS_TEST_HYGIENE_SOURCES) $(MUSL_TEST_LINK) -o $@
 
-$(MUSL_TESTS)/idlelock-replay: $(CROSS_REPLAY_SOURCES) bindings/c/fake_keystore.h $(HEADER) $(MUSL_LIB) $(MUSL_SODIUM)
+$(MUSL_TESTS)/idlelock-replay: $(CROSS_REPLAY_SOURCES) tools/replay/fake_keystore.h $(HEADER) $(MUSL_LIB) $(MUSL_SODIUM)
 	@mkdir -p $(@D)
 	$(BUILD_STEP) CC $@ $(MUSL_CC) $(CWARN) -Iinclude -isystem $(LIBSODIUM_INCLUDE) $(CROSS_REPLAY_SOURCES) $(MUSL_TEST_LINK) $(MUSL_SODIUM) -o $@
 
@@ -109,7 +109,7 @@ test-musl: musl $(MUSL_PROGRAMS)
 	@$(STEPS_BEGIN)
 	$(STEP) sh scripts/check-library.sh --self-contained --libc musl $(MUSL_LIB) $(HEADER)
 	$(STEP) $(MUSL_TESTS)/test_abi
-	$(STEP) $(MUSL_TESTS)/test_store
+	$(STEP) $(MUSL_TESTS)/test_store $(STORE_PLATFORM_AREAS)
 	$(STEP) $(MUSL_TESTS)/test_hygiene
 	$(STEP) $(MUSL_TESTS)/idlelock-replay --quiet $(CROSS_TRACES)
 	@$(STEPS_END)

@@ -7,7 +7,7 @@
 #                                 the listeners, the biometric pair and its
 #                                 cancellation, secrets in wiped buffers, the
 #                                 prompt shield, and every shared trace
-#                                 (bindings/c/traces) replayed through the
+#                                 (traces) replayed through the
 #                                 Swift API and compared with the C replay
 #                                 tool's output, byte for byte; then the
 #                                 README's example type-checked against the

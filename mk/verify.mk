@@ -134,17 +134,15 @@ $(ASAN_DIR)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(ASAN_D
 $(ASAN_DIR)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
 	$(SAN_LINK)
 
-$(ASAN_DIR)/idlelock-replay: bindings/c/idlelock-replay.c bindings/c/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(ASAN_DIR)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
 	$(SAN_LINK) -lsodium
 
-test-c-sanitized: c-test-deps lib $(SANITIZED_C) $(BUILD)/idlelock-replay
+test-c-sanitized: c-test-deps lib $(SANITIZED_C)
 	@cat $(ASAN_DIR)/MODE.txt | sed 's/^/test-c-sanitized: library /'
 	@$(STEPS_BEGIN)
 	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_abi
-	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_store
-	$(STEP) $(SAN_ENV) $(ASAN_DIR)/idlelock-replay --quiet bindings/c/traces/*.trace
-	$(STEP) valgrind -q --error-exitcode=1 --leak-check=full \
-	    $(BUILD)/idlelock-replay --quiet bindings/c/traces/*.trace
+	$(STEP) $(SAN_ENV) IDLELOCK_TEST_KILLS=50 $(ASAN_DIR)/test_store
+	$(STEP) $(SAN_ENV) $(ASAN_DIR)/idlelock-replay --quiet traces/*.trace
 	@$(STEPS_END)
 
 # --------------------------------------------------------- memory hygiene

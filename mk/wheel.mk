@@ -18,7 +18,8 @@
 #                     build/dist/
 #   make test-wheel   what each wheel carries, then the x86-64 wheel
 #                     installed into a fresh virtual environment outside the
-#                     checkout and bindings/python/tests run against that copy
+#                     checkout and the tests of what the wheel adds run
+#                     against that copy (test-python runs the whole suite)
 #   make sdist        build/dist/idlelock-<version>.tar.gz: the package and the
 #                     library's source (libidlelock/: what `make lib` needs);
 #                     pip builds the library from it where the Swift toolchain

@@ -50,11 +50,11 @@ for v in build:libidlelock.so.1 build/x86_64/self-contained:libidlelock.so; do
     cc $cflags Tests/c/test_abi/*.c $link -o "$d/test_abi" &&
     cc $cflags Tests/c/test_store/*.c $link -o "$d/test_store" &&
     cc $cflags -O1 Tests/c/test_hygiene.c $link -o "$d/test_hygiene" &&
-    cc $cflags bindings/c/idlelock-replay.c $link -o "$d/idlelock-replay" || { failed=$((failed + 1)); echo "FAIL build for $f"; continue; }
+    cc $cflags tools/replay/idlelock-replay.c $link -o "$d/idlelock-replay" || { failed=$((failed + 1)); echo "FAIL build for $f"; continue; }
     run "$f: test_abi" "$d/test_abi"
     run "$f: test_store" "$d/test_store"
     run "$f: test_hygiene" "$d/test_hygiene"
-    run "$f: traces" "$d/idlelock-replay" --quiet bindings/c/traces/*.trace
+    run "$f: traces" "$d/idlelock-replay" --quiet traces/*.trace
 done
 # The virtual environment outside the copied tree, as test-wheel's.
 venv=/tmp/idlelock-old-glibc-venv

@@ -22,15 +22,26 @@
 #   install-deps.sh --musl    `make musl-deps`, the library's level and
 #                             musl's compiler and C library (musl-tools:
 #                             make musl, mk/musl.mk)
+#   install-deps.sh --android `make android-deps`, the library's level and
+#                             the compiler helpers of Android's CPUs (Debian's
+#                             cross libgcc of arm64, armel and i386: make
+#                             android, mk/android.mk; clang, lld and the
+#                             bionic headers come with the toolchain and
+#                             third_party/aosp/)
 #   install-deps.sh --docs    `make docs-deps`, what test-docs needs
 #                             (mk/docs.mk): a clang to read the header's
 #                             documentation comments (Debian's, only when
 #                             the Swift toolchain has none beside swiftc
 #                             and none is on PATH), groff for the man pages
+#   install-deps.sh --test-python
+#                             `make check`'s Python suite: pytest and
+#                             hypothesis from PyPI
 #   install-deps.sh --test    `make test-deps`, everything `make test` needs:
 #                             all of the above, the bindings' runtimes (a
 #                             JDK, Mono, nuget, LuaJIT and luarocks, LÖVE,
-#                             Xvfb) and the Python test packages (the
+#                             Xvfb), Kotlin's compiler and ProGuard (the
+#                             Android examples and the AAR's rules) and
+#                             the Python test packages (the
 #                             wheel's tools come from PyPI into their own
 #                             virtual environment: mk/wheel.mk)
 set -eu
@@ -71,8 +82,10 @@ apt_install() {
 }
 
 c_tests=0
+test_python=0
 cross=0
 musl=0
+android=0
 docs=0
 test=0
 for arg in "$@"; do
@@ -80,9 +93,11 @@ for arg in "$@"; do
         --c-tests) c_tests=1 ;;
         --cross) cross=1 ;;
         --musl) musl=1 ;;
+        --android) android=1 ;;
         --docs) docs=1 ;;
-        --test) c_tests=1; cross=1; musl=1; docs=1; test=1 ;;
-        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --docs, --test)" >&2; exit 2 ;;
+        --test-python) test_python=1 ;;
+        --test) c_tests=1; cross=1; musl=1; android=1; docs=1; test=1 ;;
+        *) echo "install-deps: unknown option $arg (known: --c-tests, --cross, --musl, --android, --docs, --test-python, --test)" >&2; exit 2 ;;
     esac
 done
 
@@ -112,6 +127,12 @@ fi
 
 if [ "$musl" = 1 ]; then
     installed musl-tools || missing="$missing musl-tools"
+fi
+
+if [ "$android" = 1 ]; then
+    for p in libgcc-12-dev-arm64-cross libgcc-12-dev-armel-cross libgcc-12-dev-i386-cross; do
+        installed "$p" || missing="$missing $p"
+    done
 fi
 
 if [ "$docs" = 1 ]; then
@@ -159,12 +180,19 @@ if [ "$test" = 1 ]; then
     done
     # (the compiler plugin's dependencies import JUnit 5's bill of materials)
     [ -d /usr/share/maven-repo/org/junit/junit-bom ] || runtimes="$runtimes junit5"
+    # test-android: Kotlin's compiler for the README's Kotlin examples,
+    # ProGuard (R8's rule language) for the AAR's consumer rules.
+    command -v kotlinc >/dev/null 2>&1 || runtimes="$runtimes kotlin"
+    command -v proguard >/dev/null 2>&1 || runtimes="$runtimes proguard-cli"
     if [ -n "$runtimes" ]; then
         echo "install-deps: installing$runtimes"
         apt_update
         # shellcheck disable=SC2086
         apt_install $runtimes
     fi
+fi
+
+if [ "$test" = 1 ] || [ "$test_python" = 1 ]; then
     if ! python3 -c "import pytest, hypothesis" >/dev/null 2>&1; then
         echo "install-deps: installing pytest and hypothesis"
         python3 -m pip install --quiet --disable-pip-version-check pytest hypothesis

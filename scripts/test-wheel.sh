@@ -19,7 +19,9 @@
 #    installed.
 # 2. The wheel of this machine's CPU installed into a fresh virtual
 #    environment in a temporary folder outside the checkout, with pytest and
-#    hypothesis from PyPI, and bindings/python/tests run with that
+#    hypothesis from PyPI, and the tests of what the wheel adds
+#    (bindings/python/tests: test_bundled, test_module, test_ffi,
+#    test_traces, test_readme; test-python runs the whole suite) with that
 #    environment's Python from that folder: the package is imported from
 #    site-packages, never from the checkout (IDLELOCK_TEST_INSTALLED lets
 #    test_bundled.py check it, and that the bundled library is the one
@@ -130,11 +132,19 @@ fi
 # From the temporary folder, with nothing of the checkout on sys.path: no
 # PYTHONPATH, no IDLELOCK_LIBRARY, no LD_LIBRARY_PATH; pytest's cache off
 # (its rootdir is bindings/python).
+# The tests of what the wheel adds to the package test-python tests (the
+# same Python code): where the package is imported from and which library
+# it loads (test_bundled), the module and its version against the bundled
+# self-contained library (test_module, test_ffi), and every trace replayed
+# through it (test_traces: the library's rules and crypto, libsodium
+# inside). The rest of the suite runs once, in test-python.
+wheel_tests="test_bundled.py test_module.py test_ffi.py test_traces.py test_readme.py"
 if (cd "$tmp" && env -u PYTHONPATH -u IDLELOCK_LIBRARY -u LD_LIBRARY_PATH IDLELOCK_TEST_INSTALLED="$tmp/venv" \
-        "$tmp/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests") > "$tmp/pytest.log" 2>&1; then
-    check "bindings/python/tests against the installed wheel" ok
+        "$tmp/venv/bin/python" -m pytest -q -p no:cacheprovider \
+        $(for t in $wheel_tests; do printf '%s ' "$root/bindings/python/tests/$t"; done)) > "$tmp/pytest.log" 2>&1; then
+    check "bindings/python/tests ($wheel_tests) against the installed wheel" ok
 else
-    check "bindings/python/tests against the installed wheel" fail
+    check "bindings/python/tests ($wheel_tests) against the installed wheel" fail
     grep -vE '^\.+ *\[ *[0-9]+%\]$' "$tmp/pytest.log"
 fi
 # The suite's own counts join the checks above in the last line.

@@ -5,6 +5,8 @@
  * libsodium's randombytes_buf.
  *
  *   musl (mk/musl.mk)    musl 1.2 has no arc4random_buf at all
+ *   Android (mk/android.mk) bionic has one; the library's own references
+ *                        bind to this hidden definition instead
  *   Darwin (mk/apple.mk) libSystem has one; the library's own references
  *                        bind to this definition instead, which the join
  *                        into one object makes local (no clash with
@@ -13,7 +15,7 @@
  * glibc builds get the same from glibc_floor.c (glibc before 2.36 has
  * none). Hidden: never exported (idlelock.map, the Apple join's export
  * list). Only those builds define ILK_ARC4RANDOM_SODIUM; every other build
- * (SwiftPM's, bionic's, which has its own) compiles this file to nothing. */
+ * (SwiftPM's, the glibc ones) compiles this file to nothing. */
 #if defined(ILK_ARC4RANDOM_SODIUM)
 #include <stddef.h>
 #include <sodium.h>

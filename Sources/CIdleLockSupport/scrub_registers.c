@@ -12,13 +12,14 @@
 #include "idlelock_support.h"
 
 /* Only the registers a called function may change are zeroed: the ones the
- * calling convention leaves to the callee (all of xmm/ymm/zmm on x86-64;
+ * calling convention leaves to the callee (all of xmm/ymm/zmm on x86-64,
+ * xmm0-7/ymm0-7 on 32-bit x86;
  * v0-v7, v16-v31 and the upper halves of v8-v15 on AArch64; d0-d7 and
  * d16-d31 on 32-bit ARM). The others (d8-d15 on both ARMs) every function
  * saves and restores, so when the library returns they hold the host's own
  * values again, and zeroing them would break the host. */
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
 /* 0: SSE only; 1: AVX usable (the CPU has it and the OS saves the ymm
@@ -69,6 +70,41 @@ static int arm_vector_level(void)
     return known;
 }
 
+#if defined(__clang__)
+/* clang (Android's builds) takes no target attribute that adds NEON or
+ * d16-d31 to a VFPv3-D16 build: the same instructions as below, written as
+ * their encodings (A32 or Thumb-2, as the file is compiled). d16-d31 need
+ * no clobber there: a VFPv3-D16 build never allocates them. */
+#if defined(__thumb__)
+#define ILK_ARM_INST(a32, t32) ".inst.w " t32 "\n\t"
+#else
+#define ILK_ARM_INST(a32, t32) ".inst " a32 "\n\t"
+#endif
+/* vmov.i8 q<n>, #0: hi "8" for q0-q7, "c" for q8-q15; n twice the number
+ * within the eight, in hex. */
+#define ILK_VMOV_Q_ZERO(hi, n) ILK_ARM_INST("0xf2" hi "0" n "e50", "0xef" hi "0" n "e50")
+/* vmov d<16+n>, r0, r0 (one encoding in both). */
+#define ILK_VMOV_D_R0(n) ILK_ARM_INST("0xec400b3" n, "0xec400b3" n)
+
+static void scrub_neon(void)
+{
+    __asm__ volatile(ILK_VMOV_Q_ZERO("8", "0") ILK_VMOV_Q_ZERO("8", "2") ILK_VMOV_Q_ZERO("8", "4")
+                     ILK_VMOV_Q_ZERO("8", "6") ILK_VMOV_Q_ZERO("c", "0") ILK_VMOV_Q_ZERO("c", "2")
+                     ILK_VMOV_Q_ZERO("c", "4") ILK_VMOV_Q_ZERO("c", "6") ILK_VMOV_Q_ZERO("c", "8")
+                     ILK_VMOV_Q_ZERO("c", "a") ILK_VMOV_Q_ZERO("c", "c") ILK_VMOV_Q_ZERO("c", "e")
+                     ::: "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7");
+}
+
+static void scrub_vfp_d16_d31(void)
+{
+    register unsigned zero __asm__("r0") = 0;
+    __asm__ volatile(ILK_VMOV_D_R0("0") ILK_VMOV_D_R0("1") ILK_VMOV_D_R0("2") ILK_VMOV_D_R0("3")
+                     ILK_VMOV_D_R0("4") ILK_VMOV_D_R0("5") ILK_VMOV_D_R0("6") ILK_VMOV_D_R0("7")
+                     ILK_VMOV_D_R0("8") ILK_VMOV_D_R0("9") ILK_VMOV_D_R0("a") ILK_VMOV_D_R0("b")
+                     ILK_VMOV_D_R0("c") ILK_VMOV_D_R0("d") ILK_VMOV_D_R0("e") ILK_VMOV_D_R0("f")
+                     : : "r"(zero));
+}
+#else
 /* q0-q3 (d0-d7) and q8-q15 (d16-d31); q4-q7 are d8-d15. Built for NEON
  * (the attribute), called only where the CPU has it. */
 __attribute__((target("fpu=neon"))) static void scrub_neon(void)
@@ -90,6 +126,7 @@ __attribute__((target("fpu=vfpv3"))) static void scrub_vfp_d16_d31(void)
                      : : "r"(0) : "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25",
                      "d26", "d27", "d28", "d29", "d30", "d31");
 }
+#endif
 #endif
 
 void ilk_scrub_vector_registers(void)
@@ -121,6 +158,18 @@ void ilk_scrub_vector_registers(void)
                          "xorps %%xmm14, %%xmm14\n\txorps %%xmm15, %%xmm15"
                          ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
                          "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+    }
+#elif defined(__i386__)
+    /* Android's x86 (SSSE3 at least): eight registers, each the callee's;
+     * vzeroall also clears the upper bits of zmm0-7. */
+    if (vector_level() >= 1) {
+        __asm__ volatile("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7");
+    } else {
+        __asm__ volatile("xorps %%xmm0, %%xmm0\n\txorps %%xmm1, %%xmm1\n\t"
+                         "xorps %%xmm2, %%xmm2\n\txorps %%xmm3, %%xmm3\n\t"
+                         "xorps %%xmm4, %%xmm4\n\txorps %%xmm5, %%xmm5\n\t"
+                         "xorps %%xmm6, %%xmm6\n\txorps %%xmm7, %%xmm7"
+                         ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7");
     }
 #elif defined(__aarch64__)
     __asm__ volatile("movi v0.16b, #0\n\tmovi v1.16b, #0\n\tmovi v2.16b, #0\n\tmovi v3.16b, #0\n\t"

@@ -1053,7 +1053,7 @@ class Harness:
         """Rewrite the store file's two boot ids with another boot's and
         recompute its integrity check (BLAKE2b-256 of every byte before it,
         keyed with device subkey 1 with a device key: docs/STORE_FORMAT.md),
-        as bindings/c/idlelock-replay.c's `reboot` does."""
+        as tools/replay/idlelock-replay.c's `reboot` does."""
         assert self.store_path is not None
         if not os.path.isfile(self.store_path):
             return  # signed out: nothing recorded

@@ -100,9 +100,11 @@ static class Bench
         Console.WriteLine("C# binding ({0}): thread CPU ns per call, medians of {1} rounds of {2} calls", vm, rounds, iters);
         Console.WriteLine("   P/Invoke of a C no-op                    {0,8:F1}", noop);
         Console.WriteLine("   P/Invoke of idlelock_touch (bare)        {0,8:F1}", rawTouch);
-        Console.WriteLine("   IdleLock.Touch()                         {0,8:F1}   {1:F2}x the no-op ({2:F2}..{3:F2}); goal <= 2.0x  {4}",
-            touch, med, Quantile(ratio, 0.25), Quantile(ratio, 0.75), med <= 2.0 ? "met" : "not met");
-        Console.WriteLine("   the binding over a bare P/Invoke of idlelock_touch: {0:F2}x", Quantile(overRaw, 0.5));
+        Console.WriteLine("   IdleLock.Touch()                         {0,8:F1}   {1:F2}x the no-op ({2:F2}..{3:F2})",
+            touch, med, Quantile(ratio, 0.25), Quantile(ratio, 0.75));
+        double over = Quantile(overRaw, 0.5);
+        Console.WriteLine("   the binding over a bare P/Invoke of idlelock_touch: {0:F2}x; goal <= 1.2x  {1}",
+            over, over <= 1.2 ? "met" : "not met");
         return 0;
     }
 }

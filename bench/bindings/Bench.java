@@ -97,8 +97,10 @@ public final class Bench {
         System.out.printf("Java binding (%s): thread CPU ns per call, medians of %d rounds of %d calls%n", vm, rounds, iters);
         System.out.printf("   JNI call of a native no-op               %8.1f%n", noopNs);
         System.out.printf("   JNI call of idlelock_touch (bare glue)   %8.1f%n", rawNs);
-        System.out.printf("   IdleLock.touch()                         %8.1f   %.2fx the no-op (%.2f..%.2f); goal <= 2.0x  %s%n",
-                touchNs, med, quantile(ratio, 0.25), quantile(ratio, 0.75), med <= 2.0 ? "met" : "not met");
-        System.out.printf("   the binding over a bare JNI idlelock_touch: %.2fx%n", quantile(overRaw, 0.5));
+        System.out.printf("   IdleLock.touch()                         %8.1f   %.2fx the no-op (%.2f..%.2f)%n",
+                touchNs, med, quantile(ratio, 0.25), quantile(ratio, 0.75));
+        double over = quantile(overRaw, 0.5);
+        System.out.printf("   the binding over a bare JNI idlelock_touch: %.2fx; goal <= 1.2x  %s%n", over,
+                over <= 1.2 ? "met" : "not met");
     }
 }

@@ -2,8 +2,9 @@
 --[[
 idlelock.lua: the LuaJIT binding of libidlelock, an idle lock for signed-in
 sessions (LÖVE 11, Defold, any LuaJIT 2.1 host). One module, built by
-`make luajit` from this template and include/idlelock.h: its ffi.cdef and
-constants are generated from the header (bindings/luajit/gen_cdef.lua).
+`make luajit` from this template and idlelock_generated.lua: its ffi.cdef,
+constants and the names of its messages are generated from the header
+(scripts/gen-bindings.py).
 
     local idlelock = require("idlelock")
     local lock = idlelock.new{ idle_after_ms = 300000, background_after_ms = 30000 }
@@ -164,7 +165,7 @@ M.NEVER = math.huge
 M.SAME_AS_IDLE = -1
 M.HEADER_VERSION = IDLELOCK_CONSTANTS.IDLELOCK_VERSION_STRING
 -- Bounds the header states in prose.
-M.PROMPT_CAP_MAX_MS, M.DELAY_MAX_MS, M.DELAY_SCHEDULE_MAX_STEPS = 600000, 86400000, 32
+for name, value in pairs(IDLELOCK_BOUNDS) do M[name] = value end
 
 do -- the library must serve this header: same major, minor at least ours,
    -- and the struct mirrors (the cdef) of the library's sizes.
@@ -242,19 +243,9 @@ end
 local phrases = {
   { "(config.authenticator is NULL)", "(the lock has no authenticator option)" },
   { "idlelock_biometric_begin / _finish", "lock:begin_biometric_unlock() / req:finish()" },
-  { "secret_len", "the secret's length" },
   { "lock_on_start is 0", "lock_on_start is false" },
   { "set lock_on_start to 1", "set lock_on_start = true" },
 }
-local functions = {
-  idlelock_set_passcode = "lock:set_passcode()", idlelock_disable_biometrics = "lock:disable_biometrics()",
-  idlelock_enable_biometrics = "lock:enable_biometrics()", idlelock_disable = "lock:disable()",
-  idlelock_start = "lock:start()", idlelock_check = "lock:check()", idlelock_unlock = "lock:unlock()",
-  idlelock_lock = "lock:lock()", idlelock_biometric_begin = "lock:begin_biometric_unlock()",
-  idlelock_biometric_finish = "req:finish()", idlelock_prompt_begin = "lock:prompt_begin()",
-  idlelock_prompt_end = "lock:prompt_end()", idlelock_unlock_with_biometrics = "lock:unlock_with_biometrics()",
-}
-
 local function plain_find_replace(text, from, to)
   local i, j = text:find(from, 1, true)
   while i do
@@ -269,7 +260,8 @@ local function lua_words(message)
   for _, p in ipairs(phrases) do text = plain_find_replace(text, p[1], p[2]) end
   text = text:gsub("config%.([%l_]+)%->([%l_]+)", "authenticator.%2")
   text = text:gsub("config%.([%l_]+)", "%1")
-  text = text:gsub("idlelock_[%l_]+", function(name) return functions[name] end)
+  -- Functions and fields the generated table names (bindings/names.txt).
+  text = text:gsub("[%l][%l%d]*_[%l%d_]*[%l%d]", function(name) return IDLELOCK_NAMES[name] end)
   text = text:gsub("IDLELOCK_([%u%d_*]+)", "idlelock.%1")
   return text
 end
@@ -790,43 +782,10 @@ function Lock:touch()
   end
 end
 
--- The states each platform's lifecycle adapter knows, as the library's
--- table has them (docs/LIFECYCLE.md): only to list the valid names when the
--- library refuses one (the library decides; the tests check each name here
--- is one it takes).
-local platform_states = {
-  [M.PLATFORM_IOS_SCENE_PHASE] = { "active", "inactive", "background" },
-  [M.PLATFORM_IOS_APPLICATION_STATE] = { "active", "inactive", "background" },
-  [M.PLATFORM_ANDROID_LIFECYCLE_EVENT] = { "ON_CREATE", "ON_START", "ON_RESUME", "ON_PAUSE", "ON_STOP", "ON_DESTROY" },
-  [M.PLATFORM_FLUTTER_APP_LIFECYCLE_STATE] = { "resumed", "inactive", "hidden", "paused", "detached" },
-  [M.PLATFORM_REACT_NATIVE_APP_STATE] = { "active", "inactive", "background", "unknown", "extension" },
-}
-M._platform_states = platform_states -- for the tests
-
-local function platform_name(value)
-  for name, v in pairs(M) do
-    if v == value and type(name) == "string" and name:match("^PLATFORM_") then return "idlelock." .. name end
-  end
-end
-
---- What lifecycle() says when the library refuses the platform or the name.
-local function lifecycle_message(platform, state_name)
-  local states = platform_states[platform]
-  if states == nil then
-    local known = {}
-    for value = 1, 64 do
-      local name = platform_name(value)
-      if name and platform_states[value] then known[#known + 1] = name .. " (" .. value .. ")" end
-    end
-    return "platform: " .. platform .. " is not a platform this library knows; use one of " .. table.concat(known, ", ")
-  end
-  return ("state_name: %q is not a state of %s; its states are %s (the platform's own spelling, case-sensitive)")
-    :format(state_name, platform_name(platform), table.concat(states, ", "))
-end
-
 --- A platform's own state name ("ON_STOP", "inactive"): platform is one of
 --- idlelock.PLATFORM_*. An unknown platform or name raises
---- ERR_INVALID_ARGUMENT whose message lists the valid ones; nothing changes.
+--- ERR_INVALID_ARGUMENT whose message (the library's) lists the valid ones;
+--- nothing changes.
 function Lock:lifecycle(platform, state_name)
   int32(platform, "platform")
   cstr(state_name, "state_name")
@@ -836,9 +795,7 @@ function Lock:lifecycle(platform, state_name)
   local rc = (self._cb and call_nojit or call)(C.idlelock_lifecycle, h, platform, state_name, out)
   local s = snapshot_table(out)
   self._due = nil
-  -- An unknown platform or name: the message lists the valid ones.
-  local bad = rc == M.ERR_INVALID_ARGUMENT
-  finish(self, rc, not bad and s or nil, bad and lifecycle_message(platform, state_name) or nil)
+  finish(self, rc, rc ~= M.ERR_INVALID_ARGUMENT and s or nil)
   return s
 end
 

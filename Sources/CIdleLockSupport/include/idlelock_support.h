@@ -15,6 +15,11 @@ void ilk_error_set(const uint8_t *fn, size_t fn_len, const uint8_t *head,
                    size_t head_len, int has_value, int64_t value,
                    const uint8_t *tail, size_t tail_len);
 
+/* Append "<text><value>" to this thread's message (the decimal `value`
+ * only when has_value is non-zero), within the same 511 bytes: a message
+ * that lists what is valid (idlelock_lifecycle's names). */
+void ilk_error_append(const uint8_t *text, size_t text_len, int has_value, int64_t value);
+
 /* This thread's message, NUL-terminated, "" before the first failure. */
 const char *ilk_error_get(void);
 

@@ -39,6 +39,14 @@ private func fail(_ function: StaticString, _ error: IdleLockError) -> Int32 {
     return error.status.rawValue
 }
 
+/// Appends `text`, then `value` in decimal when given, to this thread's
+/// last error (after `fail`): a message that lists what is valid.
+private func appendError(_ text: StaticString, _ value: Int64? = nil) {
+    text.withUTF8Buffer { t in
+        ilk_error_append(t.baseAddress, t.count, value == nil ? 0 : 1, value ?? 0)
+    }
+}
+
 /// The handle behind an `idlelock *` (retained once at create, released
 /// once at destroy), as a strong reference: the call holds it until its
 /// last use, so a listener of the call that destroys the handle does not
@@ -369,12 +377,28 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
     let function: StaticString = "idlelock_lifecycle"
     guard handle(lock) != nil else { return fail(function, nullHandle) }
     guard let which = LifecyclePlatform(rawValue: platform) else {
-        return fail(function, .invalid("platform ", Int64(platform), " is not an IDLELOCK_PLATFORM_* value"))
+        // The valid ones, so no binding keeps a list of its own.
+        let status = fail(function, .invalid("platform ", Int64(platform), " is not a platform this library knows; use one of "))
+        for (n, known) in LifecyclePlatform.allCases.enumerated() {
+            appendError(n == 0 ? "" : ", ")
+            appendError(known.name)
+            appendError(" (", Int64(known.rawValue))
+            appendError(")")
+        }
+        return status
     }
     guard let stateName else { return fail(function, .invalid("state_name is NULL")) }
     let length = CStringLength.of(stateName, atMost: 65)
     guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
-        return fail(function, .invalid("state_name is not a state of IDLELOCK_PLATFORM_", Int64(platform), " (names are the platform's own spelling, case-sensitive)"))
+        let status = fail(function, .invalid("state_name is not a state of ", nil, which.name))
+        var first = true
+        LifecycleNames.forEachName(of: which) { name in
+            appendError(first ? "; its states are " : ", ")
+            appendError(name)
+            first = false
+        }
+        appendError(" (the platform's own spelling, case-sensitive)")
+        return status
     }
     return event(function, lock, out, .lifecycle(presence))
 }

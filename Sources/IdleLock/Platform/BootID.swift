@@ -5,8 +5,11 @@
 //   Linux   /proc/sys/kernel/random/boot_id (a UUID, 36 characters)
 //   Darwin  sysctlbyname("kern.bootsessionuuid") (a UUID string: 36
 //           characters and a NUL)
-// An id that cannot be read whole is all zeros, which never matches
-// (`matches`): every restart then counts as another boot, which errs toward
+// An id that cannot be read whole (an app that SELinux denies the file:
+// Android 8.0 and 8.1, docs/PLATFORMS.md "Android") is this process's own
+// random id instead (`processID`): a process cannot outlive its boot, so
+// what it stamped itself is this boot, and every other process, the next
+// one after a reboot among them, is another boot, which errs toward
 // locking. What a process of the same user can show here on a Linux
 // desktop is in docs/STORE.md ("What a process of the same user can
 // fake").
@@ -24,7 +27,31 @@ enum BootID {
         stamp == current && current.contains { $0 != 0 }
     }
 
+    /// This boot's id: the system's, or `processID` when it cannot be read.
     static func current() -> [UInt8] {
+        let id = system()
+        return id.contains { $0 != 0 } ? id : processID
+    }
+
+    /// The stand-in for a system id this process cannot read: "process-"
+    /// and 28 random hex digits (112 bits), made once per process, the same
+    /// for every handle in it, never a kernel's UUID. Stamped by this
+    /// process, it matches here (a passcode entered in this process counts
+    /// for `passcode_after_reboot`, also when the store is read again); in
+    /// any other process it does not (another boot: the passcode again).
+    /// All zeros would match nothing, not even the process that wrote them,
+    /// and refuse the biometric shortcut for good after every passcode.
+    static let processID: [UInt8] = {
+        var id = Array("process-".utf8)
+        var random = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        while id.count < count { id.append(hex[Int(random.next() % 16)]) }
+        return id
+    }()
+
+    /// The system's id, all zeros when it cannot be read whole. `path`:
+    /// Linux's file (a test reads one that is not there).
+    static func system(reading path: StaticString = "/proc/sys/kernel/random/boot_id") -> [UInt8] {
         var id = [UInt8](repeating: 0, count: count)
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         var text = [UInt8](repeating: 0, count: count + 1)
@@ -34,7 +61,9 @@ enum BootID {
         for i in 0..<count { id[i] = text[i] }
         return id
         #else
-        let fd = SystemCalls.open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC, 0)
+        let fd = path.utf8Start.withMemoryRebound(to: CChar.self, capacity: path.utf8CodeUnitCount + 1) {
+            SystemCalls.open($0, O_RDONLY | O_CLOEXEC, 0)
+        }
         guard fd >= 0 else { return id }
         defer { SystemCalls.close(fd) }
         let n = id.withUnsafeMutableBytes { SystemCalls.read(fd, $0.baseAddress!, count) }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Lifecycle adapters (SPEC §9): each platform's own names for its app
-// states, mapped in this one table to the three presence events, so no host
-// maps `paused` or `hidden` the wrong way round. Names that carry no change
-// of presence map to `.none`.
+// Lifecycle adapters (include/idlelock.h, idlelock_lifecycle;
+// docs/LIFECYCLE.md): each platform's own names for its app states, mapped
+// in this one table to the three presence events, so no host maps `paused`
+// or `hidden` the wrong way round. Names that carry no change of presence
+// map to `.none`.
 //
 // Sources:
 // - iOS scene phase: SwiftUI `ScenePhase` (`active`, `inactive`,
@@ -29,16 +30,30 @@ enum PresenceEvent: Equatable {
 }
 
 /// `IDLELOCK_PLATFORM_*`.
-enum LifecyclePlatform: Int32 {
+enum LifecyclePlatform: Int32, CaseIterable {
     case iosScenePhase = 1
     case iosApplicationState = 2
     case androidLifecycleEvent = 3
     case flutterAppLifecycleState = 4
     case reactNativeAppState = 5
+
+    /// The header's name, for messages.
+    var name: StaticString {
+        switch self {
+        case .iosScenePhase: return "IDLELOCK_PLATFORM_IOS_SCENE_PHASE"
+        case .iosApplicationState: return "IDLELOCK_PLATFORM_IOS_APPLICATION_STATE"
+        case .androidLifecycleEvent: return "IDLELOCK_PLATFORM_ANDROID_LIFECYCLE_EVENT"
+        case .flutterAppLifecycleState: return "IDLELOCK_PLATFORM_FLUTTER_APP_LIFECYCLE_STATE"
+        case .reactNativeAppState: return "IDLELOCK_PLATFORM_REACT_NATIVE_APP_STATE"
+        }
+    }
 }
 
 enum LifecycleNames {
-    /// The table: platform, the platform's exact spelling, the event.
+    /// The table: platform, the platform's exact spelling, the event. The
+    /// message for a name not here lists the platform's names from it, and
+    /// scripts/gen-bindings.py reads it for the bindings that list them
+    /// (one row a line, as below).
     private static let table: [(LifecyclePlatform, StaticString, PresenceEvent)] = [
         (.iosScenePhase, "active", .foreground),
         (.iosScenePhase, "inactive", .inactive),
@@ -80,5 +95,10 @@ enum LifecycleNames {
             if same { return event }
         }
         return nil
+    }
+
+    /// Calls `body` with each name `platform` has, in the table's order.
+    static func forEachName(of platform: LifecyclePlatform, _ body: (StaticString) -> Void) {
+        for (p, spelled, _) in table where p == platform { body(spelled) }
     }
 }

@@ -121,6 +121,7 @@ void test_recent_auth(void);
 void test_secrets(void);
 /* last_error.c */
 void test_last_error_threads(void);
+void test_lifecycle_messages(void);
 /* listeners.c */
 void test_listener_basics(void);
 void test_listener_reentry(void);

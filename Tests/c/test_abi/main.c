@@ -11,6 +11,7 @@
  * (with the field named in idlelock_last_error()); a failed call changes
  * nothing; passcode UTF-8 validation and the attempt count; secret name and
  * value limits, BUFFER_TOO_SMALL; status names; per-thread last_error;
+ * idlelock_lifecycle's message listing the valid names and platforms;
  * versions and struct sizes; listeners (seq order, unsubscribe from inside,
  * re-entry, the limit); the biometric stubs; the two-phase biometric pair
  * and the step-up check (1.2); saturating time arithmetic;
@@ -26,7 +27,8 @@
  *
  * The files: harness.h and harness.c hold the checks, the counters and the
  * shared fixtures; each other file is one API area; this one runs the
- * areas in order and prints the count.
+ * areas in order and prints the count. `build/test_abi NAME...` runs only
+ * the areas named (`--list` lists them), e.g. `build/test_abi secrets`.
  *
  * Build (from the repository root): `make build/test_abi`, or
  *   cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -pedantic -Werror \
@@ -35,41 +37,73 @@
  */
 #include "harness.h"
 
-int main(void)
+/* The areas in the order they run; `build/test_abi NAME...` runs only
+ * those named (libuv's `run-tests NAME`), `build/test_abi --list` lists
+ * them. */
+static const struct area {
+    const char *name;
+    void (*run)(void);
+} areas[] = {
+    {"versions", test_versions},
+    {"status_names", test_status_names},
+    {"null_handle", test_null_handle},
+    {"null_create", test_null_create},
+    {"null_pointers", test_null_pointers},
+    {"config_init", test_config_init},
+    {"config_sizes", test_config_sizes},
+    {"snapshot_sizes", test_snapshot_sizes},
+    {"config_bounds", test_config_bounds},
+    {"config_timeouts", test_config_timeouts},
+    {"config_pointers", test_config_pointers},
+    {"failed_call_changes_nothing", test_failed_call_changes_nothing},
+    {"set_passcode_args", test_set_passcode_args},
+    {"unlock_args_not_counted", test_unlock_args_not_counted},
+    {"lockout_order", test_lockout_order},
+    {"failure_reports", test_failure_reports},
+    {"snapshot_at_return", test_snapshot_at_return},
+    {"config_copied", test_config_copied},
+    {"biometrics", test_biometrics},
+    {"biometric_pair", test_biometric_pair},
+    {"recent_auth", test_recent_auth},
+    {"secrets", test_secrets},
+    {"last_error_threads", test_last_error_threads},
+    {"lifecycle_messages", test_lifecycle_messages},
+    {"listener_basics", test_listener_basics},
+    {"listener_reentry", test_listener_reentry},
+    {"shared_out_buffer", test_shared_out_buffer},
+    {"listener_limit", test_listener_limit},
+    {"fresh_snapshot", test_fresh_snapshot},
+    {"saturation", test_saturation},
+    {"threads", test_threads},
+    {"watcher_toggling", test_watcher_toggling},
+    {"destroy_from_listeners", test_destroy_from_listeners},
+    {"watcher_far_deadline", test_watcher_far_deadline},
+};
+#define AREA_COUNT (sizeof areas / sizeof areas[0])
+
+int main(int argc, char **argv)
 {
-    test_versions();
-    test_status_names();
-    test_null_handle();
-    test_null_create();
-    test_null_pointers();
-    test_config_init();
-    test_config_sizes();
-    test_snapshot_sizes();
-    test_config_bounds();
-    test_config_timeouts();
-    test_config_pointers();
-    test_failed_call_changes_nothing();
-    test_set_passcode_args();
-    test_unlock_args_not_counted();
-    test_lockout_order();
-    test_failure_reports();
-    test_snapshot_at_return();
-    test_config_copied();
-    test_biometrics();
-    test_biometric_pair();
-    test_recent_auth();
-    test_secrets();
-    test_last_error_threads();
-    test_listener_basics();
-    test_listener_reentry();
-    test_shared_out_buffer();
-    test_listener_limit();
-    test_fresh_snapshot();
-    test_saturation();
-    test_threads();
-    test_watcher_toggling();
-    test_destroy_from_listeners();
-    test_watcher_far_deadline();
+    int chosen[AREA_COUNT];
+    int any_chosen = 0;
+    size_t a;
+    int i;
+    memset(chosen, 0, sizeof chosen);
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--list") == 0) {
+            for (a = 0; a < AREA_COUNT; a++) printf("%s\n", areas[a].name);
+            return 0;
+        }
+        for (a = 0; a < AREA_COUNT && strcmp(argv[i], areas[a].name) != 0; a++) {
+        }
+        if (a == AREA_COUNT) {
+            printf("test_abi: no area named '%s' (--list lists them)\n", argv[i]);
+            return 2;
+        }
+        chosen[a] = 1;
+        any_chosen = 1;
+    }
+    for (a = 0; a < AREA_COUNT; a++)
+        if (!any_chosen || chosen[a]) areas[a].run();
     printf("%u passed, %u failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

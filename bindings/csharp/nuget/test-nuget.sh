@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# test-nuget.sh NUPKG VERSION EXAMPLE HEADER: installs the C# binding's NuGet
+# test-nuget.sh NUPKG VERSION EXAMPLE: installs the C# binding's NuGet
 # package the way a Mono user does, offline, into a fresh folder, and uses it
 # with no library path set (PROJECT_URL and PROJECT_TAG in the environment).
 #
@@ -29,7 +29,7 @@
 #      counts join this script's.
 # Ends with "N passed, N failed"; prints only failures besides.
 set -u
-nupkg=$1 version=$2 example=$3 header=$4
+nupkg=$1 version=$2 example=$3
 root=$(pwd)
 facade=/usr/lib/mono/4.5/Facades/netstandard.dll
 work=$(mktemp -d "${TMPDIR:-/tmp}/test-nuget.XXXXXX")
@@ -212,7 +212,7 @@ tests_passed=0 tests_failed=0
 if mcs -nologo -warn:4 -warnaserror+ -debug -target:exe -r:"$work/tests/LibIdleLock.dll" -r:"$facade" \
         -out:"$work/tests/LibIdleLock.Tests.exe" "$root"/bindings/csharp/tests/*.cs > "$work/mcs-tests.log" 2>&1; then
     (cd "$work/tests" && env -u LD_LIBRARY_PATH -u IDLELOCK_LIBRARY -u MONO_PATH timeout 600 \
-        mono --debug LibIdleLock.Tests.exe "$header") > "$work/tests.log" 2>&1
+        mono --debug LibIdleLock.Tests.exe) > "$work/tests.log" 2>&1
     rc=$?
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$work/tests.log" | tail -n 1)
     if [ -n "$line" ]; then

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
-// idlelock-replay-cs: the traces of bindings/c/traces replayed through the C#
-// binding's public API, printing exactly what bindings/c/idlelock-replay.c
+// idlelock-replay-cs: the traces of traces replayed through the C#
+// binding's public API, printing exactly what tools/replay/idlelock-replay.c
 // prints (same header, event lines and totals), so that the two outputs can be
 // compared byte for byte (compare-traces.sh, in make test-csharp). That is how
 // a C# host knows the binding decides as the core does.
 //
 //   mono idlelock-replay-cs.exe FILE...
 //
-// The trace format is bindings/c/traces/README.md. Each event is the binding's
+// The trace format is traces/README.md. Each event is the binding's
 // call (IdleLock.Touch for `touch`, BiometricRequest.Finish for `bio-finish`,
 // ...); its status is 0 or the IIdleLockError.Status of the exception it threw,
 // and the state after it is the snapshot the call returned or its exception
 // carried, else IdleLock.Snapshot() at the same clock reading, as the C tool
 // does for the calls that take no snapshot. The host's keystore is a C# port of
-// bindings/c/fake_keystore.h behind IAuthenticator. Exit status: 0 when every
+// tools/replay/fake_keystore.h behind IAuthenticator. Exit status: 0 when every
 // expect held, 1 when one did not, 2 for a trace this tool cannot run.
 using System;
 using System.Collections.Generic;
@@ -25,7 +25,7 @@ using LibIdleLock;
 
 namespace LibIdleLock.Replay
 {
-    /// <summary>bindings/c/fake_keystore.h as an IAuthenticator: the host's keystore, which
+    /// <summary>tools/replay/fake_keystore.h as an IAuthenticator: the host's keystore, which
     /// outlives restarts.</summary>
     sealed class FakeKeystore : IAuthenticator
     {

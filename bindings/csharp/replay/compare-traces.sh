@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # compare-traces.sh C_REPLAY LIBDIR CS_REPLAY_EXE TRACE...: replays every trace
-# with the C tool (bindings/c/idlelock-replay.c) and through the C# binding
+# with the C tool (tools/replay/idlelock-replay.c) and through the C# binding
 # (Replay.cs), and fails unless both print exactly the same (every event's
 # status and state, every expect) and both pass. Quiet when they agree.
 set -u

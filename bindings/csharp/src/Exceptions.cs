@@ -56,23 +56,7 @@ namespace LibIdleLock
         internal static Exception For(int status, string message, Snapshot snapshot)
         {
             message = Messages.Translate(message);
-            if (status == 1) return new InvalidArgumentException(message, null);
-            switch (status)
-            {
-                case 2: return new SessionLockedException(message, snapshot);
-                case 3: return new InvalidPasscodeException(message, snapshot);
-                case 4: return new LockedOutException(message, snapshot);
-                case 5: return new LockUnavailableException(message, snapshot);
-                case 6: return new NoPasscodeException(message, snapshot);
-                case 7: return new StorageException(message, snapshot);
-                case 8: return new NotFoundException(message);
-                case 9: return new BufferTooSmallException(message);
-                case 10: return new NoMemoryException(message, snapshot);
-                case 11: return new InternalException(message, snapshot);
-                case 12: return new RetryLaterException(message, snapshot);
-                case 13: return new ReauthRequiredException(message, snapshot);
-                default: return new IdleLockException(status, message, snapshot);
-            }
+            return HeaderTables.ExceptionFor(status, message, snapshot);
         }
     }
 

@@ -41,39 +41,8 @@ namespace LibIdleLock
     /// </summary>
     public sealed partial class IdleLock : IDisposable
     {
-        /// <summary>IDLELOCK_NEVER: "no deadline".</summary>
-        public const long Never = long.MaxValue;
-        /// <summary>IDLELOCK_SAME_AS_IDLE: BackgroundAfterMs takes IdleAfterMs.</summary>
-        public const long SameAsIdle = -1;
-        public const string HeaderVersion = "1.2.2";
-        public const int HeaderVersionNumber = Native.HeaderVersionNumber;
-        // The header's limits (a test compares them with include/idlelock.h).
-        public const long GraceMaxMs = 60000;
-        public const int MaxAttemptsMax = 100;
-        public const int PasscodeMinScalars = 4;
-        public const int PasscodeMaxBytes = 1024;
-        public const int SecretNameMaxBytes = 64;
-        public const int SecretValueMaxBytes = 65536;
-        public const int SecretsMax = 256;
-        public const int ListenersMax = 64;
-        public const int UnlockReasonMaxBytes = 512;
-        public const int DeviceKeyBytes = 32;
-        public const int AuthSecretBytes = 32;
-        public const ulong KdfOpslimitMin = 2;
-        public const ulong KdfOpslimitMax = 10;
-        public const ulong KdfMemlimitMin = 19UL * 1024 * 1024;
-        public const ulong KdfMemlimitMax = 1024UL * 1024 * 1024;
-        public const long PromptCapMaxMs = 600000;
-        public const long DelayMaxMs = 86400000;
-        public const int DelayScheduleMaxSteps = 32;
-        /// <summary>(1.2) Bounds of PasscodeMaxAgeMs (or 0), BiometricMaxUses (or 0) and
-        /// RequireRecentAuth's maxAgeMs.</summary>
-        public const long PasscodeMaxAgeMinMs = 3600000;
-        public const long PasscodeMaxAgeMaxMs = 2592000000;
-        public const int BiometricMaxUsesMax = 1000;
-        public const long RecentAuthMaxMs = 2592000000;
-        /// <summary>(1.2) Biometric requests open at once on one lock.</summary>
-        public const int BiometricRequestsMax = 8;
+        // The header's constants (Never, SameAsIdle, GraceMaxMs, ..., HeaderVersion) are
+        // Generated.cs's, from include/idlelock.h.
 
         static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
@@ -148,15 +117,11 @@ namespace LibIdleLock
         /// InvalidArgumentException for a value that is no Platform.</summary>
         public static string[] LifecycleStateNames(Platform platform)
         {
-            var names = Messages.StateNames(platform);
-            if (names == null) throw UnknownPlatform(platform);
+            var names = HeaderTables.LifecycleNames((int)platform);
+            if (names == null)
+                throw new InvalidArgumentException("platform " + (int)platform + " is not a Platform; the platforms are " +
+                    string.Join(", ", Enum.GetNames(typeof(Platform))), "platform");
             return names;
-        }
-
-        static InvalidArgumentException UnknownPlatform(Platform platform)
-        {
-            return new InvalidArgumentException("platform " + (int)platform + " is not a Platform; the platforms are " +
-                Messages.Platforms(), "platform");
         }
 
         // -- creation --------------------------------------------------------------------
@@ -534,15 +499,15 @@ namespace LibIdleLock
         public Snapshot Lifecycle(Platform platform, string stateName)
         {
             Arguments.NotNull(stateName, "stateName");
-            if (!Messages.KnowsPlatform(platform)) throw UnknownPlatform(platform);
             byte[] name = CString(stateName, "stateName");
             try
             {
                 return WithSnapshot((IntPtr h, ref SnapshotNative s) => Native.idlelock_lifecycle(h, (int)platform, name, ref s));
             }
-            catch (InvalidArgumentException)
+            catch (InvalidArgumentException e)
             {
-                throw new InvalidArgumentException(Messages.UnknownState(platform, stateName), "stateName");
+                // The library's message lists the valid platforms or names; ParamName says which was wrong.
+                throw new InvalidArgumentException(e.Message, e.Message.Contains("platform this library knows") ? "platform" : "stateName");
             }
         }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The C ABI of libidlelock (include/idlelock.h 1.2) as P/Invoke declarations
-// and blittable struct mirrors. Internal: IdleLock validates every argument
+// Loading libidlelock and checking it serves this binding; the C ABI itself
+// (include/idlelock.h) as P/Invoke declarations and blittable struct mirrors
+// is generated into Generated.cs. Internal: IdleLock validates every argument
 // before it calls one of these, and passes the handle as a plain pointer
 // inside IdleLockHandle.Enter / Exit (which keep it alive while a call is in
 // flight; cheaper than marshalling a SafeHandle on the hot path). The mirrors
@@ -25,97 +26,7 @@ namespace LibIdleLock
         public Type Type { get; private set; }
     }
 
-    [StructLayout(LayoutKind.Sequential)]
-    internal struct ConfigNative
-    {
-        public uint size;
-        public int lock_on_start;
-        public long idle_after_ms;
-        public long background_after_ms;
-        public long inactive_after_ms;
-        public long grace_ms;
-        public int max_attempts;
-        public uint reserved0;
-        public ulong kdf_opslimit;
-        public ulong kdf_memlimit;
-        public IntPtr store_path;
-        public IntPtr clock;
-        public IntPtr clock_ctx;
-        public IntPtr authenticator;
-        public IntPtr unlock_reason;
-        public IntPtr device_key;
-        public UIntPtr device_key_len;
-        // 1.1
-        public long prompt_cap_ms;
-        public long warn_before_ms;
-        public IntPtr delay_schedule;
-        public UIntPtr delay_schedule_len;
-        // 1.2: the passcode policies (0: off, the config_init defaults)
-        public long passcode_max_age_ms;
-        public int passcode_after_reboot;
-        public int biometric_max_uses;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    internal struct SnapshotNative
-    {
-        public uint size;
-        public int state;
-        public ulong seq;
-        public int reason;
-        public int is_enabled;
-        public int is_biometrics_enabled;
-        public int is_biometrics_available;
-        public int is_away;
-        public int attempts_remaining;
-        public long last_activity_ms;
-        public long ms_until_idle_lock;
-        // 1.1
-        public int is_warning;
-        public int reserved1;
-        public long ms_until_warning;
-        public long ms_until_retry;
-        public long ms_until_next_deadline;
-        // 1.2
-        public int is_passcode_required;
-        public int reserved2;
-        public long last_auth_ms;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    internal struct AuthenticatorNative
-    {
-        public uint size;
-        public uint reserved0;
-        public IntPtr ctx;
-        public IntPtr is_available;
-        public IntPtr store_secret;
-        public IntPtr load_secret;
-        public IntPtr delete_secret;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    internal struct DelayStepNative
-    {
-        public int failed_attempts;
-        public int reserved0;
-        public long delay_ms;
-    }
-
-    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    internal delegate void ListenerFn(IntPtr ctx, IntPtr snapshot);
-    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    internal delegate long ClockFn(IntPtr ctx);
-    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    internal delegate int IsAvailableFn(IntPtr ctx);
-    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    internal delegate int StoreSecretFn(IntPtr ctx, IntPtr secret, UIntPtr len);
-    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    internal delegate int LoadSecretFn(IntPtr ctx, IntPtr reason, IntPtr output, UIntPtr cap, IntPtr outLen);
-    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-    internal delegate int DeleteSecretFn(IntPtr ctx);
-
-    internal static class Native
+    internal static partial class Native
     {
         // "idlelock" finds libidlelock.so (Linux, Android), libidlelock.dylib,
         // idlelock.dll. iOS links the library statically into the player.
@@ -124,63 +35,9 @@ namespace LibIdleLock
 #else
         internal const string Lib = "idlelock";
 #endif
-        internal const int HeaderVersionNumber = 10202;
-        internal const int HeaderVersionMajor = 1;
-        internal const int HeaderVersionMinor = 2;
 
-        internal static readonly int SnapshotSize = Marshal.SizeOf(typeof(SnapshotNative));
-        internal static readonly int ConfigSize = Marshal.SizeOf(typeof(ConfigNative));
-        internal static readonly int AuthenticatorSize = Marshal.SizeOf(typeof(AuthenticatorNative));
-        internal static readonly int DelayStepSize = Marshal.SizeOf(typeof(DelayStepNative));
-
-        const CallingConvention C = CallingConvention.Cdecl;
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_config_init(ref ConfigNative cfg, UIntPtr size);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_create(ref ConfigNative cfg, out IntPtr handle);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void idlelock_destroy(IntPtr handle);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_watch_start(IntPtr h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_watch_stop(IntPtr h);
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_start(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_touch(IntPtr h, IntPtr nullSnapshot);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_inactive(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_background(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_foreground(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_check(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_lock(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_snapshot_get(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_lifecycle(IntPtr h, int platform, byte[] stateName, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_prompt_begin(IntPtr h, out ulong token);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_prompt_end(IntPtr h, ulong token);
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_set_passcode(IntPtr h, IntPtr utf8, UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock(IntPtr h, IntPtr utf8, UIntPtr len, ref SnapshotNative s);
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_enable_biometrics(IntPtr h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable_biometrics(IntPtr h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unlock_with_biometrics(IntPtr h, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_disable(IntPtr h);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_begin(IntPtr h, int purpose, out ulong token, [Out] byte[] secret, UIntPtr len, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_biometric_finish(IntPtr h, ulong token, int result, byte[] secret, UIntPtr len, ref SnapshotNative s);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_recent_auth(IntPtr h, long maxAgeMs);
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_subscribe(IntPtr h, IntPtr fn, IntPtr ctx, out ulong token);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_unsubscribe(IntPtr h, ulong token);
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_put(IntPtr h, byte[] name, IntPtr data, UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_get(IntPtr h, byte[] name, [In, Out] byte[] buf, ref UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_secret_remove(IntPtr h, byte[] name);
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_require_unlocked(IntPtr h);
-
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_delay_schedule_ios(out IntPtr steps, out UIntPtr len);
-        [DllImport(Lib, CallingConvention = C)] internal static extern IntPtr idlelock_status_name(int status);
-        [DllImport(Lib, CallingConvention = C)] internal static extern IntPtr idlelock_last_error();
-        [DllImport(Lib, CallingConvention = C)] internal static extern IntPtr idlelock_version();
-        [DllImport(Lib, CallingConvention = C)] internal static extern int idlelock_version_number();
-        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr idlelock_config_size();
-        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr idlelock_snapshot_size();
-        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr idlelock_authenticator_size();
-        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr idlelock_delay_step_size();
+        // The P/Invoke declarations, the struct mirrors (ConfigNative, ...), their
+        // sizes and the header version are Generated.cs's, from include/idlelock.h.
 
         /// <summary>A NUL-terminated UTF-8 string the library owns, as a string.</summary>
         internal static string Utf8At(IntPtr p)
@@ -268,9 +125,9 @@ namespace LibIdleLock
             }
             catch (EntryPointNotFoundException e)
             {
-                return new InvalidOperationException("libidlelock is older than this binding (header 1.2.0): " + e.Message, e);
+                return new InvalidOperationException("libidlelock is older than this binding (header " + IdleLock.HeaderVersion + "): " + e.Message, e);
             }
-            string prefix = "libidlelock " + Utf8At(idlelock_version()) + " does not match this binding (header 1.2.0): ";
+            string prefix = "libidlelock " + Utf8At(idlelock_version()) + " does not match this binding (header " + IdleLock.HeaderVersion + "): ";
             int major = number / 10000, minor = number / 100 % 100;
             if (major != HeaderVersionMajor) return new InvalidOperationException(prefix + "another ABI major");
             if (minor < HeaderVersionMinor) return new InvalidOperationException(prefix + "its minor is older than the header's");

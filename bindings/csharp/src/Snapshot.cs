@@ -9,18 +9,19 @@ namespace LibIdleLock
     /// <summary>Why the session is locked (IDLELOCK_REASON_*).</summary>
     public enum LockReason { None = 0, Idle = 1, Backgrounded = 2, Startup = 3, Manual = 4, Clock = 5 }
 
-    /// <summary>A platform whose own lifecycle state names IdleLock.Lifecycle maps (IDLELOCK_PLATFORM_*).</summary>
+    /// <summary>A platform whose own lifecycle state names IdleLock.Lifecycle maps (IDLELOCK_PLATFORM_*);
+    /// IdleLock.LifecycleStateNames lists each one's names.</summary>
     public enum Platform
     {
-        /// <summary>SwiftUI ScenePhase: active, inactive, background.</summary>
+        /// <summary>SwiftUI ScenePhase.</summary>
         IosScenePhase = 1,
-        /// <summary>UIApplication.State: active, inactive, background.</summary>
+        /// <summary>UIKit UIApplication.State.</summary>
         IosApplicationState = 2,
-        /// <summary>androidx Lifecycle.Event: ON_CREATE ... ON_DESTROY, ON_ANY.</summary>
+        /// <summary>androidx Lifecycle.Event.</summary>
         AndroidLifecycleEvent = 3,
-        /// <summary>Flutter AppLifecycleState: resumed, inactive, hidden, paused, detached.</summary>
+        /// <summary>Flutter AppLifecycleState.</summary>
         FlutterAppLifecycleState = 4,
-        /// <summary>React Native AppState: active, inactive, background, unknown, extension.</summary>
+        /// <summary>React Native AppState.</summary>
         ReactNativeAppState = 5,
     }
 

@@ -49,6 +49,10 @@
 #include <string.h>
 
 #include "idlelock.h"
+/* The snapshot's and the config's slots (SNAP_FIELDS, snapshot_slots,
+ * CFG_FIELDS, config_from_slots), generated from the header with
+ * org.idlelock.GeneratedTables by scripts/gen-bindings.py. */
+#include "idlelock_jni_generated.h"
 
 /* The glibc floor of the jar's natives (docs/PLATFORMS.md, 2.17): glibc
  * 2.34 moved the thread-specific-data calls into libc under a new version;
@@ -75,8 +79,6 @@ __asm__(".symver pthread_setspecific, pthread_setspecific@" JL_GLIBC_FIRST);
 #define GLUE_NO_MEMORY (-2)
 #define GLUE_BAD_LENGTH (-3)
 
-#define SNAP_FIELDS 16
-#define CFG_FIELDS 13
 
 static JavaVM *g_vm;
 static jclass g_callbacks;       /* global ref to org.idlelock.Callbacks */
@@ -254,22 +256,7 @@ static void fill_snapshot(JNIEnv *env, jlongArray out, const idlelock_snapshot *
 {
     if (out == NULL) return;
     jlong f[SNAP_FIELDS];
-    f[0] = s->state;
-    f[1] = (jlong)s->seq;
-    f[2] = s->reason;
-    f[3] = s->is_enabled;
-    f[4] = s->is_biometrics_enabled;
-    f[5] = s->is_biometrics_available;
-    f[6] = s->is_away;
-    f[7] = s->attempts_remaining;
-    f[8] = s->last_activity_ms;
-    f[9] = s->ms_until_idle_lock;
-    f[10] = s->is_warning;
-    f[11] = s->ms_until_warning;
-    f[12] = s->ms_until_retry;
-    f[13] = s->ms_until_next_deadline;
-    f[14] = s->is_passcode_required;
-    f[15] = s->last_auth_ms;
+    snapshot_slots(f, s);
     (*env)->SetLongArrayRegion(env, out, 0, SNAP_FIELDS, f);
 }
 
@@ -577,22 +564,7 @@ static jint n_create(JNIEnv *env, jclass cls, jlongArray numbers, jint mask, jby
 
     if (idlelock_config_init(&cfg, sizeof cfg) != IDLELOCK_OK) return IDLELOCK_ERR_INTERNAL;
     (*env)->GetLongArrayRegion(env, numbers, 0, CFG_FIELDS, num);
-#define SET(slot, field, type) \
-    if (mask & (1 << (slot))) cfg.field = (type)num[slot]
-    SET(0, lock_on_start, int32_t);
-    SET(1, idle_after_ms, int64_t);
-    SET(2, background_after_ms, int64_t);
-    SET(3, inactive_after_ms, int64_t);
-    SET(4, grace_ms, int64_t);
-    SET(5, max_attempts, int32_t);
-    SET(6, kdf_opslimit, uint64_t);
-    SET(7, kdf_memlimit, uint64_t);
-    SET(8, prompt_cap_ms, int64_t);
-    SET(9, warn_before_ms, int64_t);
-    SET(10, passcode_max_age_ms, int64_t);
-    SET(11, passcode_after_reboot, int32_t);
-    SET(12, biometric_max_uses, int32_t);
-#undef SET
+    config_from_slots(&cfg, num, mask);
 
     h = (jl_handle *)calloc(1, sizeof *h);
     if (h == NULL) return GLUE_NO_MEMORY;

@@ -4,7 +4,8 @@
 # verbatim. The README marks each with a line
 #   <!-- example: PATH -->
 # followed by a fenced block, which must equal the file PATH (relative to
-# the README's folder); and every ```java block is so marked. Prints
+# the README's folder); and every ```java block is so marked (a ```kotlin
+# block may be a Gradle build script; the Kotlin examples are marked). Prints
 # "N passed, N failed".
 set -u
 readme=$1

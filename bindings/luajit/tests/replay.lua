@@ -1,10 +1,10 @@
 -- SPDX-License-Identifier: MIT
--- The shipped lifecycle traces (bindings/c/traces/*.trace, format in their
+-- The shipped lifecycle traces (traces/*.trace, format in their
 -- README.md) replayed through the LuaJIT API: every event is a call of an
 -- idlelock Lock (or of a biometric request), the clock is the trace's time,
 -- biometrics=1 is the authenticator option over a fake keystore that
--- behaves as bindings/c/fake_keystore.h. It prints exactly what the C
--- replay tool (bindings/c/idlelock-replay.c) prints for the same files, so
+-- behaves as tools/replay/fake_keystore.h. It prints exactly what the C
+-- replay tool (tools/replay/idlelock-replay.c) prints for the same files, so
 -- test_traces.lua compares the two outputs byte for byte: the binding
 -- decides as the core does.
 --
@@ -101,7 +101,7 @@ local function flag(b) return b and 1 or 0 end
 
 -- ---------------------------------------------------------- the fake keystore
 
---- bindings/c/fake_keystore.h as the authenticator option: the host's
+--- tools/replay/fake_keystore.h as the authenticator option: the host's
 --- keystore, alive for the whole trace (across restarts).
 local function fake_keystore()
   local ks = { available = true, next_answer = idlelock.AUTH_OK, fail_store = false, secret = nil }

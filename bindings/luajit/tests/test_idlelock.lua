@@ -3,14 +3,17 @@
 -- runner: a failure prints its name and error, a pass prints nothing; the
 -- run ends with "N passed, N failed".
 --
---   luajit test_idlelock.lua CONSTANTS_TXT HEADER
---   (IDLELOCK_LIBRARY and LUA_PATH set by `make test-luajit`)
+--   luajit test_idlelock.lua C_VIEW HEADER
+--   C_VIEW: what the C compiler says of the header's constants and struct
+--   layouts (build/gen-bindings/c-view.txt, printed by the program
+--   scripts/gen-bindings.py --c-check writes); IDLELOCK_LIBRARY and
+--   LUA_PATH set by `make test-luajit`
 
 local ffi = require("ffi")
 local bit = require("bit")
 local idlelock = require("idlelock")
 
-local constants_path, header_path = ...
+local c_view_path, header_path = ...
 local passed, failed = 0, 0
 
 local function test(name, body)
@@ -72,20 +75,32 @@ end
 
 -- --------------------------------------------------------------- module
 
-test("the generated constants are the C compiler's", function()
-  local n = 0
-  for line in io.lines(constants_path) do
-    local name, value = line:match("^(%S+) (.*)$")
-    local mine = idlelock.const[name]
-    check(mine ~= nil, name .. " is in the module")
-    if type(mine) == "string" then
-      eq(mine, value, name)
+test("the generated constants and the cdef's layouts are the C compiler's", function()
+  local n, fields = 0, 0
+  for line in io.lines(c_view_path) do
+    local name, value = line:match("^(IDLELOCK_%S+) (.*)$")
+    local struct, field, offset = line:match("^(idlelock_[%w_]+)%.([%w_]+) (%d+) %d+$")
+    local sized, size = line:match("^sizeof (idlelock_[%w_]+) (%d+)$")
+    if name then
+      local mine = idlelock.const[name]
+      check(mine ~= nil, name .. " is in the module")
+      if type(mine) == "string" then
+        eq(mine, value, name)
+      else
+        eq(tostring(ffi.cast("int64_t", mine)):gsub("LL$", ""), value, name)
+      end
+      n = n + 1
+    elseif struct then
+      eq(ffi.offsetof(struct, field), tonumber(offset), struct .. "." .. field)
+      fields = fields + 1
+    elseif sized then
+      eq(ffi.sizeof(sized), tonumber(size), "sizeof " .. sized)
     else
-      eq(tostring(ffi.cast("int64_t", mine)):gsub("LL$", ""), value, name)
+      error("unexpected line: " .. line)
     end
-    n = n + 1
   end
   check(n >= 50, "compared " .. n)
+  check(fields >= 40, "fields " .. fields)
   eq(idlelock.ERR_RETRY_LATER, 12, "short name")
   eq(idlelock.NEVER, math.huge, "NEVER for Lua")
 end)
@@ -282,18 +297,22 @@ test("named platform states, prompts, the warning", function()
   check(not l:lifecycle(idlelock.PLATFORM_ANDROID_LIFECYCLE_EVENT, "ON_RESUME").is_away, "ON_RESUME")
   local seq = l:snapshot().seq
   eq(raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, idlelock.PLATFORM_IOS_SCENE_PHASE, "Active").message,
-     'state_name: "Active" is not a state of idlelock.PLATFORM_IOS_SCENE_PHASE; its states are active, inactive, ' ..
+     "state_name is not a state of idlelock.PLATFORM_IOS_SCENE_PHASE; its states are active, inactive, " ..
      "background (the platform's own spelling, case-sensitive)", "lists the valid names")
   local e = raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, 99, "active")
-  contains(e.message, "platform: 99 is not a platform this library knows; use one of idlelock.PLATFORM_IOS_SCENE_PHASE (1), ",
+  contains(e.message, "platform 99 is not a platform this library knows; use one of idlelock.PLATFORM_IOS_SCENE_PHASE (1), ",
            "lists the platforms")
   contains(e.message, "idlelock.PLATFORM_REACT_NATIVE_APP_STATE (5)", "all of them")
   eq(l:snapshot().seq, seq, "nothing changed")
   -- The names listed are the library's: each one is accepted.
   local platforms = 0
-  for platform, names in pairs(idlelock._platform_states) do
+  for value = 1, 5 do
+    local listed = raises(idlelock.ERR_INVALID_ARGUMENT, l.lifecycle, l, value, "Nope").message
+    listed = listed:match("; its states are (.*) %(the platform's own spelling, case%-sensitive%)$")
+    local names = 0
+    for name in listed:gmatch("[^, ]+") do l:lifecycle(value, name); l:foreground(); names = names + 1 end
+    check(names >= 3, "platform " .. value .. " lists its names")
     platforms = platforms + 1
-    for _, name in ipairs(names) do l:lifecycle(platform, name); l:foreground() end
   end
   eq(platforms, 5, "every platform has its list")
   local token = l:prompt_begin()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Optional, Type
 
 from . import _ffi
+from ._generated import STATUS_CLASSES
 from ._words import in_python_words
 from .library import status_name
 
@@ -240,24 +241,9 @@ class AuthenticatorUnavailable(AuthenticationError):
 # Status codes to exceptions
 # --------------------------------------------------------------------------
 
-_ERRORS: Dict[int, Type[IdleLockError]] = {
-    cls.STATUS: cls
-    for cls in (
-        InvalidArgumentError,
-        SessionLockedError,
-        InvalidPasscodeError,
-        LockedOutError,
-        LockUnavailableError,
-        NoPasscodeError,
-        StorageError,
-        NotFoundError,
-        BufferTooSmallError,
-        NoMemoryError,
-        InternalError,
-        RetryLaterError,
-        ReauthRequiredError,
-    )
-}
+# Each status's class, by the name bindings/names.txt's rule gives it
+# (generated into _generated.STATUS_CLASSES).
+_ERRORS: Dict[int, Type[IdleLockError]] = {status: globals()[name] for status, name in STATUS_CLASSES.items()}
 
 
 def _error_for(status: int, message: str, snapshot: Optional[Snapshot]) -> IdleLockError:

@@ -69,7 +69,6 @@ from .errors import (
     _error_for,
 )
 from .snapshot import Platform, Snapshot
-from ._words import STATE_NAMES
 
 
 _NO_ERRORS: List[BaseException] = []  # shared, never appended to
@@ -144,18 +143,6 @@ class Prompt:
 
 _TOUCH = _ffi.touch_fast
 
-
-def _lifecycle_message(platform: int, state_name: str) -> str:
-    """What :meth:`IdleLock.lifecycle` says when the library refuses the
-    platform or the name: the valid ones (the names are the library's
-    table, see ``_words.STATE_NAMES``)."""
-    names = STATE_NAMES.get(platform)
-    if names is None:
-        known = ", ".join(f"Platform.{p.name} ({int(p)})" for p in Platform)
-        return f"platform: {platform} is not a Platform this library knows; use one of {known}"
-    which = Platform(platform).name
-    return (f"state_name: {state_name!r} is not a state of Platform.{which}; its states are "
-            f"{', '.join(names)} (the platform's own spelling, case-sensitive)")
 
 ListenerCallback = Callable[[Snapshot], object]
 ClockCallback = Callable[[], int]
@@ -922,7 +909,8 @@ class IdleLock:
         deadlines, as :meth:`check`. Returns the state after the call.
 
         Raises :class:`InvalidArgumentError` with the library's message for
-        a platform or a name the library does not know (nothing changed),
+        a platform or a name the library does not know (it lists the valid
+        ones; nothing changed),
         and the binding's own (naming ``state_name`` or ``platform``) for a
         name with a NUL or a lone surrogate, or a platform outside int32;
         :class:`TypeError` for a ``state_name`` that is not a ``str`` or a
@@ -935,9 +923,6 @@ class IdleLock:
         snap = _ffi.SnapshotStruct()
         snap.size = ctypes.sizeof(snap)
         outcome = self._call(_ffi.lib.idlelock_lifecycle, value, name, ctypes.byref(snap))
-        if int(outcome.status) == _ffi.ERR_INVALID_ARGUMENT:
-            # An unknown platform or name: say which names are valid.
-            outcome.status = _ffi.StatusCode(_ffi.ERR_INVALID_ARGUMENT, _lifecycle_message(value, state_name))
         self._finish(outcome, snap)
         return Snapshot._from_struct(snap)
 

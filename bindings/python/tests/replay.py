@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""The shipped lifecycle traces (bindings/c/traces/*.trace, format in their
+"""The shipped lifecycle traces (traces/*.trace, format in their
 README.md) replayed through the Python API: every event is a call of
 :class:`idlelock.IdleLock` (or of a :class:`BiometricRequest`), the clock
 is the trace's time, biometrics=1 is an :class:`Authenticator` over a fake
-keystore that behaves as ``bindings/c/fake_keystore.h``. It prints exactly
-what the C replay tool (``bindings/c/idlelock-replay.c``) prints for the
+keystore that behaves as ``tools/replay/fake_keystore.h``. It prints exactly
+what the C replay tool (``tools/replay/idlelock-replay.c``) prints for the
 same files, so ``tests/test_traces.py`` can compare the two outputs byte
 for byte: the binding decides as the core does.
 
@@ -73,7 +73,7 @@ class Malformed(Exception):
 
 
 class FakeKeystore(Authenticator):
-    """``bindings/c/fake_keystore.h`` as an :class:`Authenticator`: the
+    """``tools/replay/fake_keystore.h`` as an :class:`Authenticator`: the
     host's keystore, alive for the whole trace (across restarts)."""
 
     def __init__(self) -> None:

@@ -14,7 +14,6 @@ from typing import List, Tuple
 
 import pytest
 
-from idlelock._words import STATE_NAMES
 
 from idlelock import (
     ClosedError,
@@ -340,23 +339,33 @@ def test_unknown_names_raise_and_change_nothing(platform, name, clock):
         lock.lifecycle(platform, name)
     assert e.value.status == 1
     message = e.value.message
-    assert message.startswith(f"state_name: {name!r} is not a state of Platform.{platform.name}; its states are ")
-    for valid in STATE_NAMES[platform]:
-        assert valid in message  # says which names are valid
+    # The library's message, in Python's words: it lists the valid names.
+    assert message.startswith(f"state_name is not a state of Platform.{platform.name}; its states are ")
+    assert message.endswith(" (the platform's own spelling, case-sensitive)")
     assert "IDLELOCK_" not in message and "idlelock_" not in message
     assert e.value.snapshot is None
     assert lock.snapshot() == before  # no departure recorded
 
 
+def listed_names(lock, platform):
+    """The names the library's message lists for a name it refuses."""
+    with pytest.raises(InvalidArgumentError) as e:
+        lock.lifecycle(platform, "Nope")
+    listed = e.value.message.split("; its states are ", 1)[1]
+    return listed[: -len(" (the platform's own spelling, case-sensitive)")].split(", ")
+
+
 def test_the_names_listed_in_messages_are_the_librarys(clock):
-    # The binding lists the valid names when the library refuses one: every
-    # platform has its list, and every name on it is one the library takes.
-    assert set(STATE_NAMES) == {int(p) for p in Platform}
+    # Every platform's message lists its names, and the library takes each.
     lock = adapter_lock(clock)
-    for platform, names in STATE_NAMES.items():
+    for platform in Platform:
+        names = listed_names(lock, platform)
+        assert len(names) >= 3, platform
         for name in names:
             lock.lifecycle(platform, name)
             lock.foreground()
+    assert listed_names(lock, Platform.ANDROID_LIFECYCLE_EVENT) == [
+        "ON_CREATE", "ON_START", "ON_RESUME", "ON_PAUSE", "ON_STOP", "ON_DESTROY"]
 
 
 @pytest.mark.parametrize("platform", [0, 6, 99, -1, 2**31 - 1, -(2**31)])
@@ -365,7 +374,7 @@ def test_unknown_platforms_raise_with_the_library_message(platform, clock):
     before = lock.snapshot()
     with pytest.raises(InvalidArgumentError) as e:
         lock.lifecycle(platform, "active")
-    assert e.value.message.startswith(f"platform: {platform} is not a Platform this library knows; use one of ")
+    assert e.value.message.startswith(f"platform {platform} is not a platform this library knows; use one of ")
     for p in Platform:
         assert f"Platform.{p.name} ({int(p)})" in e.value.message
     assert lock.snapshot() == before

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Every shipped trace (bindings/c/traces/*.trace) replayed through the
+"""Every shipped trace (traces/*.trace) replayed through the
 Python API (tests/replay.py) gives exactly what the C replay tool gives:
 the same line for every event (status, state, reason, attempts, flags,
 deadlines, secrets read), the same expectations held, the same exit status
@@ -17,7 +17,7 @@ import pytest
 
 import replay
 
-TRACES = sorted((Path(__file__).resolve().parents[2] / "c" / "traces").glob("*.trace"))
+TRACES = sorted((Path(__file__).resolve().parents[3] / "traces").glob("*.trace"))
 
 
 def test_every_trace_is_here():

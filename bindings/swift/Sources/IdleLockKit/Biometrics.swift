@@ -59,13 +59,9 @@ public protocol BiometricAuthenticator: AnyObject, Sendable {
     func deleteSecret()
 }
 
-/// The outcome a host reports when it finishes a request (`IDLELOCK_AUTH_*`).
-public enum BiometricResult: Int32, Sendable {
-    case ok = 0
-    case failed = 1
-    case cancelled = 2
-    case unavailable = 3
-}
+// The outcome a host reports when it finishes a request, BiometricResult
+// (`IDLELOCK_AUTH_*`), and a request's Purpose (`IDLELOCK_BIOMETRIC_*`) are
+// Generated.swift's, from include/idlelock.h.
 
 /// An open biometric request of the two-phase pair (`idlelock_biometric_begin`):
 /// for a host that runs the check itself and reports the outcome later,
@@ -74,13 +70,6 @@ public enum BiometricResult: Int32, Sendable {
 /// rules (within prompt_cap_ms); it expires after prompt_cap_ms. A request
 /// still open when it is freed is finished as cancelled.
 public final class BiometricRequest: @unchecked Sendable {
-    public enum Purpose: Int32, Sendable {
-        /// Unlock, or re-authenticate an unlocked session.
-        case unlock = 1
-        /// Turn the shortcut on.
-        case enable = 2
-    }
-
     public let purpose: Purpose
     /// The library's one-time token (64 random bits, never 0).
     public let token: UInt64

@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The app's life cycle, in the names SwiftUI gives it (docs/LIFECYCLE.md),
-// and the prompt shield for the app's own sheets and alerts.
+// The prompt shield for the app's own sheets and alerts.
 
-/// A scene's phase, as SwiftUI's `ScenePhase` names it. The library maps
-/// the names (`idlelock_lifecycle`, `IDLELOCK_PLATFORM_IOS_SCENE_PHASE`):
-/// `active` is foreground, `inactive` is still visible but not interactive
-/// (a Face ID sheet, the notification shade, the app switcher), `background`
-/// is no longer visible. On Apple platforms `AppPhase(scenePhase)` converts
-/// (IdleLockView.swift).
-public enum AppPhase: String, Sendable, CaseIterable {
-    case active
-    case inactive
-    case background
-}
+// AppPhase, a scene's phase as SwiftUI's `ScenePhase` names it, is
+// Generated.swift's: its cases are the library's names for
+// IDLELOCK_PLATFORM_IOS_SCENE_PHASE (Sources/IdleLock/Rules/LifecycleNames.swift).
 
 /// Keeps the app's own modal presentations (a share sheet, a document or
 /// photo picker, the camera, a confirmation dialog) from counting as an

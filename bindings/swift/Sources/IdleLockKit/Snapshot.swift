@@ -5,29 +5,8 @@ import CIdleLock
 /// milliseconds on the lock's clock, as of the call that produced it; `nil`
 /// where the C struct says `IDLELOCK_NEVER`.
 public struct Snapshot: Sendable, Hashable {
-    /// `IDLELOCK_STATE_*`.
-    public enum State: Int32, Sendable {
-        case unlocked = 0
-        case locked = 1
-        /// Too many wrong passcodes; only a sign-out leaves it.
-        case lockedOut = 2
-    }
-
-    /// Why the session is locked (`IDLELOCK_REASON_*`).
-    public enum Reason: Int32, Sendable {
-        /// Unlocked, or locked out from unlocked.
-        case none = 0
-        /// The idle timeout passed in the foreground.
-        case idle = 1
-        /// Away (backgrounded) for the background timeout.
-        case backgrounded = 2
-        /// lock_on_start, a restart check, or the store.
-        case startup = 3
-        /// "Lock now" (``IdleLockHandle/lock()``).
-        case manual = 4
-        /// The clock read earlier than before.
-        case clock = 5
-    }
+    // State (`IDLELOCK_STATE_*`) and Reason (`IDLELOCK_REASON_*`) are
+    // Generated.swift's, from include/idlelock.h.
 
     public var state: State
     /// Number of the latest change; later snapshots have larger numbers.

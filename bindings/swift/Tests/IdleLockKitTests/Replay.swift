@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The shipped lifecycle traces (bindings/c/traces/*.trace, their README.md
+// The shipped lifecycle traces (traces/*.trace, their README.md
 // has the format) replayed through the Swift API: every event is a call of
 // IdleLockHandle (or of a BiometricRequest), the clock is the trace's
 // time, biometrics=1 is a BiometricAuthenticator over a fake keystore that
-// behaves as bindings/c/fake_keystore.h. It prints what the C replay tool
-// (bindings/c/idlelock-replay.c) prints for the same file, so
+// behaves as tools/replay/fake_keystore.h. It prints what the C replay tool
+// (tools/replay/idlelock-replay.c) prints for the same file, so
 // ReplayTests can compare the two byte for byte, as the Python and LuaJIT
 // bindings' suites do: the binding decides as the core does. Only
 // well-formed traces are replayed (the C tool's own suite checks its
@@ -18,7 +18,7 @@ struct ReplayError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// bindings/c/fake_keystore.h as a BiometricAuthenticator: the host's
+/// tools/replay/fake_keystore.h as a BiometricAuthenticator: the host's
 /// keystore, alive for the whole trace (across restarts).
 final class FakeKeystore: BiometricAuthenticator, @unchecked Sendable {
     var available = true

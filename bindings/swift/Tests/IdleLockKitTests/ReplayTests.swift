@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every shipped trace (bindings/c/traces/*.trace) replayed through the
+// Every shipped trace (traces/*.trace) replayed through the
 // Swift API (Replay.swift) gives exactly what the C replay tool gives: the
 // same line for every event, the same expectations held, the same exit
 // status. The C tool is build/idlelock-replay, named by IDLELOCK_REPLAY
@@ -10,9 +10,9 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let traces: [String] = {
-    let folder = repositoryRoot.appendingPathComponent("bindings/c/traces")
+    let folder = repositoryRoot.appendingPathComponent("traces")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasSuffix(".trace") }.sorted().map { "bindings/c/traces/" + $0 }
+    return names.filter { $0.hasSuffix(".trace") }.sorted().map { "traces/" + $0 }
 }()
 
 @Suite struct ReplayTests {

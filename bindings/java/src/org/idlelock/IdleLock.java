@@ -81,63 +81,10 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * (Java and C) after each call; wipe yours. Secrets come back as a new
  * {@code byte[]} that the caller owns.
  */
-public final class IdleLock implements AutoCloseable {
-    /** {@code IDLELOCK_NEVER}: "no deadline"; a timeout of NEVER never passes. */
-    public static final long NEVER = Long.MAX_VALUE;
-    /** {@code IDLELOCK_SAME_AS_IDLE}: backgroundAfterMs takes the value of idleAfterMs. */
-    public static final long SAME_AS_IDLE = -1L;
-    /** The header version this binding mirrors. */
-    public static final String HEADER_VERSION = "1.2.2";
-    /** The header version this binding mirrors, as MAJOR * 10000 + MINOR * 100 + PATCH. */
-    public static final int HEADER_VERSION_NUMBER = Native.HEADER_VERSION_NUMBER;
-
-    // The header's limits (a test compares them with include/idlelock.h).
-    /** {@code IDLELOCK_GRACE_MAX_MS}: graceMs at most, in ms. */
-    public static final long GRACE_MAX_MS = 60000;
-    /** {@code IDLELOCK_MAX_ATTEMPTS_MAX}: maxAttempts at most. */
-    public static final int MAX_ATTEMPTS_MAX = 100;
-    /** {@code IDLELOCK_PASSCODE_MIN_SCALARS}: a new passcode's characters (Unicode scalar values) at least. */
-    public static final int PASSCODE_MIN_SCALARS = 4;
-    /** {@code IDLELOCK_PASSCODE_MAX_BYTES}: a passcode's UTF-8 bytes at most. */
-    public static final int PASSCODE_MAX_BYTES = 1024;
-    /** {@code IDLELOCK_SECRET_NAME_MAX_BYTES}: a secret's name, UTF-8 bytes at most. */
-    public static final int SECRET_NAME_MAX_BYTES = 64;
-    /** {@code IDLELOCK_SECRET_VALUE_MAX_BYTES}: a secret's value, bytes at most. */
-    public static final int SECRET_VALUE_MAX_BYTES = 65536;
-    /** {@code IDLELOCK_SECRETS_MAX}: secrets held by one session at most. */
-    public static final int SECRETS_MAX = 256;
-    /** {@code IDLELOCK_LISTENERS_MAX}: listeners on one lock at most. */
-    public static final int LISTENERS_MAX = 64;
-    /** {@code IDLELOCK_UNLOCK_REASON_MAX_BYTES}: unlockReason's UTF-8 bytes at most. */
-    public static final int UNLOCK_REASON_MAX_BYTES = 512;
-    /** {@code IDLELOCK_DEVICE_KEY_BYTES}: a device key's length. */
-    public static final int DEVICE_KEY_BYTES = 32;
-    /** {@code IDLELOCK_AUTH_SECRET_BYTES}: the biometric shortcut's secret's length. */
-    public static final int AUTH_SECRET_BYTES = 32;
-    /** {@code IDLELOCK_KDF_OPSLIMIT_MIN}: kdfOpslimit at least (OWASP's floor for Argon2id). */
-    public static final long KDF_OPSLIMIT_MIN = 2;
-    /** {@code IDLELOCK_KDF_OPSLIMIT_MAX}: kdfOpslimit at most. */
-    public static final long KDF_OPSLIMIT_MAX = 10;
-    /** {@code IDLELOCK_KDF_MEMLIMIT_MIN}: kdfMemlimit at least, in bytes (19 MiB, OWASP's floor). */
-    public static final long KDF_MEMLIMIT_MIN = 19L * 1024 * 1024;
-    /** {@code IDLELOCK_KDF_MEMLIMIT_MAX}: kdfMemlimit at most, in bytes (1 GiB). */
-    public static final long KDF_MEMLIMIT_MAX = 1024L * 1024 * 1024;
-    /** (1.2) Bounds of passcodeMaxAgeMs (or 0), biometricMaxUses (or 0) and requireRecentAuth's maxAgeMs. */
-    public static final long PASSCODE_MAX_AGE_MIN_MS = 3_600_000L;
-    /** (1.2) {@code IDLELOCK_PASSCODE_MAX_AGE_MAX_MS}: passcodeMaxAgeMs at most (30 days). */
-    public static final long PASSCODE_MAX_AGE_MAX_MS = 2_592_000_000L;
-    /** (1.2) {@code IDLELOCK_BIOMETRIC_MAX_USES_MAX}: biometricMaxUses at most. */
-    public static final int BIOMETRIC_MAX_USES_MAX = 1000;
-    /** (1.2) {@code IDLELOCK_RECENT_AUTH_MAX_MS}: requireRecentAuth's maxAgeMs at most (30 days). */
-    public static final long RECENT_AUTH_MAX_MS = 2_592_000_000L;
-    /** (1.2) Biometric requests open at once on one lock. */
-    public static final int BIOMETRIC_REQUESTS_MAX = 8;
-    /** Bounds the header states in prose: prompt_cap_ms, a delay step, a schedule's length. */
-    public static final long PROMPT_CAP_MAX_MS = 600000;
-    /** A delay step's delayMs at most (one day). */
-    public static final long DELAY_MAX_MS = 86_400_000;
-    /** A delay schedule's steps at most. */
-    public static final int DELAY_SCHEDULE_MAX_STEPS = 32;
+public final class IdleLock implements AutoCloseable, GeneratedConstants {
+    // The header's constants (IdleLock.NEVER, IdleLock.GRACE_MAX_MS, ...,
+    // HEADER_VERSION) are GeneratedConstants', generated from
+    // include/idlelock.h by scripts/gen-bindings.py.
 
     /** Hears every change of state, reason, a flag or attemptsRemaining, in seq order. */
     @FunctionalInterface
@@ -237,7 +184,7 @@ public final class IdleLock implements AutoCloseable {
      * the library's; it checks them at build() and names the field.
      */
     public static final class Builder {
-        private final long[] numbers = new long[Native.CFG_FIELDS];
+        private final long[] numbers = new long[GeneratedTables.CFG_FIELDS];
         private int mask;
         private String storePath;
         private Clock clock;
@@ -260,70 +207,70 @@ public final class IdleLock implements AutoCloseable {
          * @param ms milliseconds
          * @return this builder
          */
-        public Builder idleAfterMs(long ms) { return set(Native.CFG_IDLE, ms); }
+        public Builder idleAfterMs(long ms) { return set(GeneratedTables.CFG_IDLE_AFTER_MS, ms); }
         /**
          * Lock when away (backgrounded) this long: >= 0, NEVER, or SAME_AS_IDLE (default).
          *
          * @param ms milliseconds
          * @return this builder
          */
-        public Builder backgroundAfterMs(long ms) { return set(Native.CFG_BACKGROUND, ms); }
+        public Builder backgroundAfterMs(long ms) { return set(GeneratedTables.CFG_BACKGROUND_AFTER_MS, ms); }
         /**
          * An absence that stayed inactive locks after the longer of this and backgroundAfterMs; default 30000.
          *
          * @param ms milliseconds, >= 0 or NEVER
          * @return this builder
          */
-        public Builder inactiveAfterMs(long ms) { return set(Native.CFG_INACTIVE, ms); }
+        public Builder inactiveAfterMs(long ms) { return set(GeneratedTables.CFG_INACTIVE_AFTER_MS, ms); }
         /**
          * 0..60000, default 1500: an absence this short is presence (a Face ID sheet).
          *
          * @param ms milliseconds
          * @return this builder
          */
-        public Builder graceMs(long ms) { return set(Native.CFG_GRACE, ms); }
+        public Builder graceMs(long ms) { return set(GeneratedTables.CFG_GRACE_MS, ms); }
         /**
          * 1..100, default 5: wrong passcodes before LOCKED_OUT.
          *
          * @param attempts wrong passcodes
          * @return this builder
          */
-        public Builder maxAttempts(int attempts) { return set(Native.CFG_MAX_ATTEMPTS, attempts); }
+        public Builder maxAttempts(int attempts) { return set(GeneratedTables.CFG_MAX_ATTEMPTS, attempts); }
         /**
          * Default true: the first start() locks an engaged session (REASON_STARTUP).
          *
          * @param lock whether the first start() locks
          * @return this builder
          */
-        public Builder lockOnStart(boolean lock) { return set(Native.CFG_LOCK_ON_START, lock ? 1 : 0); }
+        public Builder lockOnStart(boolean lock) { return set(GeneratedTables.CFG_LOCK_ON_START, lock ? 1 : 0); }
         /**
          * Argon2id passes, 2..10, default 2.
          *
          * @param passes Argon2id passes
          * @return this builder
          */
-        public Builder kdfOpslimit(long passes) { return set(Native.CFG_OPSLIMIT, passes); }
+        public Builder kdfOpslimit(long passes) { return set(GeneratedTables.CFG_KDF_OPSLIMIT, passes); }
         /**
          * Argon2id memory in bytes, 19 MiB..1 GiB, default 64 MiB.
          *
          * @param bytes Argon2id memory in bytes
          * @return this builder
          */
-        public Builder kdfMemlimit(long bytes) { return set(Native.CFG_MEMLIMIT, bytes); }
+        public Builder kdfMemlimit(long bytes) { return set(GeneratedTables.CFG_KDF_MEMLIMIT, bytes); }
         /**
          * (1.1) 0..600000, default 120000: how long prompts the app opened can defer the rules.
          *
          * @param ms milliseconds
          * @return this builder
          */
-        public Builder promptCapMs(long ms) { return set(Native.CFG_PROMPT_CAP, ms); }
+        public Builder promptCapMs(long ms) { return set(GeneratedTables.CFG_PROMPT_CAP_MS, ms); }
         /**
          * (1.1) 0 (off, default) or 1..idleAfterMs-1: isWarning opens this long before the idle lock.
          *
          * @param ms milliseconds
          * @return this builder
          */
-        public Builder warnBeforeMs(long ms) { return set(Native.CFG_WARN_BEFORE, ms); }
+        public Builder warnBeforeMs(long ms) { return set(GeneratedTables.CFG_WARN_BEFORE_MS, ms); }
         /**
          * (1.2) 0 (off, default) or 3600000..2592000000 ms (1 hour .. 30
          * days): the biometric shortcut is refused once the last passcode
@@ -334,7 +281,7 @@ public final class IdleLock implements AutoCloseable {
          * @param ms milliseconds, or 0 for off
          * @return this builder
          */
-        public Builder passcodeMaxAgeMs(long ms) { return set(Native.CFG_PASSCODE_MAX_AGE, ms); }
+        public Builder passcodeMaxAgeMs(long ms) { return set(GeneratedTables.CFG_PASSCODE_MAX_AGE_MS, ms); }
         /**
          * (1.2) Default false: with a {@link #storePath}, the first unlock
          * after the device restarted must be by passcode, as iOS and Android
@@ -343,7 +290,7 @@ public final class IdleLock implements AutoCloseable {
          * @param required whether the first unlock after a restart needs the passcode
          * @return this builder
          */
-        public Builder passcodeAfterReboot(boolean required) { return set(Native.CFG_PASSCODE_AFTER_REBOOT, required ? 1 : 0); }
+        public Builder passcodeAfterReboot(boolean required) { return set(GeneratedTables.CFG_PASSCODE_AFTER_REBOOT, required ? 1 : 0); }
         /**
          * (1.2) 0 (off, default) or 1..1000: after this many biometric
          * unlocks in a row (re-authentications included) the next unlock
@@ -352,7 +299,7 @@ public final class IdleLock implements AutoCloseable {
          * @param uses biometric unlocks in a row, or 0 for off
          * @return this builder
          */
-        public Builder biometricMaxUses(int uses) { return set(Native.CFG_BIOMETRIC_MAX_USES, uses); }
+        public Builder biometricMaxUses(int uses) { return set(GeneratedTables.CFG_BIOMETRIC_MAX_USES, uses); }
 
         /**
          * A store file the library owns (plus {@code <path>.lock}), in an existing folder;
@@ -421,9 +368,9 @@ public final class IdleLock implements AutoCloseable {
          */
         public IdleLock build() {
             Native.ensureLoaded();
-            for (int slot : new int[] {Native.CFG_OPSLIMIT, Native.CFG_MEMLIMIT}) {
+            for (int slot : new int[] {GeneratedTables.CFG_KDF_OPSLIMIT, GeneratedTables.CFG_KDF_MEMLIMIT}) {
                 if ((mask & (1 << slot)) != 0 && numbers[slot] < 0) {
-                    throw new InvalidArgumentException((slot == Native.CFG_OPSLIMIT ? "kdfOpslimit" : "kdfMemlimit")
+                    throw new InvalidArgumentException((slot == GeneratedTables.CFG_KDF_OPSLIMIT ? "kdfOpslimit" : "kdfMemlimit")
                             + " is " + numbers[slot] + ": it cannot be negative");
                 }
             }
@@ -525,20 +472,13 @@ public final class IdleLock implements AutoCloseable {
         return new NoMemoryException("the JNI glue could not allocate its bookkeeping", null);
     }
 
-    /** "a, b, c" (String.join is Android API 26). */
-    private static String joined(List<String> names) {
-        StringBuilder b = new StringBuilder();
-        for (String n : names) b.append(b.length() == 0 ? "" : ", ").append(n);
-        return b.toString();
-    }
-
     /** A null argument: {@link NullPointerException} naming the parameter, as {@code Objects.requireNonNull}. */
     static <T> T required(T value, String name) {
         return Objects.requireNonNull(value, name + " is null");
     }
 
     private Snapshot event(int kind) {
-        long[] out = new long[Native.SNAP_FIELDS];
+        long[] out = new long[GeneratedTables.SNAP_FIELDS];
         long h = enter();
         int rc;
         try {
@@ -664,7 +604,8 @@ public final class IdleLock implements AutoCloseable {
     /**
      * Reports a platform's own state name ({@code "ON_STOP"}, {@code
      * "inactive"}) as foreground, inactive or background would
-     * ({@code idlelock_lifecycle}). An unknown name: {@link InvalidArgumentException}.
+     * ({@code idlelock_lifecycle}). An unknown name: {@link InvalidArgumentException},
+     * whose message lists the platform's names.
      *
      * @param platform whose names {@code stateName} is one of
      * @param stateName the platform's own spelling, case-sensitive
@@ -674,15 +615,9 @@ public final class IdleLock implements AutoCloseable {
         required(platform, "platform");
         required(stateName, "stateName");
         byte[] name = Utf8.cString(stateName, "stateName");
-        long[] out = new long[Native.SNAP_FIELDS];
+        long[] out = new long[GeneratedTables.SNAP_FIELDS];
         int rc = call(h -> Native.lifecycle(h, platform.code, name, out));
         Snapshot s = Snapshot.of(out);
-        if (rc == InvalidArgumentException.STATUS) {
-            // The library names the platform by its C number: say it in Java, with the valid names.
-            raise(new InvalidArgumentException("IdleLock.lifecycle: stateName \"" + stateName
-                    + "\" is not a state of Platform." + platform.name() + "; its states are "
-                    + joined(platform.stateNames()) + " (the platform's own spelling, case-sensitive)"));
-        }
         finish(rc, s);
         return s;
     }
@@ -805,7 +740,7 @@ public final class IdleLock implements AutoCloseable {
     }
 
     private Snapshot unlockUtf8(byte[] utf8, int len) {
-        long[] out = new long[Native.SNAP_FIELDS];
+        long[] out = new long[GeneratedTables.SNAP_FIELDS];
         int rc = call(h -> Native.unlock(h, utf8, len, out));
         Snapshot s = Snapshot.of(out);
         finish(rc, s);
@@ -836,7 +771,7 @@ public final class IdleLock implements AutoCloseable {
      * @return the state after the call
      */
     public Snapshot unlockWithBiometrics() {
-        long[] out = new long[Native.SNAP_FIELDS];
+        long[] out = new long[GeneratedTables.SNAP_FIELDS];
         int rc = call(h -> Native.unlockWithBiometrics(h, out));
         Snapshot s = Snapshot.of(out);
         finish(rc, s);
@@ -952,7 +887,7 @@ public final class IdleLock implements AutoCloseable {
     public BiometricRequest beginBiometricEnable() { return beginBiometric(BiometricRequest.Purpose.ENABLE); }
 
     private BiometricRequest beginBiometric(BiometricRequest.Purpose purpose) {
-        long[] out = new long[Native.SNAP_FIELDS];
+        long[] out = new long[GeneratedTables.SNAP_FIELDS];
         long[] token = new long[1];
         byte[] secret = purpose == BiometricRequest.Purpose.ENABLE ? new byte[AUTH_SECRET_BYTES] : null;
         int rc = call(h -> Native.biometricBegin(h, purpose.code, token, secret, out));
@@ -982,7 +917,7 @@ public final class IdleLock implements AutoCloseable {
 
     /** {@code idlelock_biometric_finish} for {@link BiometricRequest}; the arguments are checked. */
     Snapshot finishBiometric(BiometricRequest.Core core, AuthResult result, byte[] secret) {
-        long[] out = new long[Native.SNAP_FIELDS];
+        long[] out = new long[GeneratedTables.SNAP_FIELDS];
         // Counted before enter(): a close() from now on waits for this finish's
         // outcome (it reaches the library) or its refusal (it does not).
         core.enterFinish();

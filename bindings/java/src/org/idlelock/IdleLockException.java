@@ -50,21 +50,6 @@ public class IdleLockException extends RuntimeException implements IdleLockStatu
 
     /** The exception for {@code status}: an IdleLockException, or an InvalidArgumentException. */
     static RuntimeException of(int status, String message, Snapshot snapshot) {
-        switch (status) {
-            case InvalidArgumentException.STATUS: return new InvalidArgumentException(message);
-            case SessionLockedException.STATUS: return new SessionLockedException(message, snapshot);
-            case InvalidPasscodeException.STATUS: return new InvalidPasscodeException(message, snapshot);
-            case LockedOutException.STATUS: return new LockedOutException(message, snapshot);
-            case LockUnavailableException.STATUS: return new LockUnavailableException(message, snapshot);
-            case NoPasscodeException.STATUS: return new NoPasscodeException(message, snapshot);
-            case StorageException.STATUS: return new StorageException(message, snapshot);
-            case NotFoundException.STATUS: return new NotFoundException(message);
-            case BufferTooSmallException.STATUS: return new BufferTooSmallException(message);
-            case NoMemoryException.STATUS: return new NoMemoryException(message, snapshot);
-            case InternalException.STATUS: return new InternalException(message, snapshot);
-            case RetryLaterException.STATUS: return new RetryLaterException(message, snapshot);
-            case ReauthRequiredException.STATUS: return new ReauthRequiredException(message, snapshot);
-            default: return new IdleLockException(status, message, snapshot);
-        }
+        return GeneratedTables.exception(status, message, snapshot);
     }
 }

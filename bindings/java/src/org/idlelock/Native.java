@@ -11,33 +11,17 @@ package org.idlelock;
  * <p>Strings cross as byte arrays of UTF-8 (never through JNI's
  * {@code NewStringUTF}/{@code GetStringUTFChars}, whose "modified UTF-8"
  * encodes NUL as two bytes and a character outside the BMP as two
- * surrogates). Snapshots cross as a {@code long[SNAP_FIELDS]}.
+ * surrogates). Snapshots cross as a {@code long[GeneratedTables.SNAP_FIELDS]},
+ * a config's numbers as a {@code long[GeneratedTables.CFG_FIELDS]} (their
+ * slots generated from the header with the glue's C side,
+ * jni/idlelock_jni_generated.h).
  */
 final class Native {
     private Native() {}
 
-    /** The header version the glue and this package were built against. */
-    static final int HEADER_VERSION_NUMBER = 10202;
-
-    /** Slots of a snapshot array, in this order. */
-    static final int SNAP_STATE = 0, SNAP_SEQ = 1, SNAP_REASON = 2, SNAP_ENABLED = 3,
-            SNAP_BIO_ENABLED = 4, SNAP_BIO_AVAILABLE = 5, SNAP_AWAY = 6, SNAP_ATTEMPTS = 7,
-            SNAP_LAST_ACTIVITY = 8, SNAP_UNTIL_IDLE = 9, SNAP_WARNING = 10,
-            SNAP_UNTIL_WARNING = 11, SNAP_UNTIL_RETRY = 12, SNAP_UNTIL_DEADLINE = 13,
-            SNAP_PASSCODE_REQUIRED = 14, SNAP_LAST_AUTH = 15;
-    static final int SNAP_FIELDS = 16;
-
     /** {@link #event} kinds (the switch in the glue). */
     static final int EV_START = 0, EV_TOUCH = 1, EV_INACTIVE = 2, EV_BACKGROUND = 3,
             EV_FOREGROUND = 4, EV_CHECK = 5, EV_LOCK = 6, EV_SNAPSHOT = 7;
-
-    /** Slots of {@link #create}'s {@code numbers}; bit {@code 1 << slot} of
-     * {@code setMask} says the slot was set (else config_init's default). */
-    static final int CFG_LOCK_ON_START = 0, CFG_IDLE = 1, CFG_BACKGROUND = 2, CFG_INACTIVE = 3,
-            CFG_GRACE = 4, CFG_MAX_ATTEMPTS = 5, CFG_OPSLIMIT = 6, CFG_MEMLIMIT = 7,
-            CFG_PROMPT_CAP = 8, CFG_WARN_BEFORE = 9, CFG_PASSCODE_MAX_AGE = 10,
-            CFG_PASSCODE_AFTER_REBOOT = 11, CFG_BIOMETRIC_MAX_USES = 12;
-    static final int CFG_FIELDS = 13;
 
     private static final Throwable LOAD_ERROR = load();
 
@@ -66,7 +50,7 @@ final class Native {
                     }
                 }
             }
-            byte[] problem = checkAbi(HEADER_VERSION_NUMBER);
+            byte[] problem = checkAbi(IdleLock.HEADER_VERSION_NUMBER);
             if (problem != null) {
                 return new UnsatisfiedLinkError(Utf8.decode(problem));
             }
@@ -102,7 +86,9 @@ final class Native {
     static native long[] structSizes();
     static native long[] iosDelaySchedule();
 
-    // Life cycle. out[0] receives the handle.
+    // Life cycle. numbers: the config's GeneratedTables.CFG_* slots, bit
+    // (1 << slot) of setMask set for each one given (else config_init's
+    // default). out[0] receives the handle.
     static native int create(long[] numbers, int setMask, byte[] storePath, byte[] unlockReason,
                              byte[] deviceKey, long[] delaySteps, Object callbacks,
                              boolean hasClock, boolean hasAuthenticator, long[] out);

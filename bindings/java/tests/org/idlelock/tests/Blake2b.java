@@ -4,7 +4,7 @@ package org.idlelock.tests;
 /**
  * BLAKE2b (RFC 7693) with a key, a salt and a personalisation, for the
  * replay's `reboot` (it recomputes a store's integrity check, as
- * bindings/c/idlelock-replay.c does with libsodium's crypto_generichash and
+ * tools/replay/idlelock-replay.c does with libsodium's crypto_generichash and
  * crypto_kdf_derive_from_key; the JDK has no BLAKE2b). A test helper: no
  * secret goes through it but the replay's fixed test key.
  */

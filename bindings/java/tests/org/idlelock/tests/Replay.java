@@ -22,8 +22,8 @@ import org.idlelock.IdleLockStatus;
 import org.idlelock.Snapshot;
 
 /**
- * The trace replay of bindings/c/idlelock-replay.c, through the Java API:
- * it reads the same trace format (bindings/c/traces/README.md) and prints
+ * The trace replay of tools/replay/idlelock-replay.c, through the Java API:
+ * it reads the same trace format (traces/README.md) and prints
  * the same lines, so that `make test-java` can compare its output with the
  * C tool's, trace by trace, line by line (bindings/java/tests/compare-replay.sh):
  * the binding decides as the core does.
@@ -61,7 +61,7 @@ public final class Replay {
         Malformed(String message) { super(message); }
     }
 
-    /** The fake keystore of bindings/c/fake_keystore.h, as an Authenticator. */
+    /** The fake keystore of tools/replay/fake_keystore.h, as an Authenticator. */
     static final class Keystore implements Authenticator {
         boolean available = true;
         AuthResult nextAnswer = AuthResult.OK;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 package androidx.fragment.app;
 
-/** Stub (tests only): an Activity is a Context. */
-public class FragmentActivity extends android.content.Context {
+/** Stub (tests only): a FragmentActivity is an Activity. */
+public class FragmentActivity extends android.app.Activity {
 }

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+package androidx.lifecycle;
+
+/** Stub (tests only). */
+public interface LifecycleObserver {
+}

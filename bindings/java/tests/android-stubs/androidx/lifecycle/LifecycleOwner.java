@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+package androidx.lifecycle;
+
+/** Stub (tests only). */
+public interface LifecycleOwner {
+    Lifecycle getLifecycle();
+}
