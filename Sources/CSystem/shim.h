@@ -31,7 +31,7 @@ static inline int ilk_thread_create(ilk_thread *t, void *(*start)(void *), void 
 static inline int ilk_thread_join(ilk_thread t) { return pthread_join(t.id, NULL); }
 static inline int ilk_thread_detach(ilk_thread t) { return pthread_detach(t.id); }
 
-/* The platform layer's system calls (Sources/IdleLock/Platform/). */
+/* The platform layer's system calls (Sources/IdleLock/Platform/SystemCalls.swift). */
 #if defined(__APPLE__)
 #include <mach/mach_time.h>
 #include <sys/event.h>
@@ -46,6 +46,10 @@ static inline int ilk_full_fsync(int fd) { return fcntl(fd, F_FULLFSYNC); }
 
 /* errno is a macro Swift cannot import. */
 static inline int ilk_errno(void) { return errno; }
+
+/* Sets errno: a test build's planned fault fails a call as the system
+ * would (Sources/IdleLock/Platform/SystemCallFaults.swift). */
+static inline void ilk_set_errno(int value) { errno = value; }
 
 /* open(2) with a mode: Swift cannot call the variadic open. */
 static inline int ilk_open(const char *path, int flags, unsigned int mode) {
@@ -62,8 +66,9 @@ static inline int ilk_is_regular_file(const struct stat *info) {
     return S_ISREG(info->st_mode) ? 1 : 0;
 }
 
-/* d_name of a directory entry (a fixed array Swift imports as a tuple). */
-static inline const char *ilk_dirent_name(const struct dirent *entry) {
+/* d_name of a directory entry (a fixed array Swift imports as a tuple;
+ * never NULL). */
+static inline const char *_Nonnull ilk_dirent_name(const struct dirent *_Nonnull entry) {
     return entry->d_name;
 }
 #endif

@@ -83,16 +83,22 @@ final class Lock: TestHandle {
 
 private func lastError() -> String { String(cString: idlelock_last_error()) }
 
+/// Creates (and destroys) a handle from the test config with `change`
+/// made: the status, and the message when it failed.
+func createWithConfig(_ change: (inout idlelock_config) -> Void) -> (Int32, String) {
+    var cfg = Lock.config()
+    cfg.idle_after_ms = 60_000
+    change(&cfg)
+    var h: OpaquePointer? = nil
+    let rc = idlelock_create(&cfg, &h)
+    idlelock_destroy(h)
+    return (rc, rc == 0 ? "" : lastError())
+}
+
 @Suite("Configuration")
 struct ConfigurationTests {
     private func create(_ change: (inout idlelock_config) -> Void) -> (Int32, String) {
-        var cfg = Lock.config()
-        cfg.idle_after_ms = 60_000
-        change(&cfg)
-        var h: OpaquePointer? = nil
-        let rc = idlelock_create(&cfg, &h)
-        idlelock_destroy(h)
-        return (rc, rc == 0 ? "" : lastError())
+        createWithConfig(change)
     }
 
     @Test func defaultsRefuseALockThatNeverTimesOut() {

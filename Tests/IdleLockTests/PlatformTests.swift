@@ -150,6 +150,10 @@ private func later(_ delay: UInt32, _ body: @escaping @Sendable () -> Void) -> T
     return thread
 }
 
+/// Whether an arm succeeded (an #expect over a noncopyable alarm's method
+/// would need the alarm copyable).
+private func armed(_ result: Bool) -> Bool { result }
+
 /// A noncopyable alarm shared with a thread that wakes it.
 private final class SharedAlarm: @unchecked Sendable {
     let alarm: WatcherAlarm
@@ -162,8 +166,8 @@ struct WatcherAlarmTests {
         let alarm = try WatcherAlarm.make()
         for delay in [Int64(1), 15, 40] {
             let at = SystemClock.milliseconds() + delay
-            alarm.arm(at: at)
-            let fired = alarm.sleep()
+            #expect(armed(alarm.arm(at: at)))
+            let fired = alarm.sleep(timeoutMs: -1)
             #expect(fired, "the deadline came")
             #expect(SystemClock.milliseconds() >= at, "never before the deadline")
         }
@@ -171,11 +175,11 @@ struct WatcherAlarmTests {
 
     @Test func aDeadlineAlreadyPastFiresAtOnce() throws {
         let alarm = try WatcherAlarm.make()
-        alarm.arm(at: SystemClock.milliseconds() - 5_000)
-        let fired = alarm.sleep()
+        #expect(armed(alarm.arm(at: SystemClock.milliseconds() - 5_000)))
+        let fired = alarm.sleep(timeoutMs: -1)
         #expect(fired)
-        alarm.arm(at: 0) // before the clock's start
-        let firedAgain = alarm.sleep()
+        #expect(armed(alarm.arm(at: 0))) // before the clock's start
+        let firedAgain = alarm.sleep(timeoutMs: -1)
         #expect(firedAgain)
     }
 
@@ -183,21 +187,21 @@ struct WatcherAlarmTests {
         let shared = try SharedAlarm()
         shared.alarm.wake()
         shared.alarm.wake()
-        let fired = shared.alarm.sleep()
+        let fired = shared.alarm.sleep(timeoutMs: -1)
         #expect(!fired, "the wake-ups sent before the wait end it, as a wake-up")
         // Both were consumed: the next wait lasts until its own deadline.
         let at = SystemClock.milliseconds() + 30
-        shared.alarm.arm(at: at)
-        let firedAgain = shared.alarm.sleep()
+        #expect(armed(shared.alarm.arm(at: at)))
+        let firedAgain = shared.alarm.sleep(timeoutMs: -1)
         #expect(firedAgain, "the timer, not a left-over wake-up")
         #expect(SystemClock.milliseconds() >= at)
     }
 
     @Test func aWakeUpFromAnotherThreadEndsAWaitWithNoDeadline() throws {
         let shared = try SharedAlarm()
-        shared.alarm.arm(at: AlarmRules.disarmed)
+        #expect(armed(shared.alarm.arm(at: AlarmRules.disarmed)))
         let waker = later(30_000) { shared.alarm.wake() }
-        let fired = shared.alarm.sleep()
+        let fired = shared.alarm.sleep(timeoutMs: -1)
         #expect(!fired, "woken, not fired")
         _ = waker
     }
@@ -205,29 +209,29 @@ struct WatcherAlarmTests {
     @Test func armingAgainReplacesTheDeadline() throws {
         let shared = try SharedAlarm()
         // Far, then near: the near one fires.
-        shared.alarm.arm(at: SystemClock.milliseconds() + 3_600_000)
+        #expect(armed(shared.alarm.arm(at: SystemClock.milliseconds() + 3_600_000)))
         let near = SystemClock.milliseconds() + 20
-        shared.alarm.arm(at: near)
-        let fired = shared.alarm.sleep()
+        #expect(armed(shared.alarm.arm(at: near)))
+        let fired = shared.alarm.sleep(timeoutMs: -1)
         #expect(fired)
         #expect(SystemClock.milliseconds() >= near)
         // Near, then disarmed: nothing fires; only the wake-up ends the wait.
-        shared.alarm.arm(at: SystemClock.milliseconds() + 10)
-        shared.alarm.arm(at: AlarmRules.disarmed)
+        #expect(armed(shared.alarm.arm(at: SystemClock.milliseconds() + 10)))
+        #expect(armed(shared.alarm.arm(at: AlarmRules.disarmed)))
         let start = SystemClock.milliseconds()
         _ = later(150_000) { shared.alarm.wake() }
-        let firedAgain = shared.alarm.sleep()
+        let firedAgain = shared.alarm.sleep(timeoutMs: -1)
         #expect(!firedAgain, "the disarmed deadline did not fire")
         #expect(SystemClock.milliseconds() - start >= 150)
     }
 
     @Test func aFiringNotWaitedForIsDroppedWhenArmedAgain() throws {
         let shared = try SharedAlarm()
-        shared.alarm.arm(at: SystemClock.milliseconds() + 1)
+        #expect(armed(shared.alarm.arm(at: SystemClock.milliseconds() + 1)))
         usleep(20_000) // it fired; nobody waited
         let next = SystemClock.milliseconds() + 40
-        shared.alarm.arm(at: next)
-        let fired = shared.alarm.sleep()
+        #expect(armed(shared.alarm.arm(at: next)))
+        let fired = shared.alarm.sleep(timeoutMs: -1)
         #expect(fired)
         #expect(SystemClock.milliseconds() >= next, "the old firing did not end the new wait")
     }

@@ -318,10 +318,11 @@ struct PairStoreFaultTests {
         l.setPasscode()
         l.enable()
         l.clock.advance(60_000) // the idle deadline: the begin's judging locks
-        let handle = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(l.handle!)).takeUnretainedValue()
-        handle.store!.files.injectedFault = .rename
         var token: UInt64 = 0
-        #expect(idlelock_biometric_begin(l.handle, IDLELOCK_BIOMETRIC_UNLOCK, &token, nil, 0, nil) == IDLELOCK_ERR_STORAGE)
+        let rename = SystemCallFaults(.fail(.renameat, EIO))
+        #expect(rename.run { idlelock_biometric_begin(l.handle, IDLELOCK_BIOMETRIC_UNLOCK, &token, nil, 0, nil) }
+                == IDLELOCK_ERR_STORAGE)
+        #expect(rename.allHit)
         #expect(token == 0)
         #expect(l.snapshot().state == IDLELOCK_STATE_LOCKED)
         for i in 0..<IDLELOCK_BIOMETRIC_REQUESTS_MAX {
@@ -337,9 +338,10 @@ struct PairStoreFaultTests {
         l.setPasscode()
         l.clock.advance(60_000)
         let handle = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(l.handle!)).takeUnretainedValue()
-        handle.store!.files.injectedFault = .rename
         var token: UInt64 = 0
-        #expect(idlelock_prompt_begin(l.handle, &token) == IDLELOCK_ERR_STORAGE)
+        let rename = SystemCallFaults(.fail(.renameat, EIO))
+        #expect(rename.run { idlelock_prompt_begin(l.handle, &token) } == IDLELOCK_ERR_STORAGE)
+        #expect(rename.allHit)
         #expect(token == 0)
         handle.mutex.lock()
         let open = handle.rules.shield.open.count

@@ -311,8 +311,10 @@ struct RollbackTests {
         let clock = FakeClock()
         let a = StoredLock(folder.store, clock: clock, key: key)
         #expect(a.setPasscode("2468") == 0)
-        handle(a).store!.files.injectedFault = .markWrite
-        #expect(a.put("token", "t") == 0, "a failed mark write fails nothing")
+        // The store's new file is the first pwrite, the mark the second.
+        let markWrite = SystemCallFaults(.fail(.pwrite, EIO, after: 1))
+        #expect(markWrite.run { a.put("token", "t") } == 0, "a failed mark write fails nothing")
+        #expect(markWrite.allHit)
         let keys = try storeKeys(true)
         #expect(StoreMarkFormat.read(bytes(folder.store + ".lock"), keys: keys).mark?.generation
                 == generation(folder.store) - 1)
@@ -331,8 +333,10 @@ struct RollbackTests {
         let clock = FakeClock()
         let a = StoredLock(folder.store, clock: clock, key: key)
         #expect(a.setPasscode("2468") == 0)
-        handle(a).store!.files.injectedFault = .folderSync
-        #expect(a.put("token", "t") == 0, "the write is done")
+        // The new file's fsync, then the folder's.
+        let folderSync = SystemCallFaults(.fail(.fsync, EIO, after: 1))
+        #expect(folderSync.run { a.put("token", "t") } == 0, "the write is done")
+        #expect(folderSync.allHit)
         let keys = try storeKeys(true)
         #expect(StoreMarkFormat.read(bytes(folder.store + ".lock"), keys: keys).mark?.generation
                 == generation(folder.store) - 1, "the mark stays behind a store a power cut may undo")
@@ -409,5 +413,17 @@ struct RollbackTests {
         #expect(a.unlock("2468") == 0, "the earlier sign-in's passcode opens it")
         let b = StoredLock(folder.store, clock: clock, key: key, maxAttempts: 3)
         #expect(b.status == 0, "a later process takes it")
+    }
+}
+
+@Suite("Rollback: the first generation")
+struct FirstGenerationTests {
+    /// A new sign-in starts one past the mark; at the last generation it
+    /// stays there (no wrap to 0, which every copy would pass).
+    @Test func aNewSignInStartsPastTheMarkAndNeverWraps() {
+        let id = [UInt8](repeating: 1, count: StoreFormat.sessionIDBytes)
+        #expect(SessionStore.firstGeneration(over: .mark(StoreMark(sessionID: id, generation: 41), slot: 0, sequence: 1)) == 42)
+        #expect(SessionStore.firstGeneration(over: .mark(StoreMark(sessionID: id, generation: .max), slot: 0, sequence: 1)) == .max)
+        #expect(SessionStore.firstGeneration(over: .none) <= UInt64.max >> 1)
     }
 }

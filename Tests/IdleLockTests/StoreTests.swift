@@ -411,12 +411,6 @@ struct StoreTests {
     }
 }
 
-/// Makes the next `step` of `lock`'s store fail (debug builds only).
-private func inject(_ step: StoreFileStep, into lock: StoredLock) {
-    let handle = Unmanaged<IdleLockHandle>.fromOpaque(UnsafeRawPointer(lock.handle!)).takeUnretainedValue()
-    handle.store!.files.injectedFault = step
-}
-
 private func strayTemporaries(_ folder: TempFolder) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { $0.contains(".tmp.") }
 }
@@ -428,8 +422,9 @@ struct StoreFaultTests {
         let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: deviceKey)
         a.setPasscode("2468")
         #expect(a.put("token", "t") == 0)
-        inject(.rename, into: a)
-        #expect(idlelock_lock(a.handle, nil) == IDLELOCK_ERR_STORAGE)
+        let rename = SystemCallFaults(.fail(.renameat, EIO))
+        #expect(rename.run { idlelock_lock(a.handle, nil) } == IDLELOCK_ERR_STORAGE)
+        #expect(rename.allHit)
         #expect(lastError().contains("stays locked"))
         #expect(a.snapshot().state == IDLELOCK_STATE_LOCKED)
         #expect(a.get("token").0 == IDLELOCK_ERR_SESSION_LOCKED)
@@ -441,9 +436,11 @@ struct StoreFaultTests {
         let a = StoredLock(folder.store, clock: FakeClock())
         a.setPasscode("2468")
         idlelock_lock(a.handle, nil)
-        for step in [StoreFileStep.write, .fsync, .rename, .read] {
-            inject(step, into: a)
-            #expect(a.unlock("2468") == IDLELOCK_ERR_STORAGE, "\(step)")
+        for fault in [SystemCallFault.fail(.pwrite, EIO), .fail(.fsync, EIO), .fail(.renameat, EIO),
+                      .fail(.pread, EIO, after: 2)] {
+            let plan = SystemCallFaults(fault)
+            #expect(plan.run { a.unlock("2468") } == IDLELOCK_ERR_STORAGE, "\(fault)")
+            #expect(plan.allHit, "\(fault)")
             let s = a.snapshot()
             #expect(s.state == IDLELOCK_STATE_LOCKED, "a right passcode was not even checked")
             #expect(s.attempts_remaining == 5)
@@ -463,16 +460,21 @@ struct StoreFaultTests {
         let folder = TempFolder()
         let a = StoredLock(folder.store, clock: FakeClock())
         #expect(a.setPasscode("2468") == 0)
+        // Each unlock writes twice (the raise, then the reset): the folder's
+        // fsync after the first rename fails.
+        let folderSync = SystemCallFault.fail(.fsync, EIO, after: 1)
         for _ in 0..<6 {
             idlelock_lock(a.handle, nil)
-            inject(.folderSync, into: a)
-            #expect(a.unlock("2468") == 0, "the raise is in place: the attempt is checked")
+            let plan = SystemCallFaults(folderSync)
+            #expect(plan.run { a.unlock("2468") } == 0, "the raise is in place: the attempt is checked")
+            #expect(plan.allHit)
             let s = a.snapshot()
             #expect(s.state == IDLELOCK_STATE_UNLOCKED)
             #expect(s.attempts_remaining == 5)
         }
-        inject(.folderSync, into: a)
-        #expect(a.setPasscode("1357") == 0, "the new passcode is in place")
+        let plan = SystemCallFaults(folderSync)
+        #expect(plan.run { a.setPasscode("1357") } == 0, "the new passcode is in place")
+        #expect(plan.allHit)
         let b = StoredLock(folder.store, clock: FakeClock())
         idlelock_start(b.handle, nil)
         #expect(b.unlock("1357") == 0, "and it is the store's")
@@ -485,17 +487,14 @@ struct StoreFaultTests {
         let a = StoredLock(folder.store, clock: clock)
         a.setPasscode("2468")
         idlelock_lock(a.handle, nil)
-        // The first update (the raise) succeeds; make the second (the reset) fail.
-        let r = Recorder()
-        r.action = { _, snap in
-            if snap.attempts_remaining == 4 { inject(.fsync, into: a) }
-        }
-        r.subscribe(a.handle)
-        #expect(a.unlock("2468") == IDLELOCK_ERR_STORAGE)
+        // The first update (the raise: the file's fsync, the folder's)
+        // succeeds; the second (the reset) fails at its file's fsync.
+        let plan = SystemCallFaults(.fail(.fsync, EIO, after: 2))
+        #expect(plan.run { a.unlock("2468") } == IDLELOCK_ERR_STORAGE)
+        #expect(plan.allHit)
         let s = a.snapshot()
         #expect(s.state == IDLELOCK_STATE_LOCKED)
         #expect(s.attempts_remaining == 4, "the raise stays counted, as on disk")
-        #expect(idlelock_unsubscribe(a.handle, r.token) == 0)
         let b = StoredLock(folder.store, clock: clock)
         #expect(b.snapshot().attempts_remaining == 4, "no attempt refunded on disk")
     }
@@ -504,8 +503,9 @@ struct StoreFaultTests {
         let folder = TempFolder()
         let a = StoredLock(folder.store, clock: FakeClock())
         #expect(a.put("token", "t") == 0)
-        inject(.write, into: a)
-        #expect(a.setPasscode("2468") == IDLELOCK_ERR_STORAGE)
+        let write = SystemCallFaults(.fail(.pwrite, EIO))
+        #expect(write.run { a.setPasscode("2468") } == IDLELOCK_ERR_STORAGE)
+        #expect(write.allHit)
         let s = a.snapshot()
         #expect(s.is_enabled == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.store))
@@ -519,11 +519,13 @@ struct StoreFaultTests {
         let a = StoredLock(folder.store, clock: FakeClock(), lockOnStart: 0, key: deviceKey)
         a.setPasscode("2468")
         #expect(a.put("token", "old") == 0)
-        inject(.rename, into: a)
-        #expect(a.put("token", "new") == IDLELOCK_ERR_STORAGE)
+        let rename = SystemCallFaults(.fail(.renameat, EIO))
+        #expect(rename.run { a.put("token", "new") } == IDLELOCK_ERR_STORAGE)
+        #expect(rename.allHit)
         #expect(a.get("token") == (0, "old"))
-        inject(.fsync, into: a)
-        #expect(idlelock_secret_remove(a.handle, "token") == IDLELOCK_ERR_STORAGE)
+        let fsync = SystemCallFaults(.fail(.fsync, EIO))
+        #expect(fsync.run { idlelock_secret_remove(a.handle, "token") } == IDLELOCK_ERR_STORAGE)
+        #expect(fsync.allHit)
         #expect(a.get("token") == (0, "old"))
     }
 
@@ -531,8 +533,9 @@ struct StoreFaultTests {
         let folder = TempFolder()
         let a = StoredLock(folder.store, clock: FakeClock())
         a.setPasscode("2468")
-        inject(.remove, into: a)
-        #expect(idlelock_disable(a.handle) == IDLELOCK_ERR_STORAGE)
+        let unlink = SystemCallFaults(.fail(.unlinkat, EIO))
+        #expect(unlink.run { idlelock_disable(a.handle) } == IDLELOCK_ERR_STORAGE)
+        #expect(unlink.allHit)
         #expect(a.snapshot().is_enabled == 0)
         #expect(idlelock_disable(a.handle) == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.store))

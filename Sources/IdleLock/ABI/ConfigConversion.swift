@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The configuration at the C boundary (SPEC §3): the defaults of
-// `idlelock_config_init`, and the checks that turn a caller's
-// `idlelock_config` (and its authenticator and delay schedule) into the
-// validated Swift values of Handle/LockConfig.swift.
+// The configuration at the C boundary (header, "Types": idlelock_config):
+// the defaults of `idlelock_config_init`, and the checks that turn a
+// caller's `idlelock_config` (and its authenticator and delay schedule)
+// into the validated Swift values of Handle/LockConfig.swift.
 
 import CIdleLock
 import CIdleLockSupport
@@ -68,9 +68,9 @@ extension LockConfig {
         return steps
     }
 
-    /// Checks every field of `c` (SPEC §3's table). The message names the
-    /// field and the value. `device_key` is checked for shape here and
-    /// copied by the handle.
+    /// Checks every field of `c` (the header's idlelock_config bounds). The
+    /// message names the field and the value. `device_key` is checked for
+    /// shape here and copied by the handle.
     init(validating c: idlelock_config) throws(IdleLockError) {
         if c.reserved0 != 0 {
             throw .invalid("config.reserved0 must be 0, got ", Int64(c.reserved0), "; initialise the config with idlelock_config_init")
@@ -127,7 +127,7 @@ extension LockConfig {
             throw .invalid("config.clock_ctx is set but clock is NULL; set clock too, or clear clock_ctx")
         }
         if let reason = c.unlock_reason {
-            let length = strnlen(reason, ConfigLimits.unlockReasonMaxBytes + 1)
+            let length = CStringLength.of(reason, atMost: ConfigLimits.unlockReasonMaxBytes + 1)
             if length > ConfigLimits.unlockReasonMaxBytes {
                 throw .invalid("config.unlock_reason is longer than 512 bytes")
             }
@@ -193,7 +193,7 @@ extension HostAuthenticator {
         guard let delete = a.delete_secret else { throw .invalid("config.authenticator->delete_secret is NULL") }
         var reason: [CChar]? = nil
         if let unlockReason {
-            let length = strnlen(unlockReason, ConfigLimits.unlockReasonMaxBytes + 1)
+            let length = CStringLength.of(unlockReason, atMost: ConfigLimits.unlockReasonMaxBytes + 1)
             var copy: [CChar] = []
             copy.reserveCapacity(length + 1)
             for i in 0..<length { copy.append(unlockReason[i]) }

@@ -18,13 +18,21 @@ private let statusOK: Int32 = 0
 
 /// Records `error` as this thread's last error, prefixed with `function`,
 /// and returns its status.
+@inline(never)
 private func fail(_ function: StaticString, _ error: IdleLockError) -> Int32 {
     let hasValue: Int32 = error.value == nil ? 0 : 1
-    function.withUTF8Buffer { fn in
-        error.head.withUTF8Buffer { head in
-            error.tail.withUTF8Buffer { tail in
-                ilk_error_set(fn.baseAddress, fn.count, head.baseAddress, head.count,
-                              hasValue, error.value ?? 0, tail.baseAddress, tail.count)
+    // The tail, then the consequence (Consequence.text) when there is one,
+    // joined in a buffer on the stack (the C side takes one tail).
+    let consequence: StaticString = error.consequence?.text ?? ""
+    withUnsafeTemporaryAllocation(byteCount: 256, alignment: 1) { joined in
+        let tailCount = Swift.min(error.tail.utf8CodeUnitCount, joined.count)
+        let afterCount = Swift.min(consequence.utf8CodeUnitCount, joined.count - tailCount)
+        joined.baseAddress!.copyMemory(from: error.tail.utf8Start, byteCount: tailCount)
+        (joined.baseAddress! + tailCount).copyMemory(from: consequence.utf8Start, byteCount: afterCount)
+        function.withUTF8Buffer { fn in
+            error.head.withUTF8Buffer { head in
+                ilk_error_set(fn.baseAddress, fn.count, head.baseAddress, head.count, hasValue, error.value ?? 0,
+                              joined.baseAddress!.assumingMemoryBound(to: UInt8.self), tailCount + afterCount)
             }
         }
     }
@@ -247,7 +255,7 @@ private func passcodeBytes(_ utf8: UnsafePointer<CChar>?, _ len: Int,
 /// Validates a secret name: NUL-terminated UTF-8 of 1...64 bytes.
 private func nameBytes(_ name: UnsafePointer<CChar>?) throws(IdleLockError) -> UnsafeRawBufferPointer {
     guard let name else { throw .invalid("the secret name is NULL") }
-    let length = strnlen(name, SecretLimits.nameMaxBytes + 1)
+    let length = CStringLength.of(name, atMost: SecretLimits.nameMaxBytes + 1)
     if length == 0 { throw .invalid("the secret name is empty") }
     if length > SecretLimits.nameMaxBytes { throw .invalid("the secret name is longer than 64 bytes") }
     let bytes = UnsafeRawBufferPointer(start: name, count: length)
@@ -266,7 +274,7 @@ public func idlelock_config_init(_ cfg: UnsafeMutablePointer<idlelock_config>?, 
     var defaults = LockConfig.defaults(size: UInt32(size))
     let raw = UnsafeMutableRawPointer(cfg)
     withUnsafeBytes(of: &defaults) { raw.copyMemory(from: $0.baseAddress!, byteCount: min(size, configSize)) }
-    if size > configSize { memset(raw + configSize, 0, size - configSize) }
+    if size > configSize { (raw + configSize).initializeMemory(as: UInt8.self, repeating: 0, count: size - configSize) }
     return statusOK
 }
 
@@ -380,7 +388,7 @@ public func idlelock_lifecycle(_ lock: OpaquePointer?, _ platform: Int32, _ stat
         return status
     }
     guard let stateName else { return fail(function, .invalid("state_name is NULL")) }
-    let length = strnlen(stateName, 65)
+    let length = CStringLength.of(stateName, atMost: 65)
     guard let presence = LifecycleNames.event(platform: which, name: UnsafeRawBufferPointer(start: stateName, count: length)) else {
         let status = fail(function, .invalid("state_name is not a state of ", nil, which.name))
         var first = true

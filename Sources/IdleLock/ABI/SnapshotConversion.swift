@@ -59,7 +59,7 @@ func writeSnapshot(_ s: idlelock_snapshot, to out: UnsafeMutablePointer<idlelock
     c.size = UInt32(size)
     let raw = UnsafeMutableRawPointer(out)
     withUnsafeBytes(of: &c) { raw.copyMemory(from: $0.baseAddress!, byteCount: Swift.min(size, known)) }
-    if size > known { memset(raw + known, 0, size - known) }
+    if size > known { (raw + known).initializeMemory(as: UInt8.self, repeating: 0, count: size - known) }
 }
 
 /// `writeSnapshot` of the handle's `Snapshot` (the calls that fill a local

@@ -42,26 +42,49 @@ enum Status: Int32 {
 
 /// A failure with its status and a message for `idlelock_last_error`.
 ///
-/// The message is `head`, then `value` in decimal when present, then `tail`:
-/// static text only, so a message can never carry a passcode or a secret,
-/// and building one allocates nothing.
+/// The message is `head`, then `value` in decimal when present, then `tail`,
+/// then what the failure did to the call (`Consequence`) when a layer above
+/// said so: static text only, so a message can never carry a passcode or a
+/// secret, and building one allocates nothing.
 struct IdleLockError: Error {
     let status: Status
     let head: StaticString
     let value: Int64?
     let tail: StaticString
+    /// Store damage, or what the failure did to the call: one byte, where a
+    /// Bool was (the error is copied on every failure path; a third string
+    /// would grow the library by kilobytes).
+    private let kind: Kind
+
+    private enum Kind: UInt8 {
+        case plain
+        case storeDamage
+        case consequence0, consequence1, consequence2, consequence3
+    }
+
     /// A store file that is present but damaged (short, failing its
     /// checksum, foreign, of a newer format, not a regular file): STORAGE,
-    /// and the session locks (SPEC §7). A failed read or write of a sound
-    /// store is not damage.
-    let isStoreDamage: Bool
+    /// and the session locks (header, "The store"). A failed read or write
+    /// of a sound store is not damage.
+    var isStoreDamage: Bool { kind == .storeDamage }
+
+    /// What the failure did to the call (`leading(to:)`), if a layer said.
+    var consequence: Consequence? {
+        switch kind {
+        case .plain, .storeDamage: return nil
+        case .consequence0: return .attemptRefused
+        case .consequence1: return .rightPasscodeNotSaved
+        case .consequence2: return .lockNotSaved
+        case .consequence3: return .storeNotDeleted
+        }
+    }
 
     init(_ status: Status, _ head: StaticString, _ value: Int64? = nil, _ tail: StaticString = "") {
         self.status = status
         self.head = head
         self.value = value
         self.tail = tail
-        self.isStoreDamage = false
+        self.kind = .plain
     }
 
     private init(damage head: StaticString, _ value: Int64?, _ tail: StaticString) {
@@ -69,7 +92,27 @@ struct IdleLockError: Error {
         self.head = head
         self.value = value
         self.tail = tail
-        self.isStoreDamage = true
+        self.kind = .storeDamage
+    }
+
+    private init(_ error: IdleLockError, _ kind: Kind) {
+        self.status = error.status
+        self.head = error.head
+        self.value = error.value
+        self.tail = error.tail
+        self.kind = kind
+    }
+
+    /// This failure (of the store), with what it did to the call said after
+    /// it: "writing the new store file failed (errno 28); the attempt could
+    /// not be saved ...". No longer damage: the call says what it did.
+    func leading(to consequence: Consequence) -> IdleLockError {
+        switch consequence {
+        case .attemptRefused: return IdleLockError(self, .consequence0)
+        case .rightPasscodeNotSaved: return IdleLockError(self, .consequence1)
+        case .lockNotSaved: return IdleLockError(self, .consequence2)
+        case .storeNotDeleted: return IdleLockError(self, .consequence3)
+        }
     }
 
     static func invalid(_ head: StaticString, _ value: Int64? = nil, _ tail: StaticString = "") -> IdleLockError {
@@ -79,5 +122,32 @@ struct IdleLockError: Error {
     /// STORAGE for a store file that is present but damaged.
     static func damagedStore(_ head: StaticString, _ value: Int64? = nil, _ tail: StaticString = "") -> IdleLockError {
         IdleLockError(damage: head, value, tail)
+    }
+}
+
+/// What a store failure did to the call it failed, said after the failure
+/// itself in the message (`IdleLockError.leading(to:)`).
+enum Consequence {
+    /// An unlock attempt whose count could not be saved.
+    case attemptRefused
+    /// A right passcode whose unlock could not be saved.
+    case rightPasscodeNotSaved
+    /// A lock whose save failed.
+    case lockNotSaved
+    /// A sign-out whose delete of the store failed.
+    case storeNotDeleted
+
+    /// The text after the failure's own.
+    var text: StaticString {
+        switch self {
+        case .attemptRefused:
+            return "; the attempt could not be saved to the store, so it was refused without being checked; try again"
+        case .rightPasscodeNotSaved:
+            return "; the passcode was right, but the store could not be updated, so the session stays locked; try again"
+        case .lockNotSaved:
+            return "; the session is locked, but saving the lock to the store failed; it stays locked in this process"
+        case .storeNotDeleted:
+            return "; signed out in this process, but deleting the store failed; delete the store file, or call idlelock_disable again"
+        }
     }
 }

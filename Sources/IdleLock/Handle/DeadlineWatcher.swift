@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The optional watcher thread (SPEC §9) for hosts with no event loop: it
-// sleeps until the handle's next deadline and calls `check`. It sleeps on
-// the platform's alarm (Platform/WatcherAlarm.swift: a timer on the
-// library's clock, which counts suspend) and the handle wakes it early (a
-// deadline that moved earlier, or stop).
+// The optional watcher thread for hosts with no event loop (header, "Life
+// cycle": idlelock_watch_start): it sleeps until the handle's next deadline
+// and calls `check`. It sleeps on the platform's alarm
+// (Platform/WatcherAlarm.swift: a timer on the library's clock, which
+// counts suspend) and the handle wakes it early (a deadline that moved
+// earlier, or stop).
 
 final class DeadlineWatcher {
     private let alarm: WatcherAlarm
@@ -16,6 +17,11 @@ final class DeadlineWatcher {
     var stopRequested = false
     /// The absolute clock reading (ms) the timer is armed for.
     var armedAt = Int64.max
+    /// The reading the last `arm` could not arm the timer for (the system
+    /// refused), which the next sleep's timeout then stands in for;
+    /// `AlarmRules.disarmed` when the timer is armed. The watcher thread's
+    /// own.
+    private var unarmedAt = AlarmRules.disarmed
 
     private init(alarm: consuming WatcherAlarm) {
         self.alarm = alarm
@@ -29,11 +35,18 @@ final class DeadlineWatcher {
     func wake() { alarm.wake() }
 
     /// Arms the timer for the absolute reading `at` ms of the clock
-    /// (`Int64.max`: disarmed).
-    func arm(at: Int64) { alarm.arm(at: at) }
+    /// (`Int64.max`: disarmed). A timer the system refuses to arm is not a
+    /// deadline missed: the next sleep ends on its own at `at`.
+    func arm(at: Int64) {
+        unarmedAt = alarm.arm(at: at) ? AlarmRules.disarmed : at
+    }
 
-    /// Sleeps until the timer fires (true) or a wake-up comes (false).
-    func sleep() -> Bool { alarm.sleep() }
+    /// Sleeps until the deadline (true) or a wake-up (false).
+    func sleep() -> Bool {
+        let timeout = unarmedAt == AlarmRules.disarmed
+            ? -1 : AlarmRules.timeout(at: unarmedAt, now: SystemClock.milliseconds())
+        return alarm.sleep(timeoutMs: timeout)
+    }
 }
 
 /// What a new watcher thread is handed at its start: the handle and the

@@ -308,7 +308,7 @@ extension IdleLockHandle {
             }
         } catch {
             if error.status == .storage && !error.isStoreDamage {
-                throw IdleLockError(.storage, "the attempt could not be saved to the store, so it was refused without being checked; try again")
+                throw error.leading(to: .attemptRefused)
             }
             throw error
         }
@@ -396,7 +396,7 @@ extension IdleLockHandle {
             }
         } catch {
             if error.status == .storage && right && !error.isStoreDamage {
-                throw IdleLockError(.storage, "the passcode was right, but the store could not be updated, so the session stays locked; try again")
+                throw error.leading(to: .rightPasscodeNotSaved)
             }
             throw error
         }

@@ -154,7 +154,7 @@ extension IdleLockHandle {
                 do throws(IdleLockError) {
                     try store.remove()
                 } catch {
-                    throw IdleLockError(.storage, "signed out in this process, but deleting the store failed; delete the store file, or call idlelock_disable again")
+                    throw error.leading(to: .storeNotDeleted)
                 }
             }
         }

@@ -212,7 +212,7 @@ extension IdleLockHandle {
             return nil
         } catch {
             guard lockDue else { return nil }
-            return IdleLockError(.storage, "the session is locked, but saving the lock to the store failed; it stays locked in this process")
+            return error.leading(to: .lockNotSaved)
         }
     }
 }

@@ -56,17 +56,17 @@ enum BootID {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         var text = [UInt8](repeating: 0, count: count + 1)
         var size = text.count
-        let rc = text.withUnsafeMutableBytes { sysctlbyname("kern.bootsessionuuid", $0.baseAddress, &size, nil, 0) }
+        let rc = text.withUnsafeMutableBytes { SystemCalls.sysctlbyname("kern.bootsessionuuid", $0.baseAddress, &size) }
         guard rc == 0, isWhole(length: size, text: text, terminated: true) else { return id }
         for i in 0..<count { id[i] = text[i] }
         return id
         #else
         let fd = path.utf8Start.withMemoryRebound(to: CChar.self, capacity: path.utf8CodeUnitCount + 1) {
-            ilk_open($0, O_RDONLY | O_CLOEXEC, 0)
+            SystemCalls.open($0, O_RDONLY | O_CLOEXEC, 0)
         }
         guard fd >= 0 else { return id }
-        defer { close(fd) }
-        let n = id.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
+        defer { SystemCalls.close(fd) }
+        let n = id.withUnsafeMutableBytes { SystemCalls.read(fd, $0.baseAddress!, count) }
         if !isWhole(length: n, text: id, terminated: false) { return [UInt8](repeating: 0, count: count) }
         return id
         #endif

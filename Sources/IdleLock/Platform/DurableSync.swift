@@ -20,11 +20,11 @@ enum DurableSync {
     /// with errno set when it failed.
     static func sync(_ fd: Int32) -> Bool {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        if ilk_full_fsync(fd) == 0 { return true }
+        if SystemCalls.fcntl_full_fsync(fd) == 0 { return true }
         guard fallsBack(afterFullSyncError: ilk_errno()) else { return false }
-        return fsync(fd) == 0
+        return SystemCalls.fsync(fd) == 0
         #else
-        return fsync(fd) == 0
+        return SystemCalls.fsync(fd) == 0
         #endif
     }
 

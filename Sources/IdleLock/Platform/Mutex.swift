@@ -14,24 +14,24 @@ struct Mutex: ~Copyable {
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        SystemCalls.pthread_mutex_init(mutex)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        SystemCalls.pthread_cond_init(condition)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        SystemCalls.pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
+        SystemCalls.pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
-    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    @inline(__always) func lock() { SystemCalls.pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { SystemCalls.pthread_mutex_unlock(mutex) }
 
     /// `pthread_cond_wait`: the mutex must be held.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    func wait() { SystemCalls.pthread_cond_wait(condition, mutex) }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    func broadcast() { SystemCalls.pthread_cond_broadcast(condition) }
 }

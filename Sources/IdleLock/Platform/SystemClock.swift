@@ -20,10 +20,10 @@ enum SystemClock {
     @inline(__always)
     static func milliseconds() -> Int64 {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        return ClockMath.milliseconds(ticks: mach_continuous_time(), timebase: DarwinTimebase.current)
+        return ClockMath.milliseconds(ticks: SystemCalls.mach_continuous_time(), timebase: DarwinTimebase.current)
         #else
         var ts = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &ts)
+        SystemCalls.clock_gettime(CLOCK_BOOTTIME, &ts)
         return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec / 1_000_000)
         #endif
     }
@@ -34,7 +34,7 @@ enum SystemClock {
 enum DarwinTimebase {
     static let current: ClockMath.Timebase = {
         var info = mach_timebase_info_data_t()
-        if mach_timebase_info(&info) != 0 { return ClockMath.Timebase(numer: 0, denom: 0) }
+        if SystemCalls.mach_timebase_info(&info) != 0 { return ClockMath.Timebase(numer: 0, denom: 0) }
         return ClockMath.Timebase(numer: info.numer, denom: info.denom)
     }()
 }

@@ -2,8 +2,9 @@
 // Threads: the watcher's (start, join, detach) and "is this the thread
 // that ...?" for the handle's turn-taking (the listener drainer, the
 // passcode attempt holder). POSIX threads on every system, through the
-// ilk_thread calls of Sources/CSystem/shim.h: pthread_t is an integer on
-// glibc and bionic and a pointer on musl and Darwin.
+// table (SystemCalls.swift) and the ilk_thread calls of
+// Sources/CSystem/shim.h: pthread_t is an integer on glibc and bionic and a
+// pointer on musl and Darwin.
 
 import CSystem
 
@@ -20,11 +21,11 @@ struct PlatformThread {
 
     /// The calling thread.
     @inline(__always)
-    static func current() -> PlatformThread { PlatformThread(ilk_thread_self()) }
+    static func current() -> PlatformThread { PlatformThread(SystemCalls.pthread_self()) }
 
     /// This is the calling thread.
     @inline(__always)
-    var isCurrent: Bool { ilk_thread_equal(thread, ilk_thread_self()) != 0 }
+    var isCurrent: Bool { SystemCalls.pthread_equal(thread, SystemCalls.pthread_self()) }
 
     /// Starts a joinable thread at `main(argument)` and stores it in
     /// `thread`. Returns 0, or the error number pthread_create gave: then
@@ -33,18 +34,18 @@ struct PlatformThread {
     @inline(__always)
     static func start(_ main: Main, _ argument: UnsafeMutableRawPointer, as thread: inout PlatformThread) -> Int32 {
         var started = ilk_thread()
-        let rc = ilk_thread_create(&started, main, argument)
+        let rc = SystemCalls.pthread_create(&started, main, argument)
         if rc == 0 { thread.thread = started }
         return rc
     }
 
     /// Waits for the thread to end (not the calling thread).
     func join() {
-        ilk_thread_join(thread)
+        SystemCalls.pthread_join(thread)
     }
 
     /// Lets the thread end on its own (its resources go when it returns).
     func detach() {
-        ilk_thread_detach(thread)
+        SystemCalls.pthread_detach(thread)
     }
 }

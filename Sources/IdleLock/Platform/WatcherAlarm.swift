@@ -15,12 +15,16 @@
 //   make()      a disarmed alarm, or INTERNAL when the system refuses one;
 //   arm(at:)    fire once the clock reads `at` ms, never before; arming
 //               again replaces the deadline (a firing not yet waited for
-//               is dropped); `AlarmRules.disarmed` disarms;
+//               is dropped); `AlarmRules.disarmed` disarms; false when the
+//               system refused (then the wait's timeout stands in:
+//               `AlarmRules.timeout`);
 //   wake()      from any thread: ends the current wait, or the next one if
 //               none is under way (a wake-up is never lost), and all
 //               wake-ups sent before a wait end that one wait only;
-//   sleep()     waits: true when the deadline came (also when a wake-up came
-//               with it), false for a wake-up alone or an interrupted wait.
+//   sleep(timeoutMs:)  waits, at most `timeoutMs` ms (-1: no limit): true
+//               when the deadline came (the timer, also with a wake-up, or
+//               the timeout), false for a wake-up alone or a wait that
+//               failed or was interrupted.
 // What does not depend on the system (which reading to arm for) is
 // `AlarmRules`, used by the watcher on every system.
 
@@ -38,5 +42,18 @@ enum AlarmRules {
         let at = Millis.add(now, wait)
         if at != disarmed && at <= lastFired { return Millis.add(lastFired, 1) }
         return at
+    }
+
+    /// The wait's timeout in ms when the timer could not be armed for `at`
+    /// (a system that refused it): the time left from `now`, 0 when it has
+    /// come, -1 (no limit) for `disarmed`. The timeout runs on the
+    /// monotonic clock, which stops while the device sleeps: the wait then
+    /// ends late, never early (and at most after Int32.max ms, 24.8 days,
+    /// when the watcher arms again).
+    static func timeout(at: Int64, now: Int64) -> Int32 {
+        if at == disarmed { return -1 }
+        let (left, overflow) = at.subtractingReportingOverflow(now)
+        if overflow { return at > now ? Int32.max : 0 }
+        return Int32(clamping: Swift.max(left, 0))
     }
 }

@@ -25,61 +25,69 @@ struct WatcherAlarm: ~Copyable {
 
     /// A kqueue with the wake-up event registered and no timer.
     static func make() throws(IdleLockError) -> WatcherAlarm {
-        let kq = kqueue()
+        let kq = SystemCalls.kqueue()
         guard kq >= 0 else {
-            throw IdleLockError(.internal, "kqueue failed (errno ", Int64(ilk_errno()), ")")
+            throw IdleLockError(.internal, "kqueue failed (errno ", Errno.last.number, ")")
         }
         let alarm = WatcherAlarm(queue: kq)
-        var event = kevent(ident: wakeIdent, filter: Int16(EVFILT_USER), flags: UInt16(EV_ADD | EV_CLEAR),
-                           fflags: 0, data: 0, udata: nil)
-        guard kevent(kq, &event, 1, nil, 0, nil) == 0 else {
-            throw IdleLockError(.internal, "kevent(EVFILT_USER) failed (errno ", Int64(ilk_errno()), ")")
+        var event = KernelEvent(ident: wakeIdent, filter: Int16(EVFILT_USER), flags: UInt16(EV_ADD | EV_CLEAR),
+                                fflags: 0, data: 0, udata: nil)
+        guard SystemCalls.kevent(kq, &event, 1, nil, 0, nil) == 0 else {
+            throw IdleLockError(.internal, "kevent(EVFILT_USER) failed (errno ", Errno.last.number, ")")
         }
         return alarm
     }
 
     deinit {
-        close(queue)
+        SystemCalls.close(queue)
     }
 
     /// Wakes the waiting thread (from any thread).
     func wake() {
-        var event = kevent(ident: WatcherAlarm.wakeIdent, filter: Int16(EVFILT_USER), flags: 0,
-                           fflags: UInt32(NOTE_TRIGGER), data: 0, udata: nil)
-        _ = kevent(queue, &event, 1, nil, 0, nil)
+        var event = KernelEvent(ident: WatcherAlarm.wakeIdent, filter: Int16(EVFILT_USER), flags: 0,
+                                fflags: UInt32(NOTE_TRIGGER), data: 0, udata: nil)
+        _ = SystemCalls.kevent(queue, &event, 1, nil, 0, nil)
     }
 
     /// Arms the timer for the absolute reading `at` ms of the clock
-    /// (`AlarmRules.disarmed`: removes it).
-    func arm(at: Int64) {
+    /// (`AlarmRules.disarmed`: removes it); false when the system refused
+    /// both an absolute and a relative timer.
+    func arm(at: Int64) -> Bool {
         if at == AlarmRules.disarmed {
-            var event = kevent(ident: WatcherAlarm.timerIdent, filter: Int16(EVFILT_TIMER), flags: UInt16(EV_DELETE),
-                               fflags: 0, data: 0, udata: nil)
-            _ = kevent(queue, &event, 1, nil, 0, nil) // ENOENT: none armed, or it fired
-            return
+            var event = KernelEvent(ident: WatcherAlarm.timerIdent, filter: Int16(EVFILT_TIMER), flags: UInt16(EV_DELETE),
+                                    fflags: 0, data: 0, udata: nil)
+            _ = SystemCalls.kevent(queue, &event, 1, nil, 0, nil) // ENOENT: none armed, or it fired
+            return true
         }
         let timebase = DarwinTimebase.current
         let deadline = ClockMath.ticks(atMilliseconds: at, timebase: timebase)
-        var absolute = kevent(ident: WatcherAlarm.timerIdent, filter: Int16(EVFILT_TIMER),
-                              flags: UInt16(EV_ADD | EV_ONESHOT),
-                              fflags: UInt32(NOTE_ABSOLUTE | NOTE_MACHTIME | NOTE_MACH_CONTINUOUS_TIME),
-                              data: Int(truncatingIfNeeded: deadline), udata: nil)
-        if kevent(queue, &absolute, 1, nil, 0, nil) == 0 { return }
-        let interval = ClockMath.ticksUntil(deadline, from: mach_continuous_time())
-        var relative = kevent(ident: WatcherAlarm.timerIdent, filter: Int16(EVFILT_TIMER),
-                              flags: UInt16(EV_ADD | EV_ONESHOT),
-                              fflags: UInt32(NOTE_MACHTIME | NOTE_MACH_CONTINUOUS_TIME),
-                              data: Int(truncatingIfNeeded: interval), udata: nil)
-        _ = kevent(queue, &relative, 1, nil, 0, nil)
+        var absolute = KernelEvent(ident: WatcherAlarm.timerIdent, filter: Int16(EVFILT_TIMER),
+                                   flags: UInt16(EV_ADD | EV_ONESHOT),
+                                   fflags: UInt32(NOTE_ABSOLUTE | NOTE_MACHTIME | NOTE_MACH_CONTINUOUS_TIME),
+                                   data: Int(truncatingIfNeeded: deadline), udata: nil)
+        if SystemCalls.kevent(queue, &absolute, 1, nil, 0, nil) == 0 { return true }
+        let interval = ClockMath.ticksUntil(deadline, from: SystemCalls.mach_continuous_time())
+        var relative = KernelEvent(ident: WatcherAlarm.timerIdent, filter: Int16(EVFILT_TIMER),
+                                   flags: UInt16(EV_ADD | EV_ONESHOT),
+                                   fflags: UInt32(NOTE_MACHTIME | NOTE_MACH_CONTINUOUS_TIME),
+                                   data: Int(truncatingIfNeeded: interval), udata: nil)
+        return SystemCalls.kevent(queue, &relative, 1, nil, 0, nil) == 0
     }
 
-    /// Waits for the timer or a wake-up; true when the deadline came.
-    func sleep() -> Bool {
-        var events = (kevent(), kevent())
-        let ready = withUnsafeMutableBytes(of: &events) {
-            kevent(queue, nil, 0, $0.baseAddress!.assumingMemoryBound(to: kevent.self), 2, nil)
+    /// Waits for the timer or a wake-up, or at most `timeoutMs` ms (-1: no
+    /// limit); true when the deadline came (the timer fired, or the
+    /// timeout passed). A failed or interrupted wait is false.
+    func sleep(timeoutMs: Int32) -> Bool {
+        var events = (KernelEvent(), KernelEvent())
+        var limit = timespec(tv_sec: Int(timeoutMs / 1000), tv_nsec: Int(timeoutMs % 1000) * 1_000_000)
+        let ready = withUnsafeMutableBytes(of: &events) { buffer in
+            withUnsafePointer(to: &limit) { limit in
+                SystemCalls.kevent(queue, nil, 0, buffer.baseAddress!.assumingMemoryBound(to: KernelEvent.self), 2,
+                                   timeoutMs >= 0 ? limit : nil)
+            }
         }
-        if ready <= 0 { return false }
+        if ready == 0 { return timeoutMs >= 0 }
+        if ready < 0 { return false }
         let timer = Int16(EVFILT_TIMER)
         return events.0.filter == timer || (ready > 1 && events.1.filter == timer)
     }
