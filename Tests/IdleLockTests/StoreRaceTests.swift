@@ -279,7 +279,7 @@ struct CatchUpTests {
         let folder = TempFolder()
         let a = session(folder)
         _ = a
-        let files = try folder.store.withCString { (path) throws(IdleLockError) in try StoreFiles.open(path) }
+        let files = try folder.store.withCString { (path) throws(IdleLockError) in try StoreFiles.open(StorePath(validating: path)) }
         let store = SessionStore(files: files, keys: try StoreKeys(deviceKey: nil))
         let image = StoreImage(maxAttempts: 5, savedActivity: 0, bootID: [], sessionID: [1],
                                passcode: PasscodeWrap(opslimit: 0, memlimit: 0, salt: [], nonce: [], sealed: []))

@@ -164,6 +164,38 @@ extension LockConfig {
     }
 }
 
+extension StorePath {
+    /// Checks `config.store_path` (UTF-8, 1...4000 bytes, naming a file,
+    /// not a folder) and splits it at its last slash. Only read during the
+    /// call.
+    init(validating cPath: UnsafePointer<CChar>) throws(IdleLockError) {
+        let length = CStringLength.of(cPath, atMost: ConfigLimits.storePathMaxBytes + 1)
+        if length == 0 { throw .invalid("config.store_path is empty") }
+        if length > ConfigLimits.storePathMaxBytes {
+            throw .invalid("config.store_path is longer than 4000 bytes")
+        }
+        let raw = UnsafeRawBufferPointer(start: cPath, count: length)
+        if UTF8Check.scalarCount(raw) == nil { throw .invalid("config.store_path is not valid UTF-8") }
+        var slash = -1
+        for i in 0..<length where raw[i] == UInt8(ascii: "/") { slash = i }
+        let name = Array(raw[(slash + 1)..<length])
+        let dot = UInt8(ascii: ".")
+        if name.isEmpty || name == [dot] || name == [dot, dot] {
+            throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
+        }
+        var folder: [UInt8]
+        if slash < 0 {
+            folder = [dot]
+        } else if slash == 0 {
+            folder = [UInt8(ascii: "/")]
+        } else {
+            folder = Array(raw[0..<slash])
+        }
+        folder.append(0)
+        self.init(folder: folder, name: name)
+    }
+}
+
 extension HostAuthenticator {
     /// Checks and copies the caller's struct: `size` must cover this
     /// version's fields (bytes past them must be zero), `reserved0` must be

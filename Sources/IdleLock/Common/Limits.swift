@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The bounds of the header's idlelock_config bounds: checked when a host's config
+// The bounds of the header's idlelock_config fields: checked when a host's config
 // is validated (ABI/ConfigConversion.swift) and, for what a store holds, when
 // a store is read back (Store/StoreFormat.swift).
 
@@ -13,6 +13,9 @@ enum ConfigLimits {
     static let kdfMemMin: UInt64 = 19 * 1024 * 1024
     static let kdfMemMax: UInt64 = 1024 * 1024 * 1024
     static let unlockReasonMaxBytes = 512
+    /// Longest `store_path` accepted (PATH_MAX less room for the suffixes
+    /// `.lock` and `.tmp.<random>`).
+    static let storePathMaxBytes = 4000
     static let deviceKeyBytes = 32
     /// The largest struct size accepted: a guard against garbage sizes.
     static let structSizeMax = 4096

@@ -106,10 +106,10 @@ final class IdleLockHandle {
     }
 
     /// Makes a handle with a fresh random session key, or with the session
-    /// found in the store at `storePath`. `config` is validated; `storePath`
-    /// (NUL-terminated, checked by `StoreFiles.open`) and `deviceKey` (32
-    /// bytes, copied into secure memory) are only read during the call.
-    static func create(_ config: LockConfig, storePath: UnsafePointer<CChar>?,
+    /// found in the store at `storePath`. `config` and `storePath` are
+    /// validated (ABI/ConfigConversion.swift); `deviceKey` (32 bytes,
+    /// copied into secure memory) is only read during the call.
+    static func create(_ config: LockConfig, storePath: StorePath?,
                        deviceKey bytes: UnsafePointer<UInt8>?) throws(IdleLockError) -> IdleLockHandle {
         guard sodium_init() >= 0 else {
             throw IdleLockError(.internal, "sodium_init failed")

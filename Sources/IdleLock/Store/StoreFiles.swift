@@ -19,8 +19,6 @@
 // means for the store, and says so in the error.
 
 enum StoreLimits {
-    /// Longest store_path accepted (PATH_MAX less room for the suffixes).
-    static let pathMaxBytes = 4000
     /// Largest store file read: 256 secrets of 64 KiB plus headers.
     static let fileMaxBytes = 20 * 1024 * 1024
     /// How long a durable step waits for another process's store lock.
@@ -50,42 +48,17 @@ final class StoreFiles {
         self.lockFile = lockFile
     }
 
-    /// Checks `store_path` (UTF-8, 1...4000 bytes, not a folder), opens its
-    /// folder (resolved now, against the current folder for a relative
-    /// path) and opens (or creates) its lock file, which must be a regular
-    /// file.
-    static func open(_ cPath: UnsafePointer<CChar>) throws(IdleLockError) -> StoreFiles {
-        let length = CStringLength.of(cPath, atMost: StoreLimits.pathMaxBytes + 1)
-        if length == 0 { throw .invalid("config.store_path is empty") }
-        if length > StoreLimits.pathMaxBytes {
-            throw .invalid("config.store_path is longer than 4000 bytes")
-        }
-        let raw = UnsafeRawBufferPointer(start: cPath, count: length)
-        if UTF8Check.scalarCount(raw) == nil { throw .invalid("config.store_path is not valid UTF-8") }
-        if raw[length - 1] == UInt8(ascii: "/") {
-            throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
-        }
-        var slash = -1
-        for i in 0..<length where raw[i] == UInt8(ascii: "/") { slash = i }
-        var folderPath: [UInt8]
-        if slash < 0 {
-            folderPath = [UInt8(ascii: ".")]
-        } else if slash == 0 {
-            folderPath = [UInt8(ascii: "/")]
-        } else {
-            folderPath = Array(raw[0..<slash])
-        }
-        folderPath.append(0)
-        let base = Array(raw[(slash + 1)..<length])
-        if base == [UInt8(ascii: ".")] || base == [UInt8(ascii: "."), UInt8(ascii: ".")] {
-            throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
-        }
+    /// Opens the folder of `path` (resolved now, against the current
+    /// folder for a relative path) and opens (or creates) its lock file,
+    /// which must be a regular file.
+    static func open(_ path: StorePath) throws(IdleLockError) -> StoreFiles {
+        let base = path.name
         let prefix = base + ".tmp.".utf8
         let lockName = base + ".lock".utf8 + [0]
 
         let folder: Folder
         do throws(Errno) {
-            folder = try Folder.open(folderPath)
+            folder = try Folder.open(path.folder)
         } catch {
             throw IdleLockError(.storage, "cannot open the store's folder (errno ", error.number, "); check that the folder of config.store_path exists and is readable")
         }
