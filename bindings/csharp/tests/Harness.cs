@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A plain test runner (no NUnit on a fresh Debian): each test is a named block;
 // a failure prints its name and the exception, a pass prints nothing; the run
-// ends with "N passed, N failed".
+// ends with "N passed, N failed". With IDLELOCK_TEST_ONLY set, only the tests
+// whose name contains it run (a name that matches none fails the run).
 using System;
 using System.Collections.Generic;
 using System.Reflection;
@@ -13,9 +14,11 @@ namespace LibIdleLock.Tests
     sealed class Harness
     {
         int passed, failed;
+        readonly string only = Environment.GetEnvironmentVariable("IDLELOCK_TEST_ONLY");
 
         public void Test(string name, Action body)
         {
+            if (only != null && !name.Contains(only)) return;
             try
             {
                 body();
@@ -30,6 +33,11 @@ namespace LibIdleLock.Tests
 
         public int Finish()
         {
+            if (only != null && passed + failed == 0)
+            {
+                Console.WriteLine("FAIL IDLELOCK_TEST_ONLY=" + only + ": no test's name contains it");
+                failed++;
+            }
             Console.WriteLine(passed + " passed, " + failed + " failed");
             return failed;
         }
