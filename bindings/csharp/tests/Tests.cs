@@ -679,18 +679,24 @@ namespace LibIdleLock.Tests
             return new IdleLockOptions { IdleAfterMs = 60000, KdfOpslimit = 2, KdfMemlimit = MemlimitFloor, StorePath = path };
         }
 
-        static string TempDir()
+        // A test body given a fresh temporary folder, removed with all it
+        // holds afterwards.
+        static Action InTempDir(Action<string> body)
         {
-            var d = Path.Combine(Path.GetTempPath(), "idlelock-cs-" + Guid.NewGuid().ToString("N"));
-            Directory.CreateDirectory(d);
-            return d;
+            return () =>
+            {
+                var d = Path.Combine(Path.GetTempPath(), "idlelock-cs-" + Guid.NewGuid().ToString("N"));
+                Directory.CreateDirectory(d);
+                try { body(d); }
+                finally { Directory.Delete(d, true); }
+            };
         }
 
         static void Store(Harness h)
         {
-            h.Test("a stored session outlives its handle; sign-out deletes it", () =>
+            h.Test("a stored session outlives its handle; sign-out deletes it", InTempDir(dir =>
             {
-                var path = Path.Combine(TempDir(), "session");
+                var path = Path.Combine(dir, "session");
                 using (var a = new IdleLock(Stored(path)))
                 {
                     a.SetPasscode(C("2468"));
@@ -705,18 +711,18 @@ namespace LibIdleLock.Tests
                     b.Disable();
                     Check(!File.Exists(path), "deleted");
                 }
-            });
-            h.Test("a damaged store is refused and left untouched", () =>
+            }));
+            h.Test("a damaged store is refused and left untouched", InTempDir(dir =>
             {
-                var path = Path.Combine(TempDir(), "session");
+                var path = Path.Combine(dir, "session");
                 var junk = Enumerable.Repeat((byte)0x5A, 600).ToArray();
                 File.WriteAllBytes(path, junk);
                 Eq(Expect<StorageException>(() => new IdleLock(Stored(path))).Status, 7, "status");
                 Check(File.ReadAllBytes(path).SequenceEqual(junk), "untouched");
-            });
-            h.Test("a device key opens the session at create; another key is refused", () =>
+            }));
+            h.Test("a device key opens the session at create; another key is refused", InTempDir(dir =>
             {
-                var path = Path.Combine(TempDir(), "session");
+                var path = Path.Combine(dir, "session");
                 var key = Enumerable.Repeat((byte)9, 32).ToArray();
                 var o = Stored(path);
                 o.DeviceKey = key;
@@ -725,7 +731,7 @@ namespace LibIdleLock.Tests
                 using (var b = new IdleLock(o)) Eq(b.Start().State, LockState.Unlocked, "opened");
                 o.DeviceKey = new byte[32];
                 Expect<StorageException>(() => new IdleLock(o));
-            });
+            }));
         }
 
         // ---------------------------------------------------------------- lifetime

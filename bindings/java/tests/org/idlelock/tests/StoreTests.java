@@ -10,6 +10,8 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.idlelock.IdleLock;
 import org.idlelock.NotFoundException;
 import org.idlelock.Reason;
@@ -24,9 +26,26 @@ final class StoreTests {
         return IdleLock.builder().idleAfterMs(60_000).kdfOpslimit(2).kdfMemlimit(Harness.MEMLIMIT_FLOOR).storePath(path);
     }
 
-    static void run(Harness h) {
-        h.test("a stored session outlives its handle", () -> {
+    interface InDir {
+        void run(Path dir) throws Throwable;
+    }
+
+    /** A test body given a fresh temporary folder, removed with all it holds afterwards. */
+    static Harness.Body inTempDir(InDir body) {
+        return () -> {
             Path dir = Files.createTempDirectory("idlelock-java");
+            try {
+                body.run(dir);
+            } finally {
+                try (Stream<Path> paths = Files.walk(dir)) {
+                    paths.sorted(Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+                }
+            }
+        };
+    }
+
+    static void run(Harness h) {
+        h.test("a stored session outlives its handle", inTempDir(dir -> {
             File store = dir.resolve("session").toFile();
             try (IdleLock a = stored(store).build()) {
                 a.setPasscode(chars("2468"));
@@ -43,9 +62,8 @@ final class StoreTests {
                 check(!store.exists(), "sign-out deletes the store");
                 expect(NotFoundException.class, () -> b.getSecret("token"));
             }
-        });
-        h.test("a damaged store is refused and left untouched", () -> {
-            Path dir = Files.createTempDirectory("idlelock-java");
+        }));
+        h.test("a damaged store is refused and left untouched", inTempDir(dir -> {
             File store = dir.resolve("session").toFile();
             byte[] junk = new byte[600];
             Arrays.fill(junk, (byte) 0x5A);
@@ -53,9 +71,8 @@ final class StoreTests {
             StorageException e = expect(StorageException.class, () -> stored(store).build());
             eq(e.status(), 7, "status");
             check(Arrays.equals(Files.readAllBytes(store.toPath()), junk), "untouched");
-        });
-        h.test("a device key opens the session at create; another key is refused", () -> {
-            Path dir = Files.createTempDirectory("idlelock-java");
+        }));
+        h.test("a device key opens the session at create; another key is refused", inTempDir(dir -> {
             File store = dir.resolve("session").toFile();
             byte[] key = new byte[32];
             Arrays.fill(key, (byte) 9);
@@ -67,6 +84,6 @@ final class StoreTests {
             }
             byte[] other = new byte[32];
             expect(StorageException.class, () -> stored(store).deviceKey(other).build());
-        });
+        }));
     }
 }
