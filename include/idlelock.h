@@ -321,7 +321,9 @@ typedef struct idlelock_config {
     const char *store_path;      /**< NULL (default): memory only. Otherwise
                                     the path of a store file the library owns
                                     (plus `<path>.lock` beside it): UTF-8, at
-                                    most 4000 bytes, in an existing folder.
+                                    most 4000 bytes, its file name (after the
+                                    last slash) at most 244 bytes, in an
+                                    existing folder.
                                     Resolved once, at create (a relative path
                                     against the current folder then); see
                                     "The store" below. */
