@@ -105,12 +105,7 @@ extension IdleLockHandle {
                 image.deviceWrap = deviceWrap
                 image.biometricWrap = nil
                 image.maxAttempts = limit
-                image.failedAttempts = 0
-                image.retryStarted = 0
-                image.retryPeriod = 0
-                image.savedLock = nil
-                image.savedActivity = now
-                image.bootID = stamp
+                image.recordOpened(at: now, boot: stamp)
                 image.passcodeEnteredAt = now // typed: an entry for the policies
                 image.passcodeBootID = stamp
                 image.biometricUses = 0
@@ -356,12 +351,7 @@ extension IdleLockHandle {
                 outcome = trial.finishAttempt(ticket, right: right, now: now, by: credential)
                 switch outcome {
                 case .unlocked:
-                    image.failedAttempts = 0
-                    image.retryStarted = 0
-                    image.retryPeriod = 0
-                    image.savedLock = nil
-                    image.savedActivity = now
-                    image.bootID = stamp
+                    image.recordOpened(at: now, boot: stamp)
                     switch credential {
                     case .passcode:
                         image.passcodeEnteredAt = now
@@ -372,9 +362,7 @@ extension IdleLockHandle {
                     }
                     return true
                 case .overtaken:
-                    image.failedAttempts = 0
-                    image.retryStarted = 0
-                    image.retryPeriod = 0
+                    image.clearAttempts()
                     return true
                 case .lockedOut:
                     // The lockout flag is saved before LOCKED_OUT is returned.

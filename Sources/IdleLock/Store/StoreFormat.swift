@@ -48,6 +48,23 @@ struct StoreImage {
     /// The size of the file this image was read from or written as (for
     /// the cheap look: a file of another size is re-read).
     var byteCount = 0
+
+    /// No wrong attempt counts and no delay runs.
+    mutating func clearAttempts() {
+        failedAttempts = 0
+        retryStarted = 0
+        retryPeriod = 0
+    }
+
+    /// The session was opened at `now` in boot `boot` (a right passcode, a
+    /// new one, the biometric shortcut): no attempt counts, no lock is
+    /// saved, and that is the latest activity.
+    mutating func recordOpened(at now: Int64, boot: [UInt8]) {
+        clearAttempts()
+        savedLock = nil
+        savedActivity = now
+        bootID = boot
+    }
 }
 
 enum StoreFormat {

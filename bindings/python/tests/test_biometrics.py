@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The biometric shortcut through a host authenticator (SPEC §5, the header's
+"""The biometric shortcut through a host authenticator (the header's
 "Biometric shortcut" block and idlelock_authenticator).
 
 FakeKeystore is the test suite's fake keystore: it keeps the secret in a
@@ -318,7 +318,7 @@ def test_failed_and_cancelled_checks(bio, keystore):
         assert e.value.snapshot.state == State.LOCKED
         assert e.value.snapshot.attempts_remaining == 3  # never counted
         assert e.value.snapshot.is_biometrics_enabled  # the shortcut stays
-        # The cache changes only at create, enable and foreground (SPEC §5),
+        # The cache changes only at create, enable and foreground (the header's "Biometric shortcut"),
         # also after an "unavailable" answer from load_secret.
         assert e.value.snapshot.is_biometrics_available
         assert lock.snapshot().is_biometrics_available

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The injected clock (SPEC §2) and the binding's handling of a clock callable
+"""The injected clock (docs/RULES.md) and the binding's handling of a clock callable
 that misbehaves."""
 
 from __future__ import annotations

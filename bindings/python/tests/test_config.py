@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Option validation: the binding's own checks (types, signs, C field range)
-and the library's range checks (SPEC §3 configuration table), all naming the
+and the library's range checks (the header's "Types": idlelock_config), all naming the
 option."""
 
 from __future__ import annotations

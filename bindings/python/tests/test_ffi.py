@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The raw ctypes layer: NULL handles and bad sizes never crash (SPEC §7, §8),
+"""The raw ctypes layer: NULL handles and bad sizes never crash (the header's "Types" and "Errors and versions"),
 and per-thread error messages."""
 
 from __future__ import annotations

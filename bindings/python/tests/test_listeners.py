@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Listeners (SPEC §7): delivery order, what is delivered, lifetime of the
+"""Listeners (the header's "Listeners"): delivery order, what is delivered, lifetime of the
 ctypes callbacks, and exceptions raised inside listeners."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Passcodes, attempts, lockout, sign-out and the biometric calls (SPEC §4,
+"""Passcodes, attempts, lockout, sign-out and the biometric calls (the header's "Passcode",
 §5, §6 `disable`, §7 table)."""
 
 from __future__ import annotations
@@ -281,7 +281,7 @@ def test_biometrics_when_locked_out(engaged):
     lock.disable_biometrics()
 
 
-# -- the unlock epoch (SPEC §4): a lock during the check wins ----------------
+# -- the unlock epoch (header, "Passcode"): a lock during the check wins ----
 
 
 def _race_during_unlock(make_lock, other_call):

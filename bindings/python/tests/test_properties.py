@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Property tests (hypothesis).
 
-`Model` is a direct transcription of SPEC.md §3 (an engaged session driven
+`Model` is a direct transcription of docs/RULES.md (an engaged session driven
 by events and a clock that only moves forward); the library, through the
 binding, must agree with it after every call. The other properties cover
 argument validation."""
@@ -24,7 +24,7 @@ INF = math.inf
 
 
 class Model:
-    """SPEC §3 for an engaged session (passcode set at T0)."""
+    """docs/RULES.md for an engaged session (passcode set at T0)."""
 
     def __init__(self, idle, background, inactive, grace, lock_on_start) -> None:
         self.idle = INF if idle is None else idle
@@ -63,7 +63,7 @@ class Model:
         if now - self.activity >= self.idle:
             self._lock(Reason.IDLE)
 
-    # events (each judges first, SPEC §3)
+    # events (each judges first, docs/RULES.md)
     def touch(self, now: int) -> None:
         self.judge(now)
         if self.state == State.UNLOCKED:

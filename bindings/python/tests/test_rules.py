@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The decision rules of SPEC.md §3, driven through the binding with a fake
+"""The decision rules of docs/RULES.md, driven through the binding with a fake
 clock. Expectations come from the contract, not from the library."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The on-disk store (``store_path``, ``device_key``): header "The store
-(config.store_path)", SPEC §3 (creation and start), §6, §7.
+(config.store_path)", docs/RULES.md (creation and start), the header's "Sealed secrets and the
+gate" and "Listeners".
 
 Single-process tests use the fake clock (one FakeClock shared by every
 IdleLock on the same path stands for "one boot's clock") and the Argon2id

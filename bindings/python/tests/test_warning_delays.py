@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The 1.1 options and snapshot fields (SPEC §9): the warning before the
+"""The 1.1 options and snapshot fields (docs/RULES.md): the warning before the
 idle lock (warn_before_ms, is_warning, ms_until_warning), escalating delays
 after wrong passcodes (delay_schedule, RetryLaterError, ms_until_retry) and
 ms_until_next_deadline."""
