@@ -321,7 +321,9 @@ typedef struct idlelock_config {
     const char *store_path;      /**< NULL (default): memory only. Otherwise
                                     the path of a store file the library owns
                                     (plus `<path>.lock` beside it): UTF-8, at
-                                    most 4000 bytes, in an existing folder.
+                                    most 4000 bytes, its file name (after the
+                                    last slash) at most 244 bytes, in an
+                                    existing folder.
                                     Resolved once, at create (a relative path
                                     against the current folder then); see
                                     "The store" below. */
@@ -477,8 +479,10 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* deleted by the library; it also holds the rollback mark, below), waiting */
 /* at most 2000 ms for another process; other calls on the same handle      */
 /* wait for a durable step to finish. Since 1.2.2 a step then also takes   */
-/* an flock on the store's folder (where the file system can lock one),    */
-/* which a cleanup tool that deletes `*.lock` files cannot take away, and   */
+/* an flock on the store's folder (where the file system can lock one,    */
+/* and no other open file holds it past the same 2000 ms: anyone who may    */
+/* read the folder can flock it, and that never stops a step), which a      */
+/* cleanup tool that deletes `*.lock` files cannot take away, and           */
 /* a process checks that the file it locked is still the one at             */
 /* `<path>.lock` (same device and inode, still linked); when a tool         */
 /* deleted or replaced it, the process takes the new file. So no two        */

@@ -166,8 +166,8 @@ extension LockConfig {
 
 extension StorePath {
     /// Checks `config.store_path` (UTF-8, 1...4000 bytes, naming a file,
-    /// not a folder) and splits it at its last slash. Only read during the
-    /// call.
+    /// not a folder, whose name is at most 244 bytes) and splits it at its
+    /// last slash. Only read during the call.
     init(validating cPath: UnsafePointer<CChar>) throws(IdleLockError) {
         let length = CStringLength.of(cPath, atMost: ConfigLimits.storePathMaxBytes + 1)
         if length == 0 { throw .invalid("config.store_path is empty") }
@@ -182,6 +182,11 @@ extension StorePath {
         let dot = UInt8(ascii: ".")
         if name.isEmpty || name == [dot] || name == [dot, dot] {
             throw .invalid("config.store_path names a folder; give a file path such as /data/app/session.idlelock")
+        }
+        if name.count > ConfigLimits.storeNameMaxBytes {
+            // Else the store's own files would not fit beside it: create
+            // failed on `<name>.lock`, or every write on `<name>.tmp.XXXXXX`.
+            throw .invalid("config.store_path's file name (after its last slash) is ", Int64(name.count), " bytes; at most 244, so that <name>.lock and <name>.tmp.XXXXXX fit in a 255-byte file name")
         }
         var folder: [UInt8]
         if slash < 0 {

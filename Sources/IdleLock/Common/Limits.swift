@@ -16,6 +16,11 @@ enum ConfigLimits {
     /// Longest `store_path` accepted (PATH_MAX less room for the suffixes
     /// `.lock` and `.tmp.<random>`).
     static let storePathMaxBytes = 4000
+    /// Longest file name in `store_path` (after its last slash): a file
+    /// name holds at most 255 bytes (NAME_MAX of ext4, f2fs, tmpfs, APFS),
+    /// and the store's files beside it add `.lock` and `.tmp.` with 6
+    /// random characters (11 bytes).
+    static let storeNameMaxBytes = 244
     static let deviceKeyBytes = 32
     /// The largest struct size accepted: a guard against garbage sizes.
     static let structSizeMax = 4096

@@ -164,8 +164,11 @@ extension IdleLockHandle {
     /// whatever this handle remembers of it (another process may have
     /// renewed it since this handle last looked), so that no other process,
     /// and no later one, judges the passcode's age on a reading this handle
-    /// knows is off. That part is best effort and silent on its own: the
-    /// handle distrusts the entry it found in memory either way. A step
+    /// knows is off. That part is silent on its own (the handle distrusts
+    /// the entry it found in memory either way), and when the store cannot
+    /// be written (its lock held past the wait, a full disk) the step stays
+    /// to be told, at every later call until a write succeeds: dropped, a
+    /// process started afterwards took the entry as known. A step
     /// leaves an engaged session locked at the end of its transaction (it
     /// locks an unlocked one; a passcode unlock after it in the same call is
     /// a new entry, which replaces the one it told of; a biometric unlock
@@ -179,7 +182,6 @@ extension IdleLockHandle {
         let lockDue = rules.engaged && rules.state != .unlocked && rules.lockEpoch != savedEpoch
         let stepUntold = rules.passcodePolicy.stepUntold
         guard lockDue || stepUntold else { return nil }
-        if stepUntold { rules.clockStepTold(storeEntry: nil) }
         savedEpoch = rules.lockEpoch
         let reason = rules.reason
         let activity = rules.lastActivity
@@ -199,12 +201,13 @@ extension IdleLockHandle {
                 // on the clock's old timeline too.
                 if stepUntold, image.passcodeEnteredAt != PasscodePolicy.unknownEntry,
                    isThisBoot(image.passcodeBootID) {
-                    rules.clockStepTold(storeEntry: image.passcodeEnteredAt)
+                    rules.distrustStoreEntry(image.passcodeEnteredAt)
                     image.passcodeEnteredAt = PasscodePolicy.unknownEntry
                     changed = true
                 }
                 return changed
             }
+            if stepUntold { rules.clockStepTold() }
             if let image {
                 absorb(image)
                 if lockDue { noteSavedActivity(activity) }

@@ -390,11 +390,16 @@ struct LockRules {
                              latest: latestReading)
     }
 
-    /// A clock step is being told to the store (`PasscodePolicy.stepUntold`;
-    /// best effort): `entry`, the passcode entry the store recorded in this
-    /// boot when it was told, if any, is never trusted here again.
-    mutating func clockStepTold(storeEntry entry: Int64?) {
-        if let entry { passcodePolicy.distrust(entry) }
+    /// A clock step is being told to the store (`PasscodePolicy.stepUntold`):
+    /// `entry`, the passcode entry the store recorded in this boot, is
+    /// never trusted here again (also when the write then fails).
+    mutating func distrustStoreEntry(_ entry: Int64) {
+        passcodePolicy.distrust(entry)
+    }
+
+    /// The store was told of the clock step (its write succeeded, or there
+    /// was nothing to tell: no store, no entry of this boot in it).
+    mutating func clockStepTold() {
         passcodePolicy.stepTold()
     }
 

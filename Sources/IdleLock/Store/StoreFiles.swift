@@ -102,7 +102,8 @@ final class StoreFiles {
     /// other there, also while the file is replaced during a step (the lock
     /// file's own re-check, `takeLock`, catches a deletion only before the
     /// step). The lock file comes first (1.2.1 and earlier take only it),
-    /// and every process takes both in this order.
+    /// and every process takes both in this order. The folder's is taken
+    /// when it can be (`lockFolder`); the lock file's always.
     func locked<R>(_ body: () throws(IdleLockError) -> R) throws(IdleLockError) -> R {
         try takeLock()
         defer { lockFile.unlock() }
@@ -112,9 +113,16 @@ final class StoreFiles {
     }
 
     /// The folder's flock (`locked`), waiting at most
-    /// `StoreLimits.lockWaitMs`. False when the file system cannot lock a
-    /// folder (EINVAL, ENOLCK, EOPNOTSUPP: a network or FUSE file system):
-    /// the lock file's flock alone serves then, as before 1.2.2.
+    /// `StoreLimits.lockWaitMs`. False when it was not taken, and the lock
+    /// file's flock (held) alone serves, as before 1.2.2: the file system
+    /// cannot lock a folder (EINVAL, ENOLCK, EOPNOTSUPP: a network or FUSE
+    /// file system), or another open file held it for the whole wait. Any
+    /// user who may read the folder can flock it (a 0755 folder: every
+    /// local user), unlike the lock file (0600), so a holder of the folder
+    /// lock alone never stops a step: failing there let another user keep
+    /// the right passcode out, and the sign-out's delete, for as long as
+    /// they liked. The folder lock only guards against a lock file deleted
+    /// during a step, and a step of this store holds its lock file too.
     private func lockFolder() throws(IdleLockError) -> Bool {
         do throws(FileLockFailure) {
             try folder.lockExclusively(waitingAtMost: StoreLimits.lockWaitMs)
@@ -122,7 +130,7 @@ final class StoreFiles {
         } catch {
             switch error {
             case .heldElsewhere:
-                throw IdleLockError(.storage, "another process held the store's folder lock for more than 2000 ms; try again")
+                return false
             case .failed(let cause):
                 if cause.meansLockingUnsupported { return false }
                 throw IdleLockError(.storage, "flock on the store's folder failed (errno ", cause.number, ")")

@@ -2,7 +2,8 @@
 // Where the store lives, as the store uses it: the folder to open and the
 // file's name in that folder. The ABI layer makes one from
 // `config.store_path` once it has checked it (ABI/ConfigConversion.swift:
-// UTF-8, 1...4000 bytes, not a folder); the store takes it as given.
+// UTF-8, 1...4000 bytes, not a folder, a file name of at most 244 bytes);
+// the store takes it as given.
 
 /// `config.store_path` split at its last slash.
 struct StorePath {

@@ -224,6 +224,20 @@ void test_config_pointers(void)
     expect_create(&c, INVAL, "store_path", NULL, __LINE__, "store_path naming a folder");
     c.store_path = "/tmp/idlelock-test-\xff-store";
     expect_create(&c, INVAL, "store_path", NULL, __LINE__, "store_path not UTF-8");
+    /* A file name too long for <name>.tmp.XXXXXX beside it: create used to
+     * succeed and every write fail (245..250 bytes), or create fail with
+     * STORAGE (251..255). 244 bytes pass the check (the folder is absent:
+     * STORAGE, and no file is made). */
+    {
+        static char long_name[64 + 256];
+        size_t at = (size_t)snprintf(long_name, 64, "/nonexistent-idlelock-folder/");
+        memset(long_name + at, 'n', 245);
+        long_name[at + 245] = '\0';
+        c.store_path = long_name;
+        expect_create(&c, INVAL, "store_path", "245", __LINE__, "a store_path file name of 245 bytes");
+        long_name[at + 244] = '\0';
+        expect_create(&c, IDLELOCK_ERR_STORAGE, "folder", NULL, __LINE__, "a store_path file name of 244 bytes");
+    }
     c.store_path = "/tmp/idlelock-test-store";
     c.lock_on_start = 0;
     expect_create(&c, INVAL, "lock_on_start", NULL, __LINE__,

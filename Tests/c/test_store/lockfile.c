@@ -34,6 +34,14 @@
  *     running process answered STORAGE ("older copy"), the right passcode
  *     included, until it restarted: its look reads the mark through the
  *     deleted file, outside the store lock, so it never takes the new one.
+ *  e. Another process (another local user, when the test runs as root)
+ *     that can read the store's folder, 0755, holds the folder's flock the
+ *     whole time: the right passcode still unlocks, a wrong one counts, and
+ *     a sign-out deletes the store. The lock file (0600) is the store's
+ *     lock; the folder's only narrows a race with a cleanup tool. On 1.2.2
+ *     as merged, every durable step answered STORAGE ("another process held
+ *     the store's folder lock for more than 2000 ms"), the right passcode
+ *     and the sign-out included, for as long as the other user held it.
  */
 #include <sys/file.h>
 
@@ -295,6 +303,58 @@ static void lf_new_sign_in_after_deletion(void)
     CHECK(0, "lockfile d: 30 new sign-ins all started above the old one's generation");
 }
 
+/* e. */
+static void lf_folder_held_by_another_user(void)
+{
+    char folder[200], path[240];
+    int ready[2];
+    pid_t holder;
+    idlelock *h;
+    idlelock_snapshot s;
+    snprintf(folder, sizeof folder, "%s/lf-e", tmpdir);
+    CHECK(mkdir(folder, 0755) == 0 && chmod(folder, 0755) == 0 && chmod(tmpdir, 0755) == 0,
+          "lockfile e: a 0755 folder (errno %d)", errno);
+    snprintf(path, sizeof path, "%s/session.store", folder);
+    make_store(path, 5, 1, "kept");
+    if (pipe(ready) != 0) {
+        CHECK(0, "lockfile e: pipe (errno %d)", errno);
+        return;
+    }
+    fflush(stdout);
+    holder = fork();
+    if (holder == 0) {
+        int fd;
+        close(ready[0]);
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(2);
+        fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0 || flock(fd, LOCK_EX) != 0) _exit(3);
+        send_byte(ready[1], 'L');
+        for (;;) pause();
+    }
+    close(ready[1]);
+    CHECK(holder > 0 && recv_byte(ready[0]) == 'L', "lockfile e: the other process took the folder's flock");
+    close(ready[0]);
+    h = open_store(path, 5, 1, __FILE__, __LINE__);
+    if (h != NULL) {
+        CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "lockfile e: start");
+        CHECK_ST(unlock_with(h, WRONG, &s), IDLELOCK_ERR_INVALID_PASSCODE,
+                 "lockfile e: a wrong passcode while another user holds the folder's flock");
+        CHECK_EQ(s.attempts_remaining, 4, "lockfile e: attempts remaining after it");
+        CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_OK,
+                 "lockfile e: the right passcode while another user holds the folder's flock");
+        CHECK_ST(idlelock_disable(h), IDLELOCK_OK, "lockfile e: sign-out while another user holds it");
+        CHECK(!file_exists(path), "lockfile e: the store is still there after the sign-out");
+        idlelock_destroy(h);
+    }
+    if (holder > 0) {
+        kill(holder, SIGKILL);
+        waitpid(holder, NULL, 0);
+    }
+    remove_files(folder);
+    rmdir(folder);
+    chmod(tmpdir, 0700);
+}
+
 void test_lock_file_replaced(void)
 {
     store_path(lf_path, sizeof lf_path, "lf.store");
@@ -304,4 +364,5 @@ void test_lock_file_replaced(void)
     lf_deleted_repeatedly(0);
     lf_deleted_repeatedly(1);
     lf_new_sign_in_after_deletion();
+    lf_folder_held_by_another_user();
 }

@@ -46,7 +46,8 @@
  * 14. `<store>.lock` deleted under a running process: it takes the new
  *     one, and no attempt is lost, also when a cleanup tool deletes it
  *     every millisecond; a new sign-in made after the deletion is never
- *     refused as an older copy (lockfile.c).
+ *     refused as an older copy; another user holding the folder's flock
+ *     stops no step (lockfile.c).
  * 15. Clock steps across processes that share one caller clock: a step is
  *     recorded whoever saw it, a step during a key derivation neither
  *     re-dates the entry nor lengthens a delay, and an unlock or a new

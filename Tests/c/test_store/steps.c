@@ -34,6 +34,10 @@
  *     whose sheet deferred a due idle lock, and the session locks: the put
  *     must not answer IDLELOCK_OK then (on 1.2.2: OK, and the secret
  *     written, in 2 to 8 of 20 rounds, 7 runs).
+ *  h. A step seen while the store cannot be written (the test holds the
+ *     store lock past the 2-s wait) is told at a later call: a process
+ *     started after it must not get the biometric unlock the age had
+ *     closed (before: the step was dropped, and it did).
  *
  * Each reproduces on 1.2.2 as merged (a, b, c: the biometric unlock went
  * through; d: 3,660,000 ms without the passcode; e: OK with LOCKED (IDLE);
@@ -446,6 +450,41 @@ static void st_secret_put_answers_from_the_state_it_leaves(void)
     idlelock_destroy(a);
 }
 
+/* h. A step seen while the store cannot be written (the store lock held
+ * past the 2-s wait here; a full disk or a slow fsync does the same) is
+ * told at a later call, not dropped: the step is in force for every
+ * process of the sign-in as soon as the store can be written again. */
+static void st_step_while_the_store_is_busy(void)
+{
+    idlelock *a;
+    char lock_path[220];
+    int fd;
+    st_fresh("steps-h.store");
+    snprintf(lock_path, sizeof lock_path, "%s.lock", st_path);
+    *st_clock = 9 * HOUR;
+    (void)join(spawn("steps h: sign-in", st_sign_in, NULL), NULL);
+    a = st_open(HOUR, "idlelock_create (a, on the lock screen)");
+    if (a == NULL) return;
+    *st_clock = 10 * HOUR + 10 * MINUTE; /* the age closed 10 minutes ago */
+    (void)snap(a);
+    fd = open(lock_path, O_RDWR | O_CLOEXEC);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+        CHECK(0, "steps h: the test could not take the store lock (errno %d)", errno);
+        if (fd >= 0) close(fd);
+        idlelock_destroy(a);
+        return;
+    }
+    *st_clock = 9 * HOUR + 20 * MINUTE; /* a step back, seen by a only */
+    (void)snap(a); /* waits 2 s for the store lock, then gives up */
+    flock(fd, LOCK_UN);
+    close(fd);
+    *st_clock += 1000;
+    (void)snap(a); /* the lock screen polls on */
+    *st_clock = 9 * HOUR + 30 * MINUTE;
+    (void)join(spawn("steps h: later", st_later, "steps h (a step seen while the store lock was held)"), NULL);
+    idlelock_destroy(a);
+}
+
 void test_clock_steps_across_processes(void)
 {
     char mapped[200];
@@ -473,5 +512,6 @@ void test_clock_steps_across_processes(void)
     st_unlock_answers_from_the_state_it_leaves();
     st_set_passcode_is_activity();
     st_secret_put_answers_from_the_state_it_leaves();
+    st_step_while_the_store_is_busy();
     munmap(shared, 4096);
 }

@@ -192,7 +192,8 @@ class IdleLock:
         only. Otherwise a ``str`` or :class:`os.PathLike` naming a store
         file the library owns, plus ``<path>.lock`` beside it, in an
         existing folder (encoded with :func:`os.fsencode`; the library
-        needs UTF-8 of at most 4000 bytes; a relative path is made absolute
+        needs UTF-8 of at most 4000 bytes, whose file name after the last
+        slash is at most 244 bytes; a relative path is made absolute
         against the current directory at creation). With a store the
         session outlives the process and is shared by every process that
         opens the same path: passcode, secrets, attempt count and lockout,
