@@ -175,10 +175,14 @@ TEST_SUITES += test-python
 endif
 -include $(sort $(wildcard mk/*.mk))
 
+# pytest in a suite: a passing test prints nothing (scripts/pytest_counts.py
+# drops its progress dot), a failure prints pytest's report.
+PYTEST_QUIET = -qq -o console_output_style=classic
+
 # A suite of several commands: `@$(STEPS_BEGIN)`, then `$(STEP) command`
 # for each, then `@$(STEPS_END)` (see the header).
-STEPS_BEGIN = rm -f $(RESULTS)/$@.steps
-STEP        = @sh scripts/suite-step.sh $(RESULTS)/$@.steps
+STEPS_BEGIN = rm -f $(RESULTS)/$@.steps $(RESULTS)/$@.steps.log
+STEP        = @V=$(V) sh scripts/suite-step.sh $(RESULTS)/$@.steps
 STEPS_END   = sh scripts/suite-step.sh --end $(RESULTS)/$@.steps
 
 # TEST_JOBS: how many suites run at once (scripts/make-test.sh): 2 by
@@ -210,7 +214,7 @@ CHECK_SUITES := check-layers test-swift test-c test-traces test-python
 .PHONY: check
 check: c-test-deps lib
 	@$(PYTHON) -c "import pytest, hypothesis" 2>/dev/null || sh scripts/install-deps.sh --test-python
-	@MAKE="$(MAKE)" TEST_JOBS=2 IDLELOCK_TEST_KILLS=20 TRACES_VALGRIND=0 \
+	@MAKE="$(MAKE)" TEST_LABEL="make check" TEST_JOBS=2 IDLELOCK_TEST_KILLS=20 TRACES_VALGRIND=0 \
 	    sh scripts/make-test.sh $(BUILD)/check-results $(CHECK_SUITES)
 
 # The suites `make test` runs, one per line.
@@ -220,8 +224,8 @@ list-suites:
 # The tests use Swift Testing only: scripts/swift-test.sh passes
 # --disable-xctest and keeps swift test's full output in build/swift-test/.
 test-swift:
-	swift build --build-tests -Xswiftc -warnings-as-errors
-	sh scripts/swift-test.sh $(BUILD)/swift-test/debug.log --skip-build
+	$(BUILD_STEP) SWIFT-BUILD "the package's tests (debug)" swift build --build-tests -Xswiftc -warnings-as-errors
+	@sh scripts/swift-test.sh $(BUILD)/swift-test/debug.log --skip-build
 
 # The Swift tests (the stress test among them) under ThreadSanitizer and
 # AddressSanitizer, each in its own build folder.
@@ -274,8 +278,8 @@ endif
 	@$(STEPS_END)
 
 test-python: lib $(BUILD)/idlelock-replay
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) \
-	    PYTHONPATH=bindings/python:scripts $(PYTHON) -m pytest -q -p pytest_counts bindings/python/tests
+	@IDLELOCK_LIBRARY=$(abspath $(LIB)) IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) \
+	    PYTHONPATH=bindings/python:scripts $(PYTHON) -m pytest $(PYTEST_QUIET) -p pytest_counts bindings/python/tests
 
 # The dependency rule of docs/ARCHITECTURE.md: each layer of
 # Sources/IdleLock imports only what its row allows, only the platform

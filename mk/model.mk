@@ -9,7 +9,7 @@
 .PHONY: test-model
 
 test-model: test-deps lib
-	IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
-	    $(PYTHON) -m pytest -q -p pytest_counts Tests/model
+	@IDLELOCK_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python:scripts \
+	    $(PYTHON) -m pytest $(PYTEST_QUIET) -p pytest_counts Tests/model
 
 TEST_SUITES += test-model

@@ -12,7 +12,9 @@
 # at when `make test` grows slow, and which of them mostly wait (CPU well
 # under wall: those gain from TEST_JOBS).
 #
-# TEST_JOBS (environment, default 1): how many suites run at once.
+# TEST_JOBS (environment, default 1; the Makefile's default is 2): how
+# many suites run at once. TEST_LABEL: the name the table is printed under
+# (default "make test").
 #   1   one after the other, each shown as it runs.
 #   N   first one make, N jobs wide, builds what the suites' rules list as
 #       prerequisites (make knows what they share, so nothing is built twice
@@ -46,6 +48,8 @@ fi
 results=$1
 shift
 jobs=${TEST_JOBS:-1}
+# The name the table is printed under (`make check` sets it).
+label=${TEST_LABEL:-make test}
 count_re='[0-9][0-9]* passed, [0-9][0-9]* failed$'
 case $jobs in
     ''|*[!0-9]*|0) echo "make-test: TEST_JOBS must be a number from 1 up, not \"$jobs\"" >&2; exit 2 ;;
@@ -92,7 +96,7 @@ else
         echo "==== build (what the suites need, $jobs jobs at once; log: $results/build.log)"
         # shellcheck disable=SC2086
         { $make --no-print-directory -k -j"$jobs" $prereqs; echo $? > "$results/build.log.rc"; } 2>&1 \
-            | tee "$results/build.log"
+            | tee "$results/build.log" | grep -v -E "^make(\[[0-9]+\])?: '.*' is up to date\.$"
         [ "$(cat "$results/build.log.rc" 2>/dev/null || echo 1)" -eq 0 ] \
             || echo "make-test: a build failed (above); the suites that need it fail and show why"
         rm -f "$results/build.log.rc"
@@ -128,7 +132,7 @@ fi
 total=0
 bad=""
 echo
-echo "make test: every suite's result (logs in $results/)"
+echo "$label: every suite's result (logs in $results/)"
 for suite in "$@"; do
     total=$((total + 1))
     rc=$(cut -f1 "$results/$suite")
@@ -150,7 +154,7 @@ for suite in "$@"; do
 done
 if [ -n "$bad" ]; then
     set -- $bad
-    echo "make test: $# of $total suites FAILED:$bad"
+    echo "$label: $# of $total suites FAILED:$bad"
     exit 1
 fi
-echo "make test: all $total suites passed"
+echo "$label: all $total suites passed"

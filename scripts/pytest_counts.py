@@ -19,3 +19,12 @@ def pytest_unconfigure(config: Any) -> None:
     passed = len(stats.get("passed", []))
     failed = len(stats.get("failed", [])) + len(stats.get("error", []))
     reporter.write_line(f"{passed} passed, {failed} failed")
+
+
+def pytest_report_teststatus(report: Any, config: Any) -> Any:
+    """A passed test prints nothing (no progress dot): a suite that passes
+    says only its count line. Failures, errors and skips keep pytest's
+    letters and reports."""
+    if report.when == "call" and report.passed:
+        return "passed", "", "PASSED"
+    return None

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # One command of a test suite made of several (see the Makefile's header):
 #
-#   suite-step.sh TALLY COMMAND [ARG...]   show COMMAND, run it (through env,
-#                                          so it may start with VAR=value
-#                                          words) showing its output, add its
-#                                          result to TALLY
+#   suite-step.sh TALLY COMMAND [ARG...]   run COMMAND (through env, so it
+#                                          may start with VAR=value words),
+#                                          add its result to TALLY; show it
+#                                          and its output only when it
+#                                          fails (V=1: always, as it runs)
 #   suite-step.sh --end TALLY              print the suite's one line
 #                                          "N passed, N failed" and fail when
 #                                          a step failed; TALLY is removed
@@ -44,9 +45,16 @@ shift
 mkdir -p "$(dirname "$tally")"
 out=$(mktemp "${TMPDIR:-/tmp}/suite-step.XXXXXX")
 trap 'rm -f "$out" "$out.rc"' EXIT
-echo "-- $*"
-# The output goes to the terminal as it comes and to $out for the count.
-{ env "$@"; echo $? > "$out.rc"; } 2>&1 | tee "$out"
+# The output goes to $out for the count, and to TALLY.log (kept after the
+# suite, for the curious); the terminal gets it only when the step fails,
+# or as it comes with V=1 (`make V=1 test-c`).
+if [ "${V:-}" = 1 ]; then
+    echo "-- $*"
+    { env "$@"; echo $? > "$out.rc"; } 2>&1 | tee "$out"
+else
+    { env "$@"; echo $? > "$out.rc"; } > "$out" 2>&1
+fi
+{ echo "-- $*"; cat "$out"; } >> "$tally.log"
 rc=$(cat "$out.rc" 2>/dev/null || echo 1)
 line=$(grep -E "$count_re" "$out" | tail -n 1)
 if [ -n "$line" ]; then
@@ -60,8 +68,12 @@ elif [ "$rc" -eq 0 ]; then
 else
     p=0 f=1
 fi
-if [ "$rc" -ne 0 ]; then
-    echo "suite-step: FAILED (exit $rc): $*"
+if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
+    if [ "${V:-}" != 1 ]; then
+        echo "-- $*"
+        cat "$out"
+    fi
+    [ "$rc" -eq 0 ] || echo "suite-step: FAILED (exit $rc): $*"
 fi
 echo "$p $f" >> "$tally"
 exit 0
