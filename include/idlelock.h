@@ -478,8 +478,8 @@ typedef void (*idlelock_listener_fn)(void *ctx, const idlelock_snapshot *snapsho
 /* durable step takes an exclusive flock on `<path>.lock` (never renamed or */
 /* deleted by the library; it also holds the rollback mark, below), waiting */
 /* at most 2000 ms for another process; other calls on the same handle      */
-/* wait for a durable step to finish. Since 1.2.2 a step then also takes   */
-/* an flock on the store's folder (where the file system can lock one,    */
+/* wait for a durable step to finish. Since 1.2.2 a step then also takes    */
+/* an flock on the store's folder (where the file system can lock one,      */
 /* and no other open file holds it past the same 2000 ms: anyone who may    */
 /* read the folder can flock it, and that never stops a step), which a      */
 /* cleanup tool that deletes `*.lock` files cannot take away, and           */

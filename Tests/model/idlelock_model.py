@@ -548,6 +548,10 @@ class Model:
     # Locks taken during the current call (their save fails on a damaged
     # store).
     locks_in_call: int = 0
+    # A clock step this handle saw that the store could not be told of (a
+    # damaged store): told at the end of a later call whose write succeeds,
+    # or made moot by a passcode entry.
+    step_untold: bool = False
     # The library's own prompts (host checks) have keys below zero.
     host_checks: int = 0
     # The last saved activity this handle knows: read at create, then each
@@ -888,11 +892,17 @@ class Model:
         boot is recorded as unknown (passcode_entered_at IDLELOCK_NEVER,
         docs/STORE_FORMAT.md) in the durable step that saves the call's lock
         (or its own one), whatever this handle remembers of it: another
-        process may have renewed it meanwhile. Best effort, no status of its
-        own; this handle never trusts that entry again. Like every durable
-        step it re-reads the store first (what other processes changed is
-        taken on)."""
+        process may have renewed it meanwhile. No status of its own; this
+        handle never trusts that entry again. Like every durable step it
+        re-reads the store first (what other processes changed is taken
+        on). A store that cannot be written (damaged) is told at the end of
+        a later call whose write succeeds (`finish_call`): the step is not
+        dropped."""
         store = self.store
+        if store is not None and store.damaged:
+            self.step_untold = True
+            return
+        self.step_untold = False
         if store is None or not store.writable():
             return
         self._absorb()
@@ -1124,6 +1134,8 @@ class Model:
         with the state LOCKED". Only a damaged store makes a save fail here
         (an absent one has nothing to save to)."""
         locked, self.locks_in_call = self.locks_in_call, 0
+        if self.step_untold:
+            self._tell_store_of_step()
         store = self.store
         if (status == Status.OK and locked and store is not None and store.damaged
                 and self.engaged and self.state != State.UNLOCKED):
@@ -1372,6 +1384,7 @@ class Model:
         self.entered_this_boot = True
         self.entered_at = at
         self.distrusted = None
+        self.step_untold = False  # a new entry: the step's is moot
         self.bio_uses = 0
         if self.store is not None:
             self.store.passcode_entered_at = at

@@ -2340,6 +2340,36 @@ FIXED += [
         "(found by the model's long profile). The delay now counts down what "
         "it had left from the landing reading.",
     ),
+    (
+        Case(
+            "a_step_seen_while_the_store_was_damaged_was_dropped",
+            mode="store",
+            origin=1_000_000,
+            config=dict(BASE, idle_after_ms=1, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0, grace_ms=0,
+                        max_attempts=1, lock_on_start=1, passcode_max_age_ms=3_600_000, authenticator=1),
+            steps=[
+                ("set_passcode", "2468"),
+                ("damage_store", "short"),
+                ("clock", 1),
+                ("unlock", b""),
+                ("clock", -1),  # a step back, seen while the store cannot be written
+                ("biometric_finish", 0, "ok"),
+                ("repair_store",),
+                ("background",),  # the first call whose write succeeds tells the store
+                ("restart", dict(BASE, idle_after_ms=1, background_after_ms=SAME_AS_IDLE, inactive_after_ms=0,
+                                 grace_ms=0, max_attempts=1, lock_on_start=1, passcode_max_age_ms=3_600_000,
+                                 authenticator=1)),
+                ("expect", dict(is_passcode_required=1)),
+            ],
+        ),
+        "header (\"The store\", clock steps; 1.2.2): a step is told to the "
+        "store at the first call whose write succeeds. The library marked it "
+        "told before the write, so a step seen while the store could not be "
+        "written was dropped, and a process started after the store came back "
+        "trusted the entry from before the step (found by the red team; the "
+        "model's default run found this sequence once the library was fixed "
+        "and the model was not).",
+    ),
 ]
 
 CASES = CASES + [case for case, _ in FIXED]
