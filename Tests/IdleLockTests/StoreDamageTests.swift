@@ -205,7 +205,9 @@ struct StorePathDamageTests {
     }
 
     @Test(arguments: [(String(repeating: "a", count: 4001), "longer than 4000 bytes"),
-                      ("/tmp/.", "names a folder"), ("/tmp/..", "names a folder")])
+                      ("/tmp/.", "names a folder"), ("/tmp/..", "names a folder"),
+                      ("/tmp/", "names a folder"), ("", "is empty"),
+                      ("/tmp/" + String(repeating: "n", count: 245), "is 245 bytes; at most 244")])
     func aBadStorePathIsRefused(_ path: String, _ message: String) {
         let lock = StoredLock(path, clock: FakeClock())
         #expect(lock.status == IDLELOCK_ERR_INVALID_ARGUMENT)
