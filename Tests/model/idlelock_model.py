@@ -1267,6 +1267,9 @@ class Model:
         if not self._hands_out():
             return Status.SESSION_LOCKED
         self.bio_wrap = None  # "turns the biometric shortcut off"
+        # The new passcode is activity before its requests are voided: an
+        # idle lock a voided prompt deferred is judged from it (1.2.2).
+        self.last_activity = now
         # Header: "a new passcode (idlelock_set_passcode [...]) [voids] every
         # open request and end[s] its prompt".
         self._void_requests()
