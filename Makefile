@@ -140,9 +140,9 @@ lib: $(LIB)
 # (Tests/c/<suite>/). The source lists are variables so that other rules
 # (the sanitized builds in mk/verify.mk, cross builds) reuse them.
 TEST_ABI_SOURCES   := $(sort $(wildcard Tests/c/test_abi/*.c))
-TEST_ABI_HEADERS   := $(sort $(wildcard Tests/c/test_abi/*.h))
+TEST_ABI_HEADERS   := $(sort $(wildcard Tests/c/test_abi/*.h)) Tests/c/areas.h
 TEST_STORE_SOURCES := $(sort $(wildcard Tests/c/test_store/*.c))
-TEST_STORE_HEADERS := $(sort $(wildcard Tests/c/test_store/*.h))
+TEST_STORE_HEADERS := $(sort $(wildcard Tests/c/test_store/*.h)) Tests/c/areas.h
 
 $(BUILD)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_ABI_SOURCES) $(CLINK) -o $@

@@ -36,14 +36,11 @@
  *      -Wl,-rpath,$PWD/build -lpthread -o build/test_abi
  */
 #include "harness.h"
+#include "../areas.h"
 
-/* The areas in the order they run; `build/test_abi NAME...` runs only
- * those named (libuv's `run-tests NAME`), `build/test_abi --list` lists
- * them. */
-static const struct area {
-    const char *name;
-    void (*run)(void);
-} areas[] = {
+/* The areas in the order they run (`build/test_abi NAME...`, `--list`:
+ * Tests/c/areas.h). */
+static const struct test_area areas[] = {
     {"versions", test_versions},
     {"status_names", test_status_names},
     {"null_handle", test_null_handle},
@@ -84,26 +81,9 @@ static const struct area {
 int main(int argc, char **argv)
 {
     int chosen[AREA_COUNT];
-    int any_chosen = 0;
-    size_t a;
-    int i;
-    memset(chosen, 0, sizeof chosen);
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--list") == 0) {
-            for (a = 0; a < AREA_COUNT; a++) printf("%s\n", areas[a].name);
-            return 0;
-        }
-        for (a = 0; a < AREA_COUNT && strcmp(argv[i], areas[a].name) != 0; a++) {
-        }
-        if (a == AREA_COUNT) {
-            printf("test_abi: no area named '%s' (--list lists them)\n", argv[i]);
-            return 2;
-        }
-        chosen[a] = 1;
-        any_chosen = 1;
-    }
-    for (a = 0; a < AREA_COUNT; a++)
-        if (!any_chosen || chosen[a]) areas[a].run();
+    int status = test_areas_choose("test_abi", areas, AREA_COUNT, argc, argv, chosen, NULL);
+    if (status >= 0) return status;
+    test_areas_run(areas, AREA_COUNT, chosen);
     printf("%u passed, %u failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

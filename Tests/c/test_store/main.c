@@ -78,6 +78,7 @@
  *   build/test_store
  */
 #include "harness.h"
+#include "../areas.h"
 
 static void remove_tmpdir(void)
 {
@@ -102,13 +103,9 @@ static void run_kill(void)
     test_kill(run_seed, iterations > 0 ? iterations : T4_ITERATIONS);
 }
 
-/* The areas in the order they run; `build/test_store NAME...` runs only
- * those named (libuv's `run-tests NAME`), `build/test_store --list` lists
- * them. */
-static const struct area {
-    const char *name;
-    void (*run)(void);
-} areas[] = {
+/* The areas in the order they run (`build/test_store [-v] NAME...`,
+ * `--list`: Tests/c/areas.h). */
+static const struct test_area areas[] = {
     {"shared_count", test_shared_count},
     {"concurrent", test_concurrent},
     {"cross_process", test_cross_process},
@@ -134,29 +131,9 @@ int main(int argc, char **argv)
     const char *timeout_env = getenv("IDLELOCK_TEST_TIMEOUT");
     struct sigaction sa;
     int chosen[AREA_COUNT];
-    int any_chosen = 0;
-    size_t a;
-    int i;
+    int status = test_areas_choose("test_store", areas, AREA_COUNT, argc, argv, chosen, &verbose);
 
-    memset(chosen, 0, sizeof chosen);
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-v") == 0) {
-            verbose = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "--list") == 0) {
-            for (a = 0; a < AREA_COUNT; a++) printf("%s\n", areas[a].name);
-            return 0;
-        }
-        for (a = 0; a < AREA_COUNT && strcmp(argv[i], areas[a].name) != 0; a++) {
-        }
-        if (a == AREA_COUNT) {
-            printf("test_store: no area named '%s' (--list lists them)\n", argv[i]);
-            return 2;
-        }
-        chosen[a] = 1;
-        any_chosen = 1;
-    }
+    if (status >= 0) return status;
     if (env != NULL && *env != '\0') seed = (unsigned)strtoul(env, NULL, 10);
     run_seed = seed;
 
@@ -176,8 +153,7 @@ int main(int argc, char **argv)
     printf("test_store: seed %u\n", seed);
     fflush(stdout);
 
-    for (a = 0; a < AREA_COUNT; a++)
-        if (!any_chosen || chosen[a]) areas[a].run();
+    test_areas_run(areas, AREA_COUNT, chosen);
 
     remove_tmpdir();
     printf("%u passed, %u failed\n", passed, failed);
