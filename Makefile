@@ -214,7 +214,7 @@ CHECK_SUITES := check-layers test-swift test-c test-traces test-python
 .PHONY: check
 check: c-test-deps lib
 	@$(PYTHON) -c "import pytest, hypothesis" 2>/dev/null || sh scripts/install-deps.sh --test-python
-	@MAKE="$(MAKE)" TEST_LABEL="make check" TEST_JOBS=2 IDLELOCK_TEST_KILLS=20 TRACES_VALGRIND=0 \
+	@MAKE="$(MAKE) RESULTS=$(BUILD)/check-results" TEST_LABEL="make check" TEST_JOBS=2 IDLELOCK_TEST_KILLS=20 TRACES_VALGRIND=0 \
 	    sh scripts/make-test.sh $(BUILD)/check-results $(CHECK_SUITES)
 
 # The suites `make test` runs, one per line.

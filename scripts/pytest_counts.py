@@ -22,9 +22,11 @@ def pytest_unconfigure(config: Any) -> None:
 
 
 def pytest_report_teststatus(report: Any, config: Any) -> Any:
-    """A passed test prints nothing (no progress dot): a suite that passes
-    says only its count line. Failures, errors and skips keep pytest's
-    letters and reports."""
+    """A passed or skipped test prints nothing (no progress letter): a
+    suite that passes says only its count line (`-rs` lists the skips).
+    Failures and errors keep pytest's letters and reports."""
     if report.when == "call" and report.passed:
         return "passed", "", "PASSED"
+    if report.skipped:
+        return "skipped", "", "SKIPPED"
     return None

@@ -22,8 +22,9 @@ mkdir -p "$(dirname "$log")"
 swift test --disable-xctest "$@" > "$log" 2>&1
 rc=$?
 grep -v -E '^(\[[0-9]+/[0-9]+\] |Building for |Build complete!|Planning build|◇ |↳ |✔ Suite |✔ Test .* passed after |(✔|✘) Test run with )' "$log" || true
-# The run's last line, whether it passed or failed, ends the shown output.
-grep -E '^(✔|✘) Test run with ' "$log" | tail -n 1
+# A failed run's last line ends the shown output (a passing run shows only
+# the count below).
+grep -E '^✘ Test run with ' "$log" | tail -n 1
 run=$(grep -E '^(✔|✘) Test run with [0-9]+ tests? ' "$log" | tail -n 1)
 failed=$(grep -E '^✘ Test .* failed after ' "$log" | grep -c -v -E '^✘ Test run with ')
 skipped=$(grep -c -E '^➜ Test .* skipped' "$log")
