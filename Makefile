@@ -20,7 +20,7 @@
 # prints the commands too.
 #
 # Test suites. `make test` builds the library, then runs each target named
-# in TEST_SUITES as `make <suite>` (scripts/make-test.sh), in order, also
+# in TEST_SUITES as `make <suite>` (scripts/run-suites.sh), in order, also
 # after one failed; it ends with one table of every suite's last
 # "N passed, N failed" line (logs in build/results/) and fails when a suite
 # exited non-zero, printed no such line, or counted a failure. A suite is a
@@ -28,7 +28,7 @@
 #   - ends with one line "N passed, N failed" (a program that prints it,
 #     pytest with -p pytest_counts, Swift through scripts/swift-test.sh, or
 #     several commands, each as `$(STEP) command`, between `@$(STEPS_BEGIN)`
-#     and `@$(STEPS_END)`, which add their counts: scripts/suite-step.sh),
+#     and `@$(STEPS_END)`, which add their counts: scripts/run-suites.sh),
 #   - says nothing else when it passes, and
 #   - plugs in with one line in its mk file:  TEST_SUITES += test-<name>
 # (`make test-<name>` alone runs it too, and fails when it fails).
@@ -167,7 +167,10 @@ demo: deps lib $(BUILD)/idlelock-replay
 # The suites of this file; each mk/*.mk appends its own (verification
 # machinery, benchmarks, bindings).
 RESULTS     := $(BUILD)/results
-TEST_SUITES := check-layers check-licence test-install-deps test-swift test-swift-tsan test-swift-asan test-c test-traces
+# (The Swift unit tests run once in `make test`, under AddressSanitizer,
+# test-swift-asan, and once more under ThreadSanitizer for the races;
+# test-swift, the same tests in a plain debug build, is `make check`'s.)
+TEST_SUITES := check-layers check-licence test-install-deps test-swift-tsan test-swift-asan test-c test-traces
 # The Python package's tests; the source tarball (mk/dist.mk) carries the
 # library without the bindings, and so without this suite.
 ifneq ($(wildcard bindings/python/tests),)
@@ -182,10 +185,10 @@ PYTEST_QUIET = -qq -o console_output_style=classic
 # A suite of several commands: `@$(STEPS_BEGIN)`, then `$(STEP) command`
 # for each, then `@$(STEPS_END)` (see the header).
 STEPS_BEGIN = rm -f $(RESULTS)/$@.steps $(RESULTS)/$@.steps.log
-STEP        = @V=$(V) sh scripts/suite-step.sh $(RESULTS)/$@.steps
-STEPS_END   = sh scripts/suite-step.sh --end $(RESULTS)/$@.steps
+STEP        = @V=$(V) sh scripts/run-suites.sh step $(RESULTS)/$@.steps
+STEPS_END   = sh scripts/run-suites.sh end $(RESULTS)/$@.steps
 
-# TEST_JOBS: how many suites run at once (scripts/make-test.sh): 2 by
+# TEST_JOBS: how many suites run at once (scripts/run-suites.sh): 2 by
 # default, a machine's two cores busy (most suites keep one core busy:
 # qemu, a JVM, CPython, valgrind). The suites' own time limits (test_store's
 # alarm, test-cross's per-run limit, the fuzzers' per-input limit) leave
@@ -196,11 +199,11 @@ TEST_JOBS ?= 2
 # The longest suites start first, so that two at a time end together
 # (docs/TESTING.md has each suite's time); the table lists the suites in
 # the order they ran.
-SLOW_SUITES := test-cross test-android test-model test-swift test-swift-tsan test-swift-asan test-nuget
+SLOW_SUITES := test-cross test-android test-model test-swift-tsan test-swift-asan test-nuget
 TEST_ORDER   = $(filter $(SLOW_SUITES),$(TEST_SUITES)) $(filter-out $(SLOW_SUITES),$(TEST_SUITES))
 
 test: test-deps lib
-	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) sh scripts/make-test.sh $(RESULTS) $(TEST_ORDER)
+	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) sh scripts/run-suites.sh make $(RESULTS) $(TEST_ORDER)
 
 # `make check`: what to run before every commit (docs/TESTING.md, "Before
 # you commit"): the layers, the Swift unit tests, the C suites, every
@@ -215,7 +218,7 @@ CHECK_SUITES := check-layers test-swift test-c test-traces test-python
 check: c-test-deps lib
 	@$(PYTHON) -c "import pytest, hypothesis" 2>/dev/null || sh scripts/install-deps.sh --test-python
 	@MAKE="$(MAKE) RESULTS=$(BUILD)/check-results" TEST_LABEL="make check" TEST_JOBS=2 IDLELOCK_TEST_KILLS=20 TRACES_VALGRIND=0 \
-	    sh scripts/make-test.sh $(BUILD)/check-results $(CHECK_SUITES)
+	    sh scripts/run-suites.sh make $(BUILD)/check-results $(CHECK_SUITES)
 
 # The suites `make test` runs, one per line.
 list-suites:
@@ -240,13 +243,13 @@ test-swift:
 test-sanitizers: test-swift-tsan test-swift-asan
 
 test-swift-tsan:
-	SWIFT_BACKTRACE=enable=no \
+	@SWIFT_BACKTRACE=enable=no \
 	    sh scripts/swift-test.sh $(BUILD)/swift-test/tsan.log --sanitize=thread --scratch-path .build/sanitize-thread
 
 test-swift-asan:
-	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tests/lsan.supp):print_suppressions=0 \
+	@SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tests/lsan.supp):print_suppressions=0 \
 	    sh scripts/swift-test.sh $(BUILD)/swift-test/asan.log --sanitize=address --scratch-path .build/sanitize-address \
-	    -Xswiftc -use-ld=lld
+	    -Xswiftc -use-ld=lld -Xswiftc -warnings-as-errors
 
 # The shipped library's exports, the header as C99 and as C++11, the C
 # suites (Tests/c/), and the README's C example.

@@ -52,7 +52,9 @@ dist:
 	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
 
 test-dist: c-test-deps dist
-	@sh scripts/test-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(BUILD)/test-dist
+	@$(STEPS_BEGIN)
+	$(STEP) sh scripts/test-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(BUILD)/test-dist
+	@$(STEPS_END)
 
 ifneq ($(wildcard .git),)
 TEST_SUITES += test-dist

@@ -157,7 +157,9 @@ rock: test-deps rock-libs
 	@$(MAKE) -s --no-print-directory $(ROCKS) $(ROCKSPEC) $(SRC_ROCK)
 
 test-rock: rock
-	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))" \
+	@$(STEPS_BEGIN)
+	$(STEP) PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/test-rock.sh "$(LUAJIT)" "$(LUAROCKS)" $(VERSION) $(ROCK_DIST) "$(foreach c,$(ROCK_CPUS),$(c):$(rock_arch_$(c)):$(call cross_strip,$(c)))" \
 	    $(abspath $(ROCKSPEC_BINARY))
+	@$(STEPS_END)
 
 TEST_SUITES += test-rock

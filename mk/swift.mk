@@ -12,7 +12,10 @@
 #                                 tool's output, byte for byte; then the
 #                                 README's example type-checked against the
 #                                 built module
-#   make test-swift-api-tsan  the same tests under ThreadSanitizer
+#   make test-swift-api-tsan  the same tests under ThreadSanitizer, and
+#                                 the README's example type-checked: what
+#                                 `make test` runs (the tests once, with
+#                                 the races checked)
 #
 # The Apple-only files (Sources/IdleLockKit/Apple/: the Keychain and
 # LocalAuthentication adapter, the SwiftUI modifiers) do not compile here;
@@ -35,7 +38,10 @@ test-swift-api: lib $(BUILD)/idlelock-replay
 	@$(STEPS_END)
 
 test-swift-api-tsan: lib $(BUILD)/idlelock-replay
-	@$(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/api-tsan.log $(SWIFT_BINDING_LINK) \
+	@$(STEPS_BEGIN)
+	$(STEP) $(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/api-tsan.log $(SWIFT_BINDING_LINK) \
 	    --sanitize=thread --scratch-path $(BUILD)/swift-api-tsan
+	$(STEP) sh $(SWIFT_BINDING)/Tests/typecheck-readme.sh $(SWIFTC) $(BUILD)/swift-api-tsan $(SWIFT_BINDING)/README.md
+	@$(STEPS_END)
 
-TEST_SUITES += test-swift-api test-swift-api-tsan
+TEST_SUITES += test-swift-api-tsan

@@ -104,7 +104,9 @@ define run_fuzzers
 endef
 
 fuzz-smoke: fuzz-build
-	$(call run_fuzzers,$(FUZZ_SMOKE_SECONDS))
+	@$(STEPS_BEGIN)
+	$(STEP) $(MAKE) -s --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+	@$(STEPS_END)
 
 fuzz: fuzz-build
 	$(call run_fuzzers,$(FUZZ_SECONDS))
@@ -138,7 +140,7 @@ $(ASAN_DIR)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_ke
 	$(SAN_LINK) -lsodium
 
 test-c-sanitized: c-test-deps lib $(SANITIZED_C)
-	@cat $(ASAN_DIR)/MODE.txt | sed 's/^/test-c-sanitized: library /'
+	@[ "$(V)" != 1 ] || sed 's/^/test-c-sanitized: library /' $(ASAN_DIR)/MODE.txt
 	@$(STEPS_BEGIN)
 	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_abi
 	$(STEP) $(SAN_ENV) IDLELOCK_TEST_KILLS=50 $(ASAN_DIR)/test_store
@@ -151,7 +153,9 @@ $(BUILD)/test_hygiene: Tests/c/test_hygiene.c $(HEADER) $(LIB)
 	$(CC) $(CWARN) -O1 -Iinclude $< $(CLINK) -o $@
 
 test-hygiene: lib $(BUILD)/test_hygiene
-	$(BUILD)/test_hygiene
+	@$(STEPS_BEGIN)
+	$(STEP) $(BUILD)/test_hygiene
+	@$(STEPS_END)
 
 # ------------------------------------------------------------ ABI baseline
 

@@ -156,7 +156,9 @@ test-sdist: sdist
 TEST_SUITES += test-sdist
 
 test-wheel: wheel $(BUILD)/idlelock-replay
-	@IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) \
+	@$(STEPS_BEGIN)
+	$(STEP) IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) \
 	    sh scripts/test-wheel.sh $(PYTHON) $(WHEEL_DIR) "$(WHEEL_CPUS)" $(VERSION)
+	@$(STEPS_END)
 
 TEST_SUITES += test-wheel

@@ -30,3 +30,35 @@ def pytest_report_teststatus(report: Any, config: Any) -> Any:
     if report.skipped:
         return "skipped", "", "SKIPPED"
     return None
+
+
+def _no_blank_line(reporter: Any) -> Any:
+    """The terminal writer's line(), without the empty line pytest writes
+    when a session ends (its progress line's end: with no progress letter,
+    a passing suite would print one blank line before its count)."""
+    original = reporter._tw.line
+
+    def line(s: str = "", **markup: Any) -> None:
+        if s:
+            original(s, **markup)
+
+    return original, line
+
+
+try:
+    import pytest as _pytest
+
+    @_pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_sessionfinish(session: Any, exitstatus: Any) -> Any:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None or getattr(reporter, "_tw", None) is None or session.testsfailed:
+            yield
+            return
+        original, quiet = _no_blank_line(reporter)
+        reporter._tw.line = quiet
+        try:
+            yield
+        finally:
+            reporter._tw.line = original
+except ImportError:  # pragma: no cover - loaded only by pytest
+    pass

@@ -1,68 +1,302 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Runs test suites JOBS at a time and reports them in the order given:
+# run-suites.sh: the one test runner. A suite, a part of a suite and a
+# step of one each end with the line "N passed, N failed"; this script
+# runs them, keeps their output, and adds their counts up (docs/TESTING.md).
 #
-#   run-suites.sh LABEL LOGDIR JOBS TIMEOUT < suites
+#   run-suites.sh make RESULTS SUITE...
+#       `make test` and `make check`: builds what the suites' rules list as
+#       prerequisites (one make, TEST_JOBS wide: make knows what they share,
+#       so nothing is built twice at once; a build that fails there fails
+#       again, shown, in its suite), then runs `$MAKE SUITE` for each,
+#       TEST_JOBS at once (environment, default 1), in the order given, also
+#       after one failed. The output is the same for any TEST_JOBS: each
+#       suite's in turn, the first one not yet shown followed live. Ends
+#       with one table of every suite's last count line (TEST_LABEL names
+#       it, default "make test") and exits 1 when a suite exited non-zero,
+#       printed no count line, or counted a failure. Kept in RESULTS:
+#       SUITE.log, its output; SUITE, its exit status and count line;
+#       build.log, the build's output; times.tsv, one line per suite and one
+#       named "build": its name, its wall time and the CPU time its
+#       processes used (user + system), in seconds (which suites to look at
+#       when `make test` grows slow, and which mostly wait: CPU well under
+#       wall).
 #
-# Each line of stdin is "NAME|COMMAND" (COMMAND runs under sh from the
-# current folder, its output into LOGDIR/<n>.log, killed after TIMEOUT
-# seconds). Prints per suite its own summary ("N passed, N failed", or the
-# replay tool's "... N expects, N failed") and any "skip" or "info" line it
-# printed;
-# a suite that failed also gets its FAIL lines or, without any, the tail of
-# its log. Ends with the checks of all suites added up: "N passed, N failed"
-# (a suite that failed without a count adds one failure).
+#   run-suites.sh each LABEL LOGDIR JOBS TIMEOUT < parts
+#       One suite made of parts that may run at once (test-cross: each
+#       program on each CPU). Each line of stdin is "NAME|COMMAND" (COMMAND
+#       runs under sh from the current folder, killed after TIMEOUT
+#       seconds), JOBS at a time. A passing suite prints its parts' skip
+#       lines and one count line, its parts' counts added up (the replay
+#       tool's "... N expects, N failed" counts as its expects); a part
+#       that failed is shown with its FAIL lines or the tail of its log.
+#       LOGDIR/<n>.log holds each part's output, LOGDIR/summary one line
+#       per part (V=1 prints it).
+#
+#   run-suites.sh step TALLY COMMAND [ARG...]
+#       One step of a suite of several (the Makefile's $(STEP)): runs
+#       COMMAND (through env, so it may start with VAR=value words) and
+#       adds its counts to TALLY (a step without a count line is one check,
+#       passed when it exits 0). Shows the step and its output only when it
+#       fails (V=1: always, as it runs); TALLY.log keeps every step's. A
+#       failed step does not stop the suite's others: `end` reports it.
+#   run-suites.sh end TALLY
+#       The suite's count line, its steps' counts added up; fails when a
+#       step failed or none ran. TALLY is removed.
+#
+# One rule for every count: a run's last "N passed, N failed" line, and a
+# run that exits non-zero while claiming no failure counts one.
 set -u
-label="$1"; logdir="$2"; jobs="$3"; limit="$4"
-rm -rf "$logdir"
-mkdir -p "$logdir"
-n=0
-while IFS='|' read -r name command; do
-    [ -n "$name" ] || continue
-    n=$((n + 1))
-    id=$(printf '%03d' "$n")
-    printf '%s\n' "$name" > "$logdir/$id.name"
-    printf '%s\n' "$command" > "$logdir/$id.cmd"
-done
-start=$(date +%s)
-ls "$logdir"/*.cmd | xargs -P "$jobs" -n 1 sh -c '
-    limit="$1"; cmd="$2"; base="${cmd%.cmd}"; start=$(date +%s)
-    timeout -k 10 "$limit" sh "$cmd" > "$base.log" 2>&1
-    echo $? > "$base.rc"
-    echo $(( $(date +%s) - start )) > "$base.time"' run-suite "$limit"
+count_re='[0-9][0-9]* passed, [0-9][0-9]* failed$'
 
-total_passed=0
-total_failed=0
-suites_failed=0
-for cmd in "$logdir"/*.cmd; do
-    base="${cmd%.cmd}"
-    name=$(cat "$base.name")
-    rc=$(cat "$base.rc" 2>/dev/null || echo 125)
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$base.log" | tail -n 1)
+# counts FILE RC: sets passed, failed and line from FILE's last count line
+# (line empty when it has none: passed and failed are then 0), then adds
+# the failure a non-zero RC owes.
+counts() {
+    line=$(grep -E "$count_re" "$1" | tail -n 1)
+    passed=0 failed=0
     if [ -n "$line" ]; then
-        p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed}
+        passed=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, [0-9]+ failed$/\2/')
+        failed=$(echo "$line" | sed -E 's/^.* ([0-9]+) failed$/\1/')
+        line=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+ passed, [0-9]+ failed)$/\2/')
     else
-        replay=$(grep -E '^idlelock-replay: .* ([0-9]+) expects, ([0-9]+) failed$' "$base.log" | tail -n 1)
+        replay=$(grep -E '^idlelock-replay: .* [0-9]+ expects, [0-9]+ failed$' "$1" | tail -n 1)
         if [ -n "$replay" ]; then
-            f=${replay##*expects, }; f=${f%% failed}
-            e=${replay% expects*}; e=${e##* }
-            p=$((e - f)); line="$replay"
-        else
-            p=0; f=0; line="(no summary line)"
+            failed=$(echo "$replay" | sed -E 's/^.* ([0-9]+) failed$/\1/')
+            expects=$(echo "$replay" | sed -E 's/^.* ([0-9]+) expects, [0-9]+ failed$/\1/')
+            passed=$((expects - failed))
+            line=$replay
         fi
     fi
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-    [ "$rc" -eq 124 ] && line="$line; TIMED OUT after $limit s"
-    total_passed=$((total_passed + p)); total_failed=$((total_failed + f))
-    line="$line ($(cat "$base.time" 2>/dev/null || echo ?) s)"
-    if [ "$rc" -eq 0 ]; then echo "ok   $name: $line"; else suites_failed=$((suites_failed + 1)); echo "FAIL $name: $line, exit $rc"; fi
-    grep -E '^(skip|info) ' "$base.log" | sed 's/^/     /'
-    if [ "$rc" -ne 0 ]; then
-        if grep -qE '^FAIL' "$base.log"; then grep -E -A3 '^FAIL' "$base.log" | head -n 60 | sed 's/^/     /'
-        else tail -n 30 "$base.log" | sed 's/^/     /'; fi
-        echo "     (whole log: $base.log)"
+    if [ "$2" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+}
+
+# job TIMEOUT BASE (the runner's own worker, one per suite or part):
+# BASE.pid when it starts, then `sh BASE.cmd` (killed after TIMEOUT
+# seconds, 0: never) with its output in BASE.log, "WALL CPU" in seconds in
+# BASE.time (CPU from `times`: the children this shell waited for), and its
+# exit status in BASE.rc, last.
+if [ "${1:-}" = job ]; then
+    limit=$2 base=$3
+    echo $$ > "$base.pid"
+    start=$(date +%s)
+    if [ "$limit" -gt 0 ]; then
+        timeout -k 10 "$limit" sh "$base.cmd" > "$base.log" 2>&1
+    else
+        sh "$base.cmd" > "$base.log" 2>&1
     fi
-done
-echo "$label: $n suites, $suites_failed failed, $(( $(date +%s) - start )) s"
-echo "$total_passed passed, $total_failed failed"
-[ "$suites_failed" -eq 0 ]
+    rc=$?
+    wall=$(( $(date +%s) - start ))
+    # `times` in this shell, not in a pipeline's subshell (which has waited
+    # for no one): its second line is the children's "user system".
+    times > "$base.time"
+    cpu=$(sed -n '2{s/m/ /g;s/s//g;p;}' "$base.time" | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 + 0.5 }')
+    echo "$wall $cpu" > "$base.time"
+    echo "$rc" > "$base.rc"
+    exit 0
+fi
+
+# start JOBS TIMEOUT BASE...: runs every BASE.cmd, JOBS at a time, in the
+# background ($runners waits for them all).
+start() {
+    jobs=$1 limit=$2
+    shift 2
+    printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" job "$limit" 2>/dev/null &
+    runners=$!
+}
+# waitfor FILE: until FILE exists or the runners are gone.
+waitfor() { until [ -f "$1" ]; do kill -0 "$runners" 2>/dev/null || break; sleep 1; done; }
+
+jobs_of() {
+    case $1 in
+        ''|*[!0-9]*|0) echo "run-suites: TEST_JOBS must be a number from 1 up, not \"$1\"" >&2; exit 2 ;;
+    esac
+}
+
+mode=${1:-}
+[ $# -gt 0 ] && shift
+case $mode in
+step)
+    tally=$1
+    shift
+    mkdir -p "$(dirname "$tally")"
+    out=$(mktemp "${TMPDIR:-/tmp}/run-suites.XXXXXX")
+    trap 'rm -f "$out" "$out.rc"' EXIT
+    if [ "${V:-}" = 1 ]; then
+        echo "-- $*"
+        { env "$@"; echo $? > "$out.rc"; } 2>&1 | tee "$out"
+    else
+        { env "$@"; echo $? > "$out.rc"; } > "$out" 2>&1
+    fi
+    { echo "-- $*"; cat "$out"; } >> "$tally.log"
+    rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+    counts "$out" "$rc"
+    if [ -z "$line" ]; then
+        if [ "$rc" -eq 0 ]; then passed=1; else failed=1; fi
+    fi
+    if [ "$rc" -ne 0 ] || [ "$failed" -ne 0 ]; then
+        if [ "${V:-}" != 1 ]; then
+            echo "-- $*"
+            cat "$out"
+        fi
+        [ "$rc" -eq 0 ] || echo "run-suites: step FAILED (exit $rc): $*"
+    fi
+    echo "$passed $failed" >> "$tally"
+    ;;
+end)
+    tally=$1
+    p=0 f=0
+    if [ -f "$tally" ]; then
+        while read -r a b; do p=$((p + a)) f=$((f + b)); done < "$tally"
+        rm -f "$tally"
+    fi
+    if [ $((p + f)) -eq 0 ]; then
+        echo "run-suites: no step ran (tally $tally)" >&2
+        exit 1
+    fi
+    echo "$p passed, $f failed"
+    [ "$f" -eq 0 ]
+    ;;
+each)
+    label=$1 logdir=$2 jobs=$3 limit=$4
+    jobs_of "$jobs"
+    rm -rf "$logdir"
+    mkdir -p "$logdir"
+    n=0
+    bases=""
+    while IFS='|' read -r name command; do
+        [ -n "$name" ] || continue
+        n=$((n + 1))
+        base=$logdir/$(printf '%03d' "$n")
+        printf '%s\n' "$name" > "$base.name"
+        printf '%s\n' "$command" > "$base.cmd"
+        bases="$bases $base"
+    done
+    began=$(date +%s)
+    # shellcheck disable=SC2086
+    start "$jobs" "$limit" $bases
+    wait "$runners"
+    total_passed=0 total_failed=0 parts_failed=0
+    : > "$logdir/summary"
+    for base in $bases; do
+        name=$(cat "$base.name")
+        rc=$(cat "$base.rc" 2>/dev/null || echo 125)
+        counts "$base.log" "$rc"
+        [ -n "$line" ] || line="(no count line)"
+        [ "$rc" -eq 124 ] && line="$line; TIMED OUT after $limit s"
+        total_passed=$((total_passed + passed)) total_failed=$((total_failed + failed))
+        wall=$(cut -d' ' -f1 "$base.time" 2>/dev/null || echo '?')
+        if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ]; then
+            echo "ok   $name: $line ($wall s)" >> "$logdir/summary"
+        else
+            parts_failed=$((parts_failed + 1))
+            echo "FAIL $name: $line ($wall s), exit $rc" | tee -a "$logdir/summary"
+            if grep -qE '^FAIL' "$base.log"; then grep -E -A3 '^FAIL' "$base.log" | head -n 60 | sed 's/^/     /'
+            else tail -n 30 "$base.log" | sed 's/^/     /'; fi
+            echo "     (whole log: $base.log)"
+        fi
+        grep -E '^(skip|info) ' "$base.log" | sed 's/^/     /' >> "$logdir/summary"
+        grep -E '^skip ' "$base.log" | sed "s|^|$name: |"
+    done
+    echo "$label: $n parts, $parts_failed failed, $(( $(date +%s) - began )) s" >> "$logdir/summary"
+    [ "${V:-}" != 1 ] || cat "$logdir/summary"
+    echo "$total_passed passed, $total_failed failed"
+    [ "$parts_failed" -eq 0 ]
+    ;;
+make)
+    results=$1
+    shift
+    make=${MAKE:-make}
+    jobs=${TEST_JOBS:-1}
+    label=${TEST_LABEL:-make test}
+    jobs_of "$jobs"
+    rm -rf "$results"
+    mkdir -p "$results"
+    : > "$results/times.tsv"
+
+    # The suites' prerequisites that are not suites themselves, from make's
+    # database (the "# Files" part: one "target: prerequisites" line each).
+    prereqs=$($make --no-print-directory -pq .idlelock-make-test-no-such-goal 2>/dev/null | awk -v suites=" $* " '
+        /^# Files/ { files = 1 }
+        /^# (Finished Make data base|VPATH Search Paths)/ { files = 0 }
+        files && /^[^#\t][^:=]*:([^=]|$)/ {
+            target = $1; sub(/:$/, "", target)
+            if (index(suites, " " target " ") == 0) next
+            for (i = 2; i <= NF; i++) {
+                if ($i == "|") continue
+                if (index(suites, " " $i " ") == 0 && !seen[$i]++) print $i
+            }
+        }')
+    if [ -n "$prereqs" ]; then
+        echo "==== build (what the suites need, $jobs jobs at once; log: $results/build.log)"
+        # shellcheck disable=SC2086
+        echo "$make --no-print-directory -k -j$jobs" $prereqs > "$results/build.cmd"
+        : > "$results/build.log"
+        sh "$0" job 0 "$results/build" &
+        tail -n +1 -f --pid=$! "$results/build.log" | grep -v -E "^make(\[[0-9]+\])?: '.*' is up to date\.$"
+        wait
+        printf 'build\t%s\n' "$(tr ' ' '\t' < "$results/build.time")" >> "$results/times.tsv"
+        [ "$(cat "$results/build.rc")" -eq 0 ] \
+            || echo "run-suites: a build failed (above); the suites that need it fail and show why"
+        rm -f "$results/build.cmd" "$results/build.pid" "$results/build.rc" "$results/build.time"
+    fi
+
+    bases=""
+    for suite in "$@"; do
+        echo "$make --no-print-directory $suite" > "$results/$suite.cmd"
+        bases="$bases $results/$suite"
+    done
+    # shellcheck disable=SC2086
+    start "$jobs" 0 $bases
+    # The printer: each suite in order, followed live while it runs (a
+    # runner that died without its status counts as failed).
+    for suite in "$@"; do
+        base=$results/$suite
+        waitfor "$base.pid"
+        echo "==== $suite"
+        waitfor "$base.log"
+        tail -n +1 -f --pid="$(cat "$base.pid")" "$base.log" 2>/dev/null
+        waitfor "$base.rc"
+        [ -f "$base.rc" ] || { echo "run-suites: the runner of $suite ended without its status"; echo 1 > "$base.rc"; }
+        touch "$base.log"
+        rc=$(cat "$base.rc")
+        counts "$base.log" "$rc"
+        printf '%s\t%s\n' "$rc" "$line" > "$base"
+        times=$(tr ' ' '\t' < "$base.time" 2>/dev/null || printf '?\t?')
+        printf '%s\t%s\n' "$suite" "$times" >> "$results/times.tsv"
+        rm -f "$base.cmd" "$base.pid" "$base.rc" "$base.time"
+    done
+    wait "$runners"
+
+    total=0 bad=""
+    echo
+    echo "$label: every suite's result (logs in $results/)"
+    for suite in "$@"; do
+        total=$((total + 1))
+        rc=$(cut -f1 "$results/$suite")
+        counts "$results/$suite.log" "$rc"
+        if [ -z "$line" ]; then
+            verdict="FAILED: no \"N passed, N failed\" line (exit $rc)"
+        elif [ "$rc" -ne 0 ]; then
+            verdict="$line  FAILED (exit $rc)"
+        elif [ "$failed" -ne 0 ]; then
+            verdict="$line  FAILED"
+        else
+            verdict="$line"
+        fi
+        case $verdict in *FAILED*) bad="$bad $suite" ;; esac
+        printf '  %-20s %s\n' "$suite" "$verdict"
+    done
+    if [ -n "$bad" ]; then
+        # shellcheck disable=SC2086
+        set -- $bad
+        echo "$label: $# of $total suites FAILED:$bad"
+        exit 1
+    fi
+    echo "$label: all $total suites passed"
+    ;;
+*)
+    echo "usage: run-suites.sh make RESULTS SUITE... | each LABEL LOGDIR JOBS TIMEOUT | step TALLY COMMAND... | end TALLY" >&2
+    exit 2
+    ;;
+esac
