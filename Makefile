@@ -15,7 +15,7 @@
 # need); lib and install never run a package manager: a missing tool stops
 # them with the name of what to install (scripts/check-build-tools.sh), and
 # `make deps` installs it.
-# A build step prints one line ("  SWIFTC  build/libidlelock.so.1"), its
+# A build step prints one line ("  LINK    build/libidlelock.so.1"), its
 # tool's output kept in build/logs/ and shown when it fails; `make V=1`
 # prints the commands too.
 #
@@ -95,9 +95,13 @@ test-deps:
 	@sh scripts/install-deps.sh --test
 
 # The shipped library: Embedded Swift, whole-module, only idlelock_* exported.
-# mk/cross.mk builds the other CPUs with the same flags.
-SUPPORT_OBJECTS := $(BUILD)/support/last_error.o $(BUILD)/support/struct_sizes.o \
-                   $(BUILD)/support/scrub_registers.o $(BUILD)/support/glibc_floor.o
+# The native build is the host's target of the one compile recipe
+# (mk/target.mk), which the other CPUs' builds use too; its objects are in
+# build/obj/ (the x86-64 self-contained variant, mk/cross.mk, links these).
+include mk/target.mk
+NATIVE_OBJ      := $(BUILD)/obj
+SUPPORT_OBJECTS := $(NATIVE_OBJ)/last_error.o $(NATIVE_OBJ)/struct_sizes.o \
+                   $(NATIVE_OBJ)/scrub_registers.o $(NATIVE_OBJ)/glibc_floor.o
 # ILK_GLIBC_FLOOR: glibc_floor.c keeps the glibc floor at 2.17.
 SUPPORT_CFLAGS  := -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror -DILK_GLIBC_FLOOR \
                    -ISources/CIdleLockSupport/include -Iinclude
@@ -112,19 +116,25 @@ EMBEDDED_SWIFT_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-lib
                    -warnings-as-errors -module-name IdleLock \
                    -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC
 
-$(BUILD)/support/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER)
-	@mkdir -p $(BUILD)/support
-	$(BUILD_STEP) CC $@ $(CC) $(SUPPORT_CFLAGS) -c $< -o $@
+# The host as a target (mk/target.mk lists the variables): swiftc's and the
+# C compiler's own defaults. libpthread.so.0 in NEEDED: glibc before 2.34
+# has pthread_create there (glibc_floor.c); from 2.34 on it is an empty stub
+# every glibc ships.
+target_swift_native   :=
+target_cc_native      := $(CC)
+target_cflags_native  := $(SUPPORT_CFLAGS)
+target_inputs_native  :=
+target_order_native   := build-tools
+target_link_native    := $(CC)
+# gold: the linker swiftc's driver picks on Linux, which linked this
+# library until 1.2.1 (GNU ld's page padding makes it 8 KB larger).
+target_ldflags_native := -fuse-ld=gold
+NATIVE_LINK           := -lsodium -Wl,--no-as-needed -l:libpthread.so.0
+$(eval $(call target_compile_rules,native,$(NATIVE_OBJ)))
+$(eval $(call target_library_rule,native,$(LIB),$(SONAME),$(NATIVE_OBJ)/IdleLock.o $(SUPPORT_OBJECTS),$(NATIVE_LINK)))
 
-# libpthread.so.0 in NEEDED: glibc before 2.34 has pthread_create there
-# (glibc_floor.c); from 2.34 on it is an empty stub every glibc ships.
-$(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSystem/shim.h
-	$(BUILD_STEP) SWIFTC $@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) \
-	    -emit-library -o $@ $(SWIFT_SOURCES) $(SUPPORT_OBJECTS) \
-	    -Xlinker -soname=$(SONAME) -Xlinker --version-script=idlelock.map \
-	    -Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -lsodium \
-	    -Xlinker --no-as-needed -l:libpthread.so.0
-	@ln -sf $(SONAME) $(BUILD)/libidlelock.so
+$(BUILD)/libidlelock.so: $(LIB)
+	@ln -sf $(SONAME) $@
 
 # The tools the library needs, or a message naming the package (no
 # package manager runs here: `make deps` does that).
@@ -132,9 +142,9 @@ $(LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_OBJECTS) Sources/CSyst
 build-tools:
 	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC)
 
-$(SUPPORT_OBJECTS) $(LIB): | build-tools
+$(SUPPORT_OBJECTS): | build-tools
 
-lib: $(LIB)
+lib: $(LIB) $(BUILD)/libidlelock.so
 
 # The C suites: each is one executable built from its own folder
 # (Tests/c/<suite>/). The source lists are variables so that other rules
@@ -199,8 +209,8 @@ TEST_JOBS ?= 2
 # The longest suites start first, so that two at a time end together
 # (docs/TESTING.md has each suite's time); the table lists the suites in
 # the order they ran.
-SLOW_SUITES := test-cross test-android test-model test-swift-tsan test-swift-asan test-nuget
-TEST_ORDER   = $(filter $(SLOW_SUITES),$(TEST_SUITES)) $(filter-out $(SLOW_SUITES),$(TEST_SUITES))
+SLOW_SUITES := test-model test-cross test-swift-asan test-swift-tsan test-android test-java test-nuget
+TEST_ORDER   = $(foreach s,$(SLOW_SUITES),$(filter $(s),$(TEST_SUITES))) $(filter-out $(SLOW_SUITES),$(TEST_SUITES))
 
 test: test-deps lib
 	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) sh scripts/run-suites.sh make $(RESULTS) $(TEST_ORDER)

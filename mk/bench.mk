@@ -41,20 +41,20 @@ BENCH_HEADERS  := bench/bench.h bench/malloc_count.h
 # shared objects (ELF interposition).
 $(BENCH_BIN): $(BENCH_SOURCES) $(BENCH_HEADERS) $(HEADER) $(LIB)
 	@mkdir -p $(BENCH_DIR)
-	$(CC) $(BENCH_CFLAGS) $(BENCH_SOURCES) $(CLINK) -lsodium -rdynamic -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(BENCH_CFLAGS) $(BENCH_SOURCES) $(CLINK) -lsodium -rdynamic -o $@
 
 # Links neither libidlelock nor libsodium: it dlopens them.
 $(BENCH_PROBE): bench/dlopen_probe.c $(HEADER)
 	@mkdir -p $(BENCH_DIR)
-	$(CC) $(BENCH_CFLAGS) $< -ldl -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(BENCH_CFLAGS) $< -ldl -o $@
 
 $(BENCH_NOOP): bench/noop.c
 	@mkdir -p $(BENCH_DIR)
-	$(CC) $(BENCH_CFLAGS) -fPIC -shared $< -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(BENCH_CFLAGS) -fPIC -shared $< -o $@
 
 $(BENCH_STRIPPED): $(LIB)
 	@mkdir -p $(BENCH_DIR)
-	strip -o $@ $(LIB)
+	$(BUILD_STEP) STRIP $@ strip -o $@ $(LIB)
 
 BENCH_DEPS := $(BENCH_BIN) $(BENCH_PROBE) $(BENCH_NOOP) $(BENCH_STRIPPED)
 

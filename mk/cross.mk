@@ -120,8 +120,11 @@ CROSS_TEST_LINK = -L$(1) -l:$(2) -Wl,-rpath,$(abspath $(1)) -lpthread
 
 # The support objects of the native build (Makefile), per CPU, and the
 # self-contained variant's one more.
-cross_support = $(patsubst $(BUILD)/support/%,$(BUILD)/$(1)/obj/%,$(SUPPORT_OBJECTS))
-cross_support_sodium = $(BUILD)/$(1)/obj/glibc_floor_sodium.o
+# x86-64's objects are the native build's (the same compile: swiftc's and
+# the C compiler's defaults on an x86-64 host).
+cross_obj = $(if $(filter x86_64,$(1)),$(NATIVE_OBJ),$(BUILD)/$(1)/obj)
+cross_support = $(patsubst $(NATIVE_OBJ)/%,$(call cross_obj,$(1))/%,$(SUPPORT_OBJECTS))
+cross_support_sodium = $(call cross_obj,$(1))/glibc_floor_sodium.o
 
 CROSS_SYSTEM_LIBS := $(foreach c,$(CROSS_CPUS),$(BUILD)/$(c)/$(SONAME))
 SELF_CONTAINED_LIBS := $(foreach c,$(SELF_CONTAINED_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
@@ -161,9 +164,9 @@ cross_link_system := -lsodium -Wl,--no-as-needed -l:libpthread.so.0
 cross_link_self_contained := -Wl,--exclude-libs,ALL -l:libsodium.a -Wl,--no-as-needed -l:libpthread.so.0
 define cross_build_rules
 $(eval $(call cross_target,$(1)))
-$(eval $(call target_compile_rules,$(1),$(BUILD)/$(1)/obj))
-$(eval $(call target_library_rule,$(1),$(BUILD)/$(1)/$(SONAME),$(SONAME),$(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)),$(cross_link_system)))
-$(eval $(call target_library_rule,$(1),$(BUILD)/$(1)/self-contained/libidlelock.so,libidlelock.so,$(BUILD)/$(1)/obj/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)),$(cross_link_self_contained)))
+$(if $(filter x86_64,$(1)),,$(eval $(call target_compile_rules,$(1),$(BUILD)/$(1)/obj)))
+$(eval $(call target_library_rule,$(1),$(BUILD)/$(1)/$(SONAME),$(SONAME),$(call cross_obj,$(1))/IdleLock.o $(call cross_support,$(1)),$(cross_link_system)))
+$(eval $(call target_library_rule,$(1),$(BUILD)/$(1)/self-contained/libidlelock.so,libidlelock.so,$(call cross_obj,$(1))/IdleLock.o $(call cross_support,$(1)) $(call cross_support_sodium,$(1)),$(cross_link_self_contained)))
 endef
 
 # cross_test_rules CPU DIR LIBFILE TESTDIR INCDIR: the test programs in
@@ -194,10 +197,10 @@ endef
 
 # test_scrub links the scrub's object itself (the library does not export it).
 define cross_scrub_rules
-$(BUILD)/$(1)/tests/test_scrub: $(CROSS_TEST_SCRUB_SOURCES) $(BUILD)/$(1)/obj/scrub_registers.o Sources/CIdleLockSupport/include/idlelock_support.h
+$(BUILD)/$(1)/tests/test_scrub: $(CROSS_TEST_SCRUB_SOURCES) $(call cross_obj,$(1))/scrub_registers.o Sources/CIdleLockSupport/include/idlelock_support.h
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) CC $$@ $(call cross_cc,$(1)) $(CWARN) -O1 -ISources/CIdleLockSupport/include -Iinclude $(CROSS_TEST_SCRUB_SOURCES) \
-	    $(BUILD)/$(1)/obj/scrub_registers.o -o $$@
+	    $(call cross_obj,$(1))/scrub_registers.o -o $$@
 endef
 
 # The self-contained folder's other files (SELF_CONTAINED_FILES).

@@ -41,14 +41,15 @@ verify-toolchain: $(VERIFY_TOOLCHAIN)
 
 $(VERIFY_TOOLCHAIN): Tests/fuzz/find-clang.sh
 	@mkdir -p $(BUILD)
-	sh Tests/fuzz/find-clang.sh $@.tmp $(SWIFTC) && mv $@.tmp $@
+	$(BUILD_STEP) GEN $@ sh Tests/fuzz/find-clang.sh $@.tmp $(SWIFTC)
+	@mv $@.tmp $@
 
 # Instrumented copies of the library (never the shipped one).
 $(FUZZ_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
-	sh Tests/fuzz/build-lib.sh fuzz $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+	$(BUILD_STEP) SWIFTC $@ sh Tests/fuzz/build-lib.sh fuzz $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
 
 $(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
-	sh Tests/fuzz/build-lib.sh asan $(ASAN_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+	$(BUILD_STEP) SWIFTC $@ sh Tests/fuzz/build-lib.sh asan $(ASAN_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
 
 # ---------------------------------------------------------------- fuzzing
 
@@ -63,8 +64,8 @@ FUZZ_STORE_SOURCES := Tests/fuzz/fuzz_store.c
 FUZZ_HEADERS       := Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_mark.h Tests/fuzz/fuzz_store_seed.h
 
 # Compiles and links every .c among the prerequisites.
-FUZZ_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS -ITests/fuzz $(filter %.c,$^) \
-	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@
+FUZZ_LINK = $(BUILD_STEP) CC $@ sh -c '. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS -ITests/fuzz $(filter %.c,$^) \
+	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@'
 
 $(FUZZ_DIR)/fuzz_api: $(FUZZ_API_SOURCES) $(FUZZ_API_HEADERS) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
 	$(FUZZ_LINK)
@@ -126,18 +127,19 @@ fuzz-seeds: lib $(BUILD)/make_seeds
 
 SAN_CFLAGS := $(CWARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
-# Compiles and links every .c among the prerequisites.
-SAN_LINK = . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $(filter %.c,$^) \
-	    -L$(ASAN_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(ASAN_DIR)) -lpthread -o $@
+# Compiles and links every .c among the prerequisites, then LIBS:
+# $(call san_link,LIBS).
+san_link = $(BUILD_STEP) CC $@ sh -c '. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $(filter %.c,$^) \
+	    -L$(ASAN_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(ASAN_DIR)) -lpthread -o $@ $(1)'
 
 $(ASAN_DIR)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
-	$(SAN_LINK)
+	$(call san_link)
 
 $(ASAN_DIR)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
-	$(SAN_LINK)
+	$(call san_link)
 
 $(ASAN_DIR)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
-	$(SAN_LINK) -lsodium
+	$(call san_link,-lsodium)
 
 test-c-sanitized: c-test-deps lib $(SANITIZED_C)
 	@[ "$(V)" != 1 ] || sed 's/^/test-c-sanitized: library /' $(ASAN_DIR)/MODE.txt
@@ -150,7 +152,7 @@ test-c-sanitized: c-test-deps lib $(SANITIZED_C)
 # --------------------------------------------------------- memory hygiene
 
 $(BUILD)/test_hygiene: Tests/c/test_hygiene.c $(HEADER) $(LIB)
-	$(CC) $(CWARN) -O1 -Iinclude $< $(CLINK) -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -O1 -Iinclude $< $(CLINK) -o $@
 
 test-hygiene: lib $(BUILD)/test_hygiene
 	@$(STEPS_BEGIN)
@@ -160,7 +162,7 @@ test-hygiene: lib $(BUILD)/test_hygiene
 # ------------------------------------------------------------ ABI baseline
 
 $(BUILD)/test_layout: Tests/abi-baseline/test_layout.c $(HEADER) $(LIB)
-	$(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
+	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $< $(CLINK) -o $@
 
 test-abi: lib $(BUILD)/test_layout
 	@$(STEPS_BEGIN)

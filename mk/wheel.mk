@@ -132,7 +132,7 @@ SDIST_DIR  := $(BUILD)/sdist
 # What `make build/libidlelock.so.1` needs (the Makefile's $(LIB) rule),
 # as git tracks it.
 SDIST_LIBRARY := Makefile idlelock.map include Sources/IdleLock Sources/CSystem Sources/CIdleLockSupport \
-                 scripts/build-step.sh scripts/check-build-tools.sh LICENSE
+                 mk/target.mk scripts/build-step.sh scripts/check-build-tools.sh LICENSE
 
 $(SDIST): $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER) $(SWIFT_SOURCES) Makefile idlelock.map \
           scripts/reproducible.py scripts/md-links.py $(filter scripts/%,$(SDIST_LIBRARY)) mk/wheel.mk $(RELEASE_STAMP)

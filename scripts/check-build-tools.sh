@@ -10,6 +10,9 @@ command -v "$1" > /dev/null 2>&1 || missing="$missing
   $1: the Swift 6.3 toolchain (https://www.swift.org/install/linux/), with swiftc on PATH"
 command -v "$2" > /dev/null 2>&1 || missing="$missing
   $2: a C compiler (Debian: apt-get install gcc)"
+# GNU gold links the library (the Makefile, target_ldflags_native).
+command -v ld.gold > /dev/null 2>&1 || missing="$missing
+  ld.gold: GNU gold (Debian: apt-get install binutils)"
 # libsodium's headers: the compiler's own search path decides (a header
 # under /usr/local or a sysroot counts too).
 if command -v "$2" > /dev/null 2>&1 && ! printf '#include <sodium.h>\n' | "$2" -E -x c - > /dev/null 2>&1; then
