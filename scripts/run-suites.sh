@@ -98,9 +98,12 @@ fi
 
 # start JOBS TIMEOUT BASE...: runs every BASE.cmd, JOBS at a time, in the
 # background ($runners waits for them all).
+# A runner stopped by a signal stops its whole process group: the suites
+# it started do not run on without it.
 start() {
     jobs=$1 limit=$2
     shift 2
+    trap 'trap - INT TERM HUP; kill 0' INT TERM HUP
     printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" job "$limit" 2>/dev/null &
     runners=$!
 }

@@ -55,6 +55,7 @@ void check_i64(int64_t got, int64_t want, const char *file, int line, const char
 /* ---------------------------------------------------------------------- */
 
 char tmpdir[64];
+unsigned child_timeout = 60;
 const uint8_t device_key[IDLELOCK_DEVICE_KEY_BYTES] = {
     0x3a, 0x91, 0x5c, 0x07, 0xe2, 0x44, 0x18, 0xbd, 0x6f, 0x20, 0x9e, 0xc3, 0x71, 0x0a, 0x55, 0xd8,
     0x12, 0xfe, 0x87, 0x39, 0x4b, 0xa6, 0x63, 0x2d, 0x90, 0x1c, 0xe7, 0x58, 0x0b, 0xb4, 0x7e, 0xc1,
@@ -257,7 +258,7 @@ struct child spawn(const char *child_role, child_body body, void *arg)
         role = child_role;
         passed = 0;
         failed = 0;
-        alarm(60); /* a child never outlives a hung test */
+        alarm(child_timeout); /* a child never outlives a hung test */
         memset(&r, 0, sizeof r);
         body(arg, r.values);
         r.magic = REPORT_MAGIC;

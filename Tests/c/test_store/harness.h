@@ -54,6 +54,10 @@ const char *sname(int st);
 
 /* The test's own temporary folder (main.c makes and removes it). */
 extern char tmpdir[64];
+/* Seconds a child of spawn() may run before its alarm ends it: a fifth of
+ * the run's own limit (IDLELOCK_TEST_TIMEOUT, 300 s: 60 s), more under an
+ * emulator's longer limit. */
+extern unsigned child_timeout;
 extern const uint8_t device_key[IDLELOCK_DEVICE_KEY_BYTES];
 
 #define RIGHT "2468"

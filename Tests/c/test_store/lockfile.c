@@ -222,7 +222,7 @@ static void lf_deleted_repeatedly(int by_rename)
     fflush(stdout);
     cleaner = fork();
     if (cleaner == 0) {
-        alarm(60);
+        alarm(child_timeout);
         lf_cleaner(by_rename);
         _exit(0);
     }

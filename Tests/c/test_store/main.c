@@ -129,6 +129,7 @@ int main(int argc, char **argv)
     unsigned seed = 20261129u;
     const char *env = getenv("IDLELOCK_TEST_SEED");
     const char *timeout_env = getenv("IDLELOCK_TEST_TIMEOUT");
+    unsigned limit;
     struct sigaction sa;
     int chosen[AREA_COUNT];
     int status = test_areas_choose("test_store", areas, AREA_COUNT, argc, argv, chosen, &verbose);
@@ -142,7 +143,9 @@ int main(int argc, char **argv)
     sigaction(SIGPIPE, &sa, NULL); /* a dead child's pipe is an error, not a kill */
     sa.sa_handler = on_timeout;
     sigaction(SIGALRM, &sa, NULL);
-    alarm(timeout_env != NULL ? (unsigned)strtoul(timeout_env, NULL, 10) : 300u);
+    limit = timeout_env != NULL ? (unsigned)strtoul(timeout_env, NULL, 10) : 300u;
+    if (limit / 5 > child_timeout) child_timeout = limit / 5;
+    alarm(limit);
 
     strcpy(tmpdir, "/tmp/idlelock-test-store-XXXXXX");
     if (mkdtemp(tmpdir) == NULL) {
