@@ -100,6 +100,8 @@ test-deps:
 # build/obj/ (the x86-64 self-contained variant, mk/cross.mk, links these).
 include mk/target.mk
 NATIVE_OBJ      := $(BUILD)/obj
+# The tools `make lib` needs are here (scripts/check-build-tools.sh).
+BUILD_TOOLS_OK  := $(BUILD)/build-tools.ok
 SUPPORT_OBJECTS := $(NATIVE_OBJ)/last_error.o $(NATIVE_OBJ)/struct_sizes.o \
                    $(NATIVE_OBJ)/scrub_registers.o $(NATIVE_OBJ)/glibc_floor.o
 # ILK_GLIBC_FLOOR: glibc_floor.c keeps the glibc floor at 2.17.
@@ -124,7 +126,7 @@ target_swift_native   :=
 target_cc_native      := $(CC)
 target_cflags_native  := $(SUPPORT_CFLAGS)
 target_inputs_native  :=
-target_order_native   := build-tools
+target_order_native   := $(BUILD_TOOLS_OK)
 target_link_native    := $(CC)
 # gold: the linker swiftc's driver picks on Linux, which linked this
 # library until 1.2.1 (GNU ld's page padding makes it 8 KB larger).
@@ -138,11 +140,13 @@ $(BUILD)/libidlelock.so: $(LIB)
 
 # The tools the library needs, or a message naming the package (no
 # package manager runs here: `make deps` does that).
-.PHONY: build-tools
-build-tools:
+# A file, not a phony target: an order-only phony prerequisite makes
+# `make -q` call every object out of date.
+$(BUILD_TOOLS_OK): scripts/check-build-tools.sh
 	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC)
+	@mkdir -p $(@D) && touch $@
 
-$(SUPPORT_OBJECTS): | build-tools
+$(SUPPORT_OBJECTS): | $(BUILD_TOOLS_OK)
 
 lib: $(LIB) $(BUILD)/libidlelock.so
 

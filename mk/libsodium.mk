@@ -22,6 +22,25 @@
 #   $(LIBSODIUM_INCLUDE)               its headers (sodium.h, sodium/*.h with
 #                                      the generated version.h)
 #
+# Why not upstream's own build.zig (tried for issue 29 on 2026-12-06):
+# the release that has one and that this machine can fetch is
+# 1.0.20-stable, as PyNaCl 1.6.0's sdist vendors it, and its build.zig
+#   - needs Zig 0.15 (the Zig pinned for Apple, 0.17.1, cannot run it): a
+#     second 45 MB toolchain, and the libsodium builds took 1m55s where
+#     these rules take 1m24s;
+#   - has no iOS case: built for aarch64-ios it finds no mmap, mprotect or
+#     mlock, so sodium_malloc is malloc and sodium_free does not wipe (the
+#     library's secrets rely on both); only building it as macOS code and
+#     re-stamping the objects works;
+#   - has no option for -fstack-protector, which these rules pass (as
+#     upstream's configure does): the bundled libsodium would lose it on
+#     every target;
+#   - enables the SSE/AVX implementations on x86-64 only: 32-bit x86
+#     Android would hash a passcode 5 times slower.
+# A bundled crypto library losing a hardening flag is not a trade to make
+# for a shorter build file; these rules stay until upstream's build.zig
+# covers iOS and the stack protector.
+#
 # A target's mk file includes this one, sets libsodium_cc_<T>,
 # libsodium_cflags_<T>, LIBSODIUM_DEFINES_<T>, libsodium_ar_<T> and,
 # optionally, libsodium_groups_<T> (the x86-64 groups below), then calls

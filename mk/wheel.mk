@@ -121,8 +121,9 @@ $(WHEEL_DIR)/$(1)/ready: $(wheel_lib_$(1)) $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready
 endef
 $(foreach c,$(WHEEL_CPUS) musl,$(eval $(call wheel_rules,$(c))))
 
+WHEEL_READY := $(foreach c,$(WHEEL_CPUS) musl,$(WHEEL_DIR)/$(c)/ready)
 wheel: wheel-libs
-	@$(MAKE) -s --no-print-directory $(foreach c,$(WHEEL_CPUS) musl,$(WHEEL_DIR)/$(c)/ready)
+	@$(MAKE) -s --no-print-directory $(WHEEL_READY)
 	@ls $(WHEEL_DIST)/*.whl | sed 's/^/  DONE     /'
 
 # -- the source distribution ---------------------------------------------------
@@ -155,7 +156,11 @@ test-sdist: sdist
 
 TEST_SUITES += test-sdist
 
-test-wheel: wheel $(BUILD)/idlelock-replay
+# The wheels as `make wheel` builds them, its output kept (a suite that
+# passes prints only its count).
+test-wheel: wheel-libs $(BUILD)/idlelock-replay
+	@$(MAKE) -s --no-print-directory $(WHEEL_READY) > $(WHEEL_DIR)/build.log 2>&1 \
+	    || { cat $(WHEEL_DIR)/build.log; echo "test-wheel: the wheels did not build (log: $(WHEEL_DIR)/build.log)"; exit 1; }
 	@$(STEPS_BEGIN)
 	$(STEP) IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) \
 	    sh scripts/test-wheel.sh $(PYTHON) $(WHEEL_DIR) "$(WHEEL_CPUS)" $(VERSION)
