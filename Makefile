@@ -128,9 +128,12 @@ target_cflags_native  := $(SUPPORT_CFLAGS)
 target_inputs_native  :=
 target_order_native   := $(BUILD_TOOLS_OK)
 target_link_native    := $(CC)
-# gold: the linker swiftc's driver picks on Linux, which linked this
-# library until 1.2.1 (GNU ld's page padding makes it 8 KB larger).
-target_ldflags_native := -fuse-ld=gold
+# lld, the Swift toolchain's own linker (found beside swiftc, as the
+# AArch64 build's is: mk/cross.mk): no linker the system may lack (gold,
+# which swiftc's driver used until 1.2.1, is deprecated and packaged apart
+# from Debian 13 on), and GNU ld's page padding would add 8 KB.
+SWIFT_TOOLCHAIN_BIN   := $(dir $(realpath $(shell command -v $(SWIFTC))))
+target_ldflags_native := -B$(SWIFT_TOOLCHAIN_BIN) -fuse-ld=lld
 NATIVE_LINK           := -lsodium -Wl,--no-as-needed -l:libpthread.so.0
 $(eval $(call target_compile_rules,native,$(NATIVE_OBJ)))
 $(eval $(call target_library_rule,native,$(LIB),$(SONAME),$(NATIVE_OBJ)/IdleLock.o $(SUPPORT_OBJECTS),$(NATIVE_LINK)))
@@ -143,7 +146,7 @@ $(BUILD)/libidlelock.so: $(LIB)
 # A file, not a phony target: an order-only phony prerequisite makes
 # `make -q` call every object out of date.
 $(BUILD_TOOLS_OK): scripts/check-build-tools.sh
-	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC)
+	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC) $(SWIFT_TOOLCHAIN_BIN)ld.lld
 	@mkdir -p $(@D) && touch $@
 
 $(SUPPORT_OBJECTS): | $(BUILD_TOOLS_OK)
@@ -215,6 +218,9 @@ TEST_JOBS ?= 2
 # the order they ran.
 SLOW_SUITES := test-model test-cross test-swift-asan test-swift-tsan test-android test-java test-nuget
 TEST_ORDER   = $(foreach s,$(SLOW_SUITES),$(filter $(s),$(TEST_SUITES))) $(filter-out $(SLOW_SUITES),$(TEST_SUITES))
+
+# RESULTS is one folder (a space would split it into a folder and a suite).
+$(if $(word 2,$(RESULTS)),$(error RESULTS must be one path without spaces, not "$(RESULTS)"))
 
 test: test-deps lib
 	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) sh scripts/run-suites.sh make $(RESULTS) $(TEST_ORDER)

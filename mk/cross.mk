@@ -114,7 +114,6 @@ CROSS_SODIUM_INCLUDE := $(BUILD)/cross-include
 # the loader can make it read-only under 4, 16 and 64 KiB pages alike
 # (glibc rounds RELRO's end down to the page). Same exports, same glibc
 # floor (check-library and check-glibc-floor read the result).
-SWIFT_TOOLCHAIN_BIN := $(dir $(realpath $(shell command -v $(SWIFTC))))
 cross_linker_aarch64 := -B$(SWIFT_TOOLCHAIN_BIN) -fuse-ld=lld -Wl,-z,common-page-size=65536
 CROSS_TEST_LINK = -L$(1) -l:$(2) -Wl,-rpath,$(abspath $(1)) -lpthread
 

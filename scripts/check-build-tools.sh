@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# check-build-tools.sh SWIFTC CC: what `make lib` needs is here, or a
+# check-build-tools.sh SWIFTC CC [LLD]: what `make lib` needs is here, or a
 # message naming what to install. `make lib` and `make install` never run
 # a package manager (`make deps`, `make demo` and `make test` do:
 # scripts/install-deps.sh).
@@ -10,9 +10,12 @@ command -v "$1" > /dev/null 2>&1 || missing="$missing
   $1: the Swift 6.3 toolchain (https://www.swift.org/install/linux/), with swiftc on PATH"
 command -v "$2" > /dev/null 2>&1 || missing="$missing
   $2: a C compiler (Debian: apt-get install gcc)"
-# GNU gold links the library (the Makefile, target_ldflags_native).
-command -v ld.gold > /dev/null 2>&1 || missing="$missing
-  ld.gold: GNU gold (Debian: apt-get install binutils)"
+# The Swift toolchain's lld links the library (the Makefile,
+# target_ldflags_native): swift.org's toolchains ship it beside swiftc.
+if [ -n "${3:-}" ] && [ ! -x "$3" ]; then
+    missing="$missing
+  $3: the Swift toolchain's lld, which swift.org's toolchains ship beside swiftc"
+fi
 # libsodium's headers: the compiler's own search path decides (a header
 # under /usr/local or a sysroot counts too).
 if command -v "$2" > /dev/null 2>&1 && ! printf '#include <sodium.h>\n' | "$2" -E -x c - > /dev/null 2>&1; then

@@ -81,7 +81,12 @@ if [ "${1:-}" = job ]; then
     echo $$ > "$base.pid"
     start=$(date +%s)
     if [ "$limit" -gt 0 ]; then
-        timeout -k 10 "$limit" sh "$base.cmd" > "$base.log" 2>&1
+        # timeout runs the command in a process group of its own (so that
+        # it can end all of it): a signal to this job is passed on there.
+        timeout -k 10 "$limit" sh "$base.cmd" > "$base.log" 2>&1 &
+        part=$!
+        trap 'kill -TERM -$part 2>/dev/null; kill -TERM $part 2>/dev/null; exit 143' INT TERM HUP
+        wait "$part"
     else
         sh "$base.cmd" > "$base.log" 2>&1
     fi
@@ -98,21 +103,58 @@ fi
 
 # start JOBS TIMEOUT BASE...: runs every BASE.cmd, JOBS at a time, in the
 # background ($runners waits for them all).
-# A runner stopped by a signal stops its whole process group: the suites
-# it started do not run on without it.
+# The runners (xargs and the jobs it starts) run in a process group of
+# their own; a runner stopped by a signal stops that group, so the suites it
+# started do not run on without it, and nothing above it is touched. (Waits
+# are `wait`, which a signal interrupts, so the stop is at once.)
 start() {
     jobs=$1 limit=$2
     shift 2
-    trap 'trap - INT TERM HUP; kill 0' INT TERM HUP
-    printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" job "$limit" 2>/dev/null &
+    list="$(dirname "$1")/.jobs"
+    printf '%s\n' "$@" > "$list"
+    setsid xargs -P "$jobs" -n 1 sh "$0" job "$limit" < "$list" 2>/dev/null &
     runners=$!
+    trap 'trap - INT TERM HUP; kill -TERM -$runners 2>/dev/null; exit 143' INT TERM HUP
+}
+# orphaned: the make (or shell) that started this runner is gone; the
+# runner then stops its runners and itself, instead of running every
+# remaining suite for no one.
+parent=$PPID
+orphaned() {
+    kill -0 "$parent" 2>/dev/null && return 1
+    kill -TERM -"$runners" 2>/dev/null
+    echo "run-suites: the process that started this run is gone; stopped" >&2
+    exit 143
 }
 # waitfor FILE: until FILE exists or the runners are gone.
-waitfor() { until [ -f "$1" ]; do kill -0 "$runners" 2>/dev/null || break; sleep 1; done; }
+waitfor() { until [ -f "$1" ]; do kill -0 "$runners" 2>/dev/null || break; orphaned; sleep 1; done; }
+# follow PID LOG: LOG as it grows until PID ends (in the background, so
+# that a signal's trap runs at once).
+follow() {
+    tail -n +1 -f --pid="$1" "$2" 2>/dev/null &
+    follower=$!
+    while kill -0 "$follower" 2>/dev/null; do orphaned; sleep 1; done
+    wait "$follower"
+}
+
+# fresh DIR: DIR emptied for this run. A folder that exists must be one
+# this runner made (its mark .run-suites, or the logs of an earlier
+# runner): RESULTS=build would otherwise remove the build.
+fresh() {
+    if [ -e "$1" ] && [ ! -e "$1/.run-suites" ] && [ ! -e "$1/times.tsv" ] && [ ! -e "$1/summary" ] && [ ! -e "$1/001.cmd" ] \
+            && [ -n "$(ls -A "$1" 2>/dev/null)" ]; then
+        echo "run-suites: $1 exists and holds files this runner did not write; name an empty or new folder" >&2
+        exit 2
+    fi
+    rm -rf "$1"
+    mkdir -p "$1"
+    : > "$1/.run-suites"
+}
 
 jobs_of() {
     case $1 in
-        ''|*[!0-9]*|0) echo "run-suites: TEST_JOBS must be a number from 1 up, not \"$1\"" >&2; exit 2 ;;
+        [1-9]|[1-5][0-9]|6[0-4]) ;;
+        *) echo "run-suites: TEST_JOBS must be a number from 1 to 64, not \"$1\"" >&2; exit 2 ;;
     esac
 }
 
@@ -125,6 +167,7 @@ step)
     mkdir -p "$(dirname "$tally")"
     out=$(mktemp "${TMPDIR:-/tmp}/run-suites.XXXXXX")
     trap 'rm -f "$out" "$out.rc"' EXIT
+    trap 'rm -f "$out" "$out.rc"; exit 143' INT TERM HUP
     if [ "${V:-}" = 1 ]; then
         echo "-- $*"
         { env "$@"; echo $? > "$out.rc"; } 2>&1 | tee "$out"
@@ -163,18 +206,27 @@ end)
 each)
     label=$1 logdir=$2 jobs=$3 limit=$4
     jobs_of "$jobs"
-    rm -rf "$logdir"
-    mkdir -p "$logdir"
+    fresh "$logdir"
     n=0
     bases=""
-    while IFS='|' read -r name command; do
+    # (A last line without its newline counts too.)
+    while IFS='|' read -r name command || [ -n "$name" ]; do
         [ -n "$name" ] || continue
+        if [ -z "$command" ]; then
+            echo "run-suites: a part with no command (\"NAME|COMMAND\" expected): $name" >&2
+            exit 2
+        fi
         n=$((n + 1))
         base=$logdir/$(printf '%03d' "$n")
         printf '%s\n' "$name" > "$base.name"
         printf '%s\n' "$command" > "$base.cmd"
         bases="$bases $base"
     done
+    if [ "$n" -eq 0 ]; then
+        echo "run-suites: $label has no part to run" >&2
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
     began=$(date +%s)
     # shellcheck disable=SC2086
     start "$jobs" "$limit" $bases
@@ -185,10 +237,16 @@ each)
         name=$(cat "$base.name")
         rc=$(cat "$base.rc" 2>/dev/null || echo 125)
         counts "$base.log" "$rc"
-        [ -n "$line" ] || line="(no count line)"
-        [ "$rc" -eq 124 ] && line="$line; TIMED OUT after $limit s"
+        # A part that ran nothing (no count line, or no check counted)
+        # fails: a passing part says what it checked.
+        if [ -z "$line" ]; then line="(no count line)"; [ "$failed" -gt 0 ] || failed=1; fi
+        [ $((passed + failed)) -gt 0 ] || { line="$line: no check ran"; failed=1; }
+        wall=$(cut -d' ' -f1 "$base.time" 2>/dev/null || echo 0)
+        # timeout exits 124, or 137 when its -k had to kill.
+        if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ "$wall" -ge "$limit" ]; }; then
+            line="$line; TIMED OUT after $limit s"
+        fi
         total_passed=$((total_passed + passed)) total_failed=$((total_failed + failed))
-        wall=$(cut -d' ' -f1 "$base.time" 2>/dev/null || echo '?')
         if [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ]; then
             echo "ok   $name: $line ($wall s)" >> "$logdir/summary"
         else
@@ -213,8 +271,7 @@ make)
     jobs=${TEST_JOBS:-1}
     label=${TEST_LABEL:-make test}
     jobs_of "$jobs"
-    rm -rf "$results"
-    mkdir -p "$results"
+    fresh "$results"
     : > "$results/times.tsv"
 
     # The suites' prerequisites that are not suites themselves, from make's
@@ -235,9 +292,12 @@ make)
         # shellcheck disable=SC2086
         echo "$make --no-print-directory -k -j$jobs" $prereqs > "$results/build.cmd"
         : > "$results/build.log"
-        sh "$0" job 0 "$results/build" &
-        tail -n +1 -f --pid=$! "$results/build.log" | grep -v -E "^make(\[[0-9]+\])?: '.*' is up to date\.$"
-        wait
+        start 1 0 "$results/build"
+        waitfor "$results/build.pid"
+        tail -n +1 -f --pid="$(cat "$results/build.pid")" "$results/build.log" 2>/dev/null \
+            | grep -v -E "^make(\[[0-9]+\])?: ('.*' is up to date|Nothing to be done for '.*')\.$" &
+        wait "$runners"
+        wait $!
         printf 'build\t%s\n' "$(tr ' ' '\t' < "$results/build.time")" >> "$results/times.tsv"
         [ "$(cat "$results/build.rc")" -eq 0 ] \
             || echo "run-suites: a build failed (above); the suites that need it fail and show why"
@@ -258,7 +318,7 @@ make)
         waitfor "$base.pid"
         echo "==== $suite"
         waitfor "$base.log"
-        tail -n +1 -f --pid="$(cat "$base.pid")" "$base.log" 2>/dev/null
+        follow "$(cat "$base.pid")" "$base.log"
         waitfor "$base.rc"
         [ -f "$base.rc" ] || { echo "run-suites: the runner of $suite ended without its status"; echo 1 > "$base.rc"; }
         touch "$base.log"
@@ -280,6 +340,8 @@ make)
         counts "$results/$suite.log" "$rc"
         if [ -z "$line" ]; then
             verdict="FAILED: no \"N passed, N failed\" line (exit $rc)"
+        elif [ $((passed + failed)) -eq 0 ]; then
+            verdict="$line  FAILED: no check ran"
         elif [ "$rc" -ne 0 ]; then
             verdict="$line  FAILED (exit $rc)"
         elif [ "$failed" -ne 0 ]; then

@@ -177,7 +177,16 @@ namespace LibIdleLock
             if (ThreadSlot.Holds(this)) return false;
             if (Interlocked.CompareExchange(ref destroying, 1, 0) == 0)
             {
-                var t = Interlocked.Exchange(ref retry, null);
+                // Under Retry's lock: a Retry that saw destroying still 0 has
+                // finished arming the timer before it is taken and disposed
+                // (a Change on a disposed timer threw ObjectDisposedException
+                // on a pool thread, which ends the process).
+                Timer t;
+                lock (this)
+                {
+                    t = retry;
+                    retry = null;
+                }
                 if (t != null) t.Dispose();
                 Dispose(); // ReleaseHandle, once
             }
