@@ -107,12 +107,13 @@ fi
 # their own; a runner stopped by a signal stops that group, so the suites it
 # started do not run on without it, and nothing above it is touched. (Waits
 # are `wait`, which a signal interrupts, so the stop is at once.)
+# (Its own variable names: the callers' jobs and limit stay theirs.)
 start() {
-    jobs=$1 limit=$2
+    start_jobs=$1 start_limit=$2
     shift 2
-    list="$(dirname "$1")/.jobs"
-    printf '%s\n' "$@" > "$list"
-    setsid xargs -P "$jobs" -n 1 sh "$0" job "$limit" < "$list" 2>/dev/null &
+    start_list="$(dirname "$1")/.jobs"
+    printf '%s\n' "$@" > "$start_list"
+    setsid xargs -P "$start_jobs" -n 1 sh "$0" job "$start_limit" < "$start_list" 2>/dev/null &
     runners=$!
     trap 'trap - INT TERM HUP; kill -TERM -$runners 2>/dev/null; exit 143' INT TERM HUP
 }
