@@ -157,6 +157,41 @@ namespace LibIdleLock
             return list;
         }
 
+        /// <summary>What a callback's catch does with what it caught. A thread abort
+        /// (Thread.Abort; Mono aborts threads when the program exits and when an AppDomain
+        /// unloads, as Unity's editor does on every script reload) is re-raised by the
+        /// runtime at the end of a catch block, and would unwind through the library's
+        /// frames, skipping their cleanup: the clock runs with the library's internal lock
+        /// held, which then stays taken, and every later call on the lock, and the exit,
+        /// waits forever. So the abort is reset here, the library's call finishes, and the
+        /// binding call the callback ran in raises it again once the library returned
+        /// (IdleLock.Thrown). On the watcher thread (no call of ours to raise it from) it
+        /// ends with the callback: the thread goes back into the library.</summary>
+        static void Caught(Exception e)
+        {
+            if (e is ThreadAbortException)
+            {
+                try
+                {
+                    Thread.ResetAbort();
+                }
+                catch (Exception)
+                {
+                    // no abort to reset after all (a runtime that refuses): it unwinds as before
+                }
+                if (ThreadSlot.CurrentDepth == 0) return;
+                e = new DeferredAbort();
+            }
+            Record(e);
+        }
+
+        /// <summary>Stands for a thread abort that landed in a callback: IdleLock.Thrown
+        /// aborts the thread again, after the library's call returned.</summary>
+        internal sealed class DeferredAbort : Exception
+        {
+            internal DeferredAbort() : base("a thread abort deferred until the library's call returned") { }
+        }
+
         static void Record(Exception e)
         {
             if (ThreadSlot.CurrentDepth == 0)
@@ -233,7 +268,7 @@ namespace LibIdleLock
             }
             catch (Exception e)
             {
-                Record(e);
+                Caught(e);
             }
         }
 
@@ -249,7 +284,7 @@ namespace LibIdleLock
             }
             catch (Exception e)
             {
-                Record(e);
+                Caught(e);
                 // The earliest reading: an engaged unlocked session locks
                 // (LockReason.Clock) instead of being extended.
                 return long.MinValue;
@@ -271,7 +306,7 @@ namespace LibIdleLock
             }
             catch (Exception e)
             {
-                Record(e);
+                Caught(e);
                 return 0;
             }
         }
@@ -296,7 +331,7 @@ namespace LibIdleLock
             }
             catch (Exception e)
             {
-                Record(e);
+                Caught(e);
                 return 1;
             }
             finally
@@ -342,7 +377,7 @@ namespace LibIdleLock
             }
             catch (Exception e)
             {
-                Record(e);
+                Caught(e);
                 return (int)AuthResult.Failed;
             }
             finally
@@ -368,7 +403,7 @@ namespace LibIdleLock
             }
             catch (Exception e)
             {
-                Record(e);
+                Caught(e);
                 return 1;
             }
         }

@@ -308,6 +308,10 @@ namespace LibIdleLock
         static Exception Thrown(Exception failure, List<Exception> errors)
         {
             if (errors == null || errors.Count == 0) return failure;
+            // A thread abort a callback held back (Callbacks.Caught): the library's call
+            // has returned, so it goes on now.
+            foreach (var e in errors)
+                if (e is Callbacks.DeferredAbort) Thread.CurrentThread.Abort();
             return new CallbackException(errors, failure);
         }
 

@@ -53,6 +53,8 @@ namespace LibIdleLock.Tests
                     case "dispose-during-watcher-delivery": DisposeDuringWatcherDelivery(); break;
                     case "finalized-during-watcher-delivery": FinalizedDuringWatcherDelivery(); break;
                     case "exit-with-undisposed-watcher": ExitWithUndisposedWatcher(); break;
+                    case "abort-in-listener": AbortInCallback(false); break;
+                    case "abort-in-clock": AbortInCallback(true); break;
                     default: Console.WriteLine("unknown child " + name); return 2;
                 }
                 return 0;
@@ -77,6 +79,10 @@ namespace LibIdleLock.Tests
                 var output = RunChild("exit-with-undisposed-watcher", 120000);
                 Contains(output, "Main returns", "the child got to the end of Main");
             });
+            h.Test("a thread aborted in a listener: the library's delivery and call finish, then the abort goes on (child process)",
+                   () => RunChild("abort-in-listener", 60000));
+            h.Test("a thread aborted in the clock (the library's lock held): the lock still answers, the abort goes on (child process)",
+                   () => RunChild("abort-in-clock", 60000));
             h.Test("Dispose from a listener on a host thread: the other listeners of that delivery do not run", () =>
             {
                 int live = LiveHandles();
@@ -198,6 +204,59 @@ namespace LibIdleLock.Tests
                 }
                 Eq(LiveHandles(), live, "round " + round + ": every forgotten lock was destroyed");
             }
+        }
+
+        [ThreadStatic] static bool stallHere; // the next callback on this thread waits to be aborted
+
+        /// <summary>Parks the calling thread in a callback until it is aborted.</summary>
+        static void StallIfAsked(ManualResetEventSlim entered)
+        {
+            if (!stallHere) return;
+            stallHere = false;
+            entered.Set();
+            Thread.Sleep(Timeout.Infinite);
+        }
+
+        // Thread.Abort lands in a callback (Mono aborts threads at exit and when an
+        // AppDomain unloads: Unity's script reload). Unwound through the library's frames
+        // it skipped the rest of the delivery and, in the clock, left the library's
+        // internal lock taken: every later call, and the exit, hung. The abort must reach
+        // the aborted thread after the library's call returned.
+        static void AbortInCallback(bool inClock)
+        {
+            int live = LiveHandles();
+            var entered = new ManualResetEventSlim();
+            var clock = new FakeClock();
+            var o = Fast(null);
+            o.Clock = () => { if (inClock) StallIfAsked(entered); return clock.Now(); };
+            var l = new IdleLock(o);
+            l.SetPasscode(C("2468"));
+            Thread victim = null;
+            int restOfDelivery = 0;
+            l.Subscribe(s => { if (!inClock) StallIfAsked(entered); });
+            l.Subscribe(s => { if (Thread.CurrentThread == victim) Interlocked.Increment(ref restOfDelivery); });
+            bool aborted = false, returned = false;
+            victim = new Thread(() =>
+            {
+                stallHere = true;
+                try { l.Lock(); returned = true; }
+                catch (ThreadAbortException) { aborted = true; }
+            });
+            victim.Start();
+            Check(entered.Wait(20000), "the victim is in the callback");
+            victim.Abort();
+            Check(victim.Join(20000), "the aborted thread ended");
+            Check(aborted && !returned, "the abort reached the aborted thread's call");
+            if (!inClock) Eq(restOfDelivery, 1, "the delivery went on to the next listener after the abort");
+            Snapshot after = null;
+            var other = new Thread(() => after = l.Snapshot()) { IsBackground = true };
+            other.Start();
+            // When it fails, the stuck call also keeps the child from exiting: RunChild
+            // reports a hang with this message.
+            Check(other.Join(20000), "the lock answers after the abort (its internal lock was left taken)");
+            Eq(after.State, LockState.Locked, "the aborted call's Lock() took effect");
+            l.Dispose();
+            Eq(LiveHandles(), live, "destroyed");
         }
 
         static IdleLock kept; // never disposed, as a game keeps its lock in a static field
