@@ -89,19 +89,6 @@ cross_sysroot_flags = $(if $(filter x86_64,$(1)),,-Xcc --sysroot=/usr/$(cross_gn
 cross_swift_flags = -target $(cross_swift_target_$(1)) $(call cross_sysroot_flags,$(1)) \
     $(foreach f,$(cross_codegen_$(1)),-Xcc $(f))
 
-# build_self_contained LIBS LOGDIR: a package's recipe line that builds the
-# self-contained LIBS it bundles first, with one line saying so and the
-# build's output in LOGDIR/cross.log (shown when it fails): a cross build
-# says nothing else for minutes.
-define build_self_contained
-@if ! $(MAKE) -q --no-print-directory $(1) 2>/dev/null; then \
-	    echo "  CROSS    $(1) (Embedded Swift per CPU: minutes)"; \
-	    mkdir -p $(2); \
-	    $(MAKE) --no-print-directory $(1) > $(2)/cross.log 2>&1 \
-	        || { cat $(2)/cross.log; echo "failed: see $(2)/cross.log" >&2; exit 1; }; \
-	fi
-endef
-
 # libsodium's headers are the same on every CPU (Multi-Arch: same); a folder
 # with only them keeps the host's other headers out of a cross build.
 CROSS_SODIUM_INCLUDE := $(BUILD)/cross-include
@@ -146,8 +133,11 @@ $(CROSS_SODIUM_INCLUDE)/sodium.h:
 	@ln -sfn /usr/include/sodium $(@D)/sodium
 	@ln -sf /usr/include/sodium.h $@
 
-# Each CPU as a target of the shared recipe (mk/target.mk).
+# Each CPU as a target of the shared recipe (mk/target.mk). Its compiles
+# and links come after cross-deps (the cross compilers, the CPUs' libsodium)
+# under make -j too.
 define cross_target
+target_order_$(1)   := cross-deps
 target_swift_$(1)   := $(call cross_swift_flags,$(1))
 target_cc_$(1)      := $(call cross_cc,$(1))
 target_cflags_$(1)  := $(SUPPORT_CFLAGS) $(cross_codegen_$(1))

@@ -150,8 +150,7 @@ $(foreach c,$(ROCK_CPUS),$(eval $(call rock_rules,$(c))))
 
 ROCK_LIBS := $(foreach c,$(ROCK_CPUS),$(BUILD)/$(c)/self-contained/libidlelock.so)
 
-rock-libs: cross-deps
-	$(call build_self_contained,$(ROCK_LIBS),$(ROCK_DIR))
+rock-libs: cross-deps $(ROCK_LIBS)
 
 rock: test-deps rock-libs
 	@$(MAKE) -s --no-print-directory $(ROCKS) $(ROCKSPEC) $(SRC_ROCK)

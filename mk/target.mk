@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
-# mk/target.mk: the one compile recipe for every build of the library that
-# is not the native one (mk/cross.mk: Linux on other CPUs; mk/android.mk:
-# Android's ABIs). A target T is a set of variables; the rules below turn
-# them into its Swift object, its C support objects and its libraries,
-# with the flags every build shares (EMBEDDED_SWIFT_FLAGS, SUPPORT_CFLAGS'
-# files, the version script, TARGET_LDFLAGS).
+# mk/target.mk: the one compile recipe of the library's builds: the native
+# one (Makefile), Linux on other CPUs (mk/cross.mk), musl (mk/musl.mk) and
+# Android's ABIs (mk/android.mk). A target T is a set of variables; the
+# rules below turn them into its Swift object, its C support objects and
+# its libraries, with the flags every build shares (EMBEDDED_SWIFT_FLAGS,
+# SUPPORT_CFLAGS' files, the version script, TARGET_LDFLAGS).
 #
 #   target_swift_T    swiftc flags after EMBEDDED_SWIFT_FLAGS: -target, the
 #                     C library's headers and libsodium's, code generation
@@ -12,7 +12,8 @@
 #   target_cflags_T   the C support files' flags (SUPPORT_CFLAGS and the
 #                     target's code generation)
 #   target_inputs_T   files the compiles read that the build makes
-#   target_order_T    folders the Swift compile needs to exist (order-only)
+#   target_order_T    what the compiles and the link need done first: folders,
+#                     a deps target (order-only)
 #   target_link_T     the compiler driver that links
 #   target_ldflags_T  linker flags after TARGET_LDFLAGS
 #
@@ -37,13 +38,13 @@ $(2)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(target_inpu
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(target_swift_$(1)) -c -o $$@ $(SWIFT_SOURCES)
 
-$(2)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(target_inputs_$(1))
+$(2)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(target_inputs_$(1)) | $(target_order_$(1))
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) CC $$@ $(target_cc_$(1)) $(target_cflags_$(1)) -c $$< -o $$@
 endef
 
 define target_library_rule
-$(2): $(4) $(filter-out -%,$(5)) idlelock.map
+$(2): $(4) $(filter-out -%,$(5)) idlelock.map | $(target_order_$(1))
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) LINK $$@ $(target_link_$(1)) -shared -o $$@ $(4) -Wl,-soname=$(3) $(TARGET_LDFLAGS) $(target_ldflags_$(1)) $(5)
 endef

@@ -62,8 +62,10 @@ $(WHEEL_TOOLS)/ready: bindings/python/wheel-tools.txt
 	    $(WHEEL_TOOLS)/bin/python -m pip install --disable-pip-version-check -r $<)
 	$(Q)touch $@
 
-wheel-libs: cross-deps musl-deps
-	$(call build_self_contained,$(WHEEL_LIBS),$(WHEEL_DIR))
+# The libraries as prerequisites of this make, not of a make of its own: two
+# makes (the wheel's and the rock's, under make test's build) compiled the
+# same objects at once.
+wheel-libs: cross-deps musl-deps $(WHEEL_LIBS)
 
 # wheel_stage DIR: the package, the licence files, the README with absolute
 # links and pyproject.toml at the header's version, in DIR.
