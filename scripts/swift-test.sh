@@ -6,10 +6,11 @@
 # The tests use Swift Testing (`import Testing`) and none uses XCTest, so
 # XCTest's runner is turned off (--disable-xctest): it would only print
 # "Executed 0 tests". The whole output goes to LOG; the terminal gets
-# everything but the build's progress lines and Swift Testing's lines for
-# a test or suite that started or passed: issues, failed and skipped tests,
-# sanitizer reports, compiler and linker messages and the run's last line
-# stay. The counts come from that last line ("Test run with N tests ...
+# everything but the build's progress lines, the driver's two notes on a
+# whole-module build (SWIFT_TEST_WMO in the Makefile) and Swift Testing's
+# lines for a test or suite that started or passed: issues, failed and
+# skipped tests, sanitizer reports, compiler and linker messages and the
+# run's last line stay. The counts come from that last line ("Test run with N tests ...
 # passed" or "failed"): of its N tests, those with a "Test x() failed after"
 # line failed (at least one when the run failed) and those skipped are
 # left out. Not from the per-test lines alone: on a loaded machine Swift
@@ -21,7 +22,9 @@ shift
 mkdir -p "$(dirname "$log")"
 swift test --disable-xctest "$@" > "$log" 2>&1
 rc=$?
-grep -v -E '^(\[[0-9]+/[0-9]+\] |Building for |Build complete!|Planning build|◇ |↳ |✔ Suite |✔ Test .* passed after |(✔|✘) Test run with )' "$log" || true
+grep -v -E '^(\[[0-9]+/[0-9]+\] |Building for |Build complete!|Planning build|◇ |↳ |✔ Suite |✔ Test .* passed after |(✔|✘) Test run with )' "$log" \
+    | grep -v -x -F -e "warning: ignoring '-enable-batch-mode' because '-whole-module-optimization' was also specified" \
+        -e 'remark: Incremental compilation has been disabled: it is not compatible with whole module optimization' || true
 # A failed run's last line ends the shown output (a passing run shows only
 # the count below).
 grep -E '^✘ Test run with ' "$log" | tail -n 1
