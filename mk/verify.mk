@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # mk/verify.mk: verification machinery (included by the top Makefile).
 #
-#   make fuzz-smoke          each libFuzzer harness for FUZZ_SMOKE_SECONDS (30)
+#   make fuzz-smoke          each libFuzzer harness for FUZZ_SMOKE_SECONDS (15)
 #                            at once; fails on any crash, leak, timeout or
-#                            broken oracle
+#                            broken oracle. The committed corpus is replayed
+#                            whole however long that takes (libFuzzer runs
+#                            every seed before it looks at the clock), then
+#                            each harness fuzzes for what is left
 #   make fuzz FUZZ_SECONDS=N each harness for N seconds (default 600)
 #   make fuzz-seeds          remake the seed corpus (Tests/fuzz/corpus/)
 #   make test-c-sanitized    the C tests and the replay tool under ASan+UBSan,
@@ -16,16 +19,18 @@
 # (the Swift toolchain ships one, with the sanitizer runtimes of swiftc's own
 # LLVM); only when none is found does Tests/fuzz/find-clang.sh install
 # Debian's clang and libclang-rt-14-dev. The fuzzers and the sanitized C tests
-# link against instrumented copies of the library built here (build/fuzz/,
-# build/asan/: swiftc -sanitize=address[,fuzzer]); the shipped $(LIB) is
-# never changed. See Tests/fuzz/build-lib.sh for the fallback when Swift
-# cannot be instrumented.
+# (build/asan/) link against one instrumented copy of the library built
+# here (build/fuzz/: swiftc -sanitize=address,fuzzer; libFuzzer's coverage
+# hooks have no-op defaults in the ASan runtime, so a program without
+# libFuzzer loads it too); the shipped $(LIB) is never changed. See
+# Tests/fuzz/build-lib.sh for the fallback when Swift cannot be
+# instrumented.
 
 FUZZ_DIR         := $(BUILD)/fuzz
 ASAN_DIR         := $(BUILD)/asan
 VERIFY_TOOLCHAIN := $(BUILD)/verify-toolchain.sh
 FUZZ_SECONDS     ?= 600
-FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_SMOKE_SECONDS ?= 15
 # A single input taking longer than this is a hang (the store lock waits at
 # most 2 s; Argon2id at the floor takes tens of ms).
 FUZZ_TIMEOUT     ?= 20
@@ -44,12 +49,11 @@ $(VERIFY_TOOLCHAIN): Tests/fuzz/find-clang.sh
 	$(BUILD_STEP) GEN $@ sh Tests/fuzz/find-clang.sh $@.tmp $(SWIFTC)
 	@mv $@.tmp $@
 
-# Instrumented copies of the library (never the shipped one).
-$(FUZZ_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
-	$(BUILD_STEP) SWIFTC $@ sh Tests/fuzz/build-lib.sh fuzz $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
-
-$(ASAN_DIR)/$(SONAME): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
-	$(BUILD_STEP) SWIFTC $@ sh Tests/fuzz/build-lib.sh asan $(ASAN_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
+# The instrumented copy of the library (never the shipped one), for the
+# fuzzers and the sanitized C tests.
+FUZZ_LIB := $(FUZZ_DIR)/$(SONAME)
+$(FUZZ_LIB): $(SWIFT_SOURCES) $(HEADER) idlelock.map $(SUPPORT_C) Tests/fuzz/build-lib.sh $(LIB) $(VERIFY_TOOLCHAIN)
+	$(BUILD_STEP) SWIFTC $@ sh Tests/fuzz/build-lib.sh $(FUZZ_DIR) $(VERIFY_TOOLCHAIN) $(LIB) $(SWIFTC) $(SONAME) $(SWIFT_SOURCES)
 
 # ---------------------------------------------------------------- fuzzing
 
@@ -67,10 +71,10 @@ FUZZ_HEADERS       := Tests/fuzz/fuzz_common.h Tests/fuzz/fuzz_mark.h Tests/fuzz
 FUZZ_LINK = $(BUILD_STEP) CC $@ sh -c '. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(FUZZ_CFLAGS) $$FUZZ_LDFLAGS -ITests/fuzz $(filter %.c,$^) \
 	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lsodium -lpthread -o $@'
 
-$(FUZZ_DIR)/fuzz_api: $(FUZZ_API_SOURCES) $(FUZZ_API_HEADERS) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(FUZZ_DIR)/fuzz_api: $(FUZZ_API_SOURCES) $(FUZZ_API_HEADERS) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_LIB) $(VERIFY_TOOLCHAIN)
 	$(FUZZ_LINK)
 
-$(FUZZ_DIR)/fuzz_store: $(FUZZ_STORE_SOURCES) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(FUZZ_DIR)/fuzz_store: $(FUZZ_STORE_SOURCES) $(FUZZ_HEADERS) $(HEADER) $(FUZZ_LIB) $(VERIFY_TOOLCHAIN)
 	$(FUZZ_LINK)
 
 fuzz-build: lib $(FUZZERS)
@@ -129,20 +133,20 @@ SAN_CFLAGS := $(CWARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefin
 
 # Compiles and links every .c among the prerequisites, then LIBS:
 # $(call san_link,LIBS).
-san_link = $(BUILD_STEP) CC $@ sh -c '. ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $(filter %.c,$^) \
-	    -L$(ASAN_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(ASAN_DIR)) -lpthread -o $@ $(1)'
+san_link = $(BUILD_STEP) CC $@ sh -c 'mkdir -p $(@D) && . ./$(VERIFY_TOOLCHAIN) && "$$FUZZ_CC" $(SAN_CFLAGS) $$FUZZ_LDFLAGS -Iinclude $(filter %.c,$^) \
+	    -L$(FUZZ_DIR) -l:$(SONAME) -Wl,-rpath,$(abspath $(FUZZ_DIR)) -lpthread -o $@ $(1)'
 
-$(ASAN_DIR)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(ASAN_DIR)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(FUZZ_LIB) $(VERIFY_TOOLCHAIN)
 	$(call san_link)
 
-$(ASAN_DIR)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(ASAN_DIR)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(FUZZ_LIB) $(VERIFY_TOOLCHAIN)
 	$(call san_link)
 
-$(ASAN_DIR)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_keystore.h $(HEADER) $(ASAN_DIR)/$(SONAME) $(VERIFY_TOOLCHAIN)
+$(ASAN_DIR)/idlelock-replay: tools/replay/idlelock-replay.c tools/replay/fake_keystore.h $(HEADER) $(FUZZ_LIB) $(VERIFY_TOOLCHAIN)
 	$(call san_link,-lsodium)
 
 test-c-sanitized: c-test-deps lib $(SANITIZED_C)
-	@[ "$(V)" != 1 ] || sed 's/^/test-c-sanitized: library /' $(ASAN_DIR)/MODE.txt
+	@[ "$(V)" != 1 ] || sed 's/^/test-c-sanitized: library /' $(FUZZ_DIR)/MODE.txt
 	@$(STEPS_BEGIN)
 	$(STEP) $(SAN_ENV) $(ASAN_DIR)/test_abi
 	$(STEP) $(SAN_ENV) IDLELOCK_TEST_KILLS=50 $(ASAN_DIR)/test_store

@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Builds an instrumented copy of the library for the verify targets
-# (mk/verify.mk), never the shipped one:
+# Builds the instrumented copy of the library for the verify targets
+# (mk/verify.mk: the fuzzers and the sanitized C tests), never the shipped
+# one:
 #
-#   build-lib.sh MODE OUT_DIR TOOLCHAIN SHIPPED_LIB SWIFTC SONAME SOURCES...
+#   build-lib.sh OUT_DIR TOOLCHAIN SHIPPED_LIB SWIFTC SONAME SOURCES...
 #
-# MODE fuzz: the Swift code with AddressSanitizer and libFuzzer's coverage
-#            (swiftc -sanitize=address,fuzzer), the C support code with
-#            -fsanitize=address,undefined,fuzzer-no-link.
-# MODE asan: the Swift code with AddressSanitizer (swiftc -sanitize=address),
-#            the C support code with -fsanitize=address,undefined.
+# The Swift code with AddressSanitizer and libFuzzer's coverage (swiftc
+# -sanitize=address,fuzzer), the C support code with
+# -fsanitize=address,undefined,fuzzer-no-link. A program without libFuzzer
+# loads it too: the ASan runtime has no-op defaults for the coverage hooks.
 #
 # Embedded Swift has no UBSan; its own checks (overflow, bounds, unwrap) trap
 # as they do in the shipped library, and a trap is a crash to libFuzzer.
@@ -20,19 +20,16 @@
 # harnesses stay instrumented, the library does not) and OUT_DIR/MODE.txt
 # says so.
 set -eu
-mode="$1"; out="$2"; toolchain="$3"; shipped="$4"; swiftc="$5"; soname="$6"
-shift 6
+out="$1"; toolchain="$2"; shipped="$3"; swiftc="$4"; soname="$5"
+shift 5
 root=$(pwd)
 . "$root/$toolchain"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out/$soname" "$out/MODE.txt"
 
-case "$mode" in
-    fuzz) swift_san="-sanitize=address,fuzzer"; c_san="-fsanitize=address,undefined,fuzzer-no-link" ;;
-    asan) swift_san="-sanitize=address"; c_san="-fsanitize=address,undefined" ;;
-    *) echo "build-lib.sh: unknown mode $mode" >&2; exit 2 ;;
-esac
+swift_san="-sanitize=address,fuzzer"
+c_san="-fsanitize=address,undefined,fuzzer-no-link"
 
 fallback() {
     echo "build-lib.sh: $1; $out/$soname is a copy of the shipped, uninstrumented library" >&2
@@ -69,7 +66,7 @@ if ! nm -D "$out/$soname.tmp" | grep -q ' U __asan_'; then
     rm -f "$out/$soname.tmp"
     fallback "swiftc $swift_san emitted no AddressSanitizer checks"
 fi
-if [ "$mode" = fuzz ] && ! nm -D "$out/$soname.tmp" | grep -q ' U __sanitizer_cov'; then
+if ! nm -D "$out/$soname.tmp" | grep -q ' U __sanitizer_cov'; then
     rm -f "$out/$soname.tmp"
     fallback "swiftc $swift_san emitted no coverage"
 fi
