@@ -199,7 +199,7 @@ $(AAR_FILE): $(AAR_INPUTS)
 # recipe expands it), as the AAR's.
 $(AAR_POM): bindings/java/pom.xml.in bindings/java/android/make-aar.py $(HEADER)
 	@mkdir -p $(@D)
-	@echo "  POM    $@"
+	@echo "  POM     $@"
 	@$(call java_pom,aar) | $(PYTHON) bindings/java/android/make-aar.py --pom > $@.tmp && mv $@.tmp $@
 
 aar: android $(AAR_FILE) $(AAR_POM)

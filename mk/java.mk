@@ -49,7 +49,7 @@ comma := ,
 
 # logged STEP-NAME TARGET LOG COMMAND...: one line for the step; the tool's
 # output goes to LOG, shown when it fails.
-logged = @echo "  $(1) $(2)"; mkdir -p $(dir $(3)); $(4) > $(3) 2>&1 || { cat $(3); exit 1; }
+logged = @printf '  %-7s %s\n' '$(strip $(1))' '$(2)'; mkdir -p $(dir $(3)); $(4) > $(3) 2>&1 || { cat $(3); exit 1; }
 
 $(JAVA_JAR): $(JAVA_SRC)
 	@rm -rf $(JAVA_DIR)/classes && mkdir -p $(JAVA_DIR)/classes
@@ -128,7 +128,7 @@ java_pom = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PROJECT_URL@|$(PROJECT_URL)|
 
 $(JAR_POM): bindings/java/pom.xml.in $(HEADER)
 	@mkdir -p $(@D)
-	@echo "  POM    $@"
+	@echo "  POM     $@"
 	@$(call java_pom,jar) > $@.tmp && mv $@.tmp $@
 
 $(JAR_FILE): $(JAR_INPUTS) $(JAVA_JAR) $(JAR_POM) scripts/reproducible.py $(RELEASE_STAMP)

@@ -22,7 +22,7 @@ LOVE_DEMO    := bindings/luajit/examples/love
 # The same command builds the module in the source rockspec (rock/).
 $(LUA_MODULE): bindings/luajit/idlelock.in.lua bindings/luajit/idlelock_generated.lua
 	@mkdir -p $(LUA_DIR)
-	@echo "  SED      $(LUA_MODULE)"
+	@echo "  SED     $(LUA_MODULE)"
 	$(Q)sed -e '/^--@@GENERATED@@$$/r bindings/luajit/idlelock_generated.lua' -e '/^--@@GENERATED@@$$/d' \
 	    bindings/luajit/idlelock.in.lua > $@.tmp && mv $@.tmp $@
 
@@ -114,7 +114,7 @@ $(ROCKSPEC_BINARY): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
 # The source rock: the rockspec and the source tarball it names (a rock
 # server's .src.rock; `luarocks install` builds it offline).
 $(SRC_ROCK): $(ROCKSPEC) dist scripts/reproducible.py
-	@echo "  PACK     $@"
+	@echo "  PACK    $@"
 	$(Q)rm -rf $(ROCK_DIR)/src && mkdir -p $(ROCK_DIR)/src && cp $(ROCKSPEC) $(DIST_TARBALL) $(ROCK_DIR)/src/
 	$(Q)rm -f $@ && cd $(ROCK_DIR)/src && $(PYTHON) -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED); [z.write(f) for f in sys.argv[2:]]; z.close()' \
 	    $(abspath $@) $(notdir $(ROCKSPEC)) $(notdir $(DIST_TARBALL))
@@ -124,7 +124,7 @@ $(SRC_ROCK): $(ROCKSPEC) dist scripts/reproducible.py
 define rock_rules
 $(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC_BINARY) $(LUA_MODULE) $(BUILD)/$(1)/self-contained/libidlelock.so \
         LICENSE THIRD_PARTY_NOTICES.md bindings/luajit/README.md scripts/reproducible.py $(RELEASE_STAMP)
-	@echo "  STAGE    $(ROCK_DIR)/$(1)/stage"
+	@echo "  STAGE   $(ROCK_DIR)/$(1)/stage"
 	$(Q)rm -rf $(ROCK_DIR)/$(1) && mkdir -p $(ROCK_DIR)/$(1)/stage/doc
 	$(Q)cp $(LUA_MODULE) $(ROCK_DIR)/$(1)/stage/idlelock.lua
 	$(Q)cp $(ROCKSPEC_BINARY) $(ROCK_DIR)/$(1)/stage/
@@ -132,13 +132,13 @@ $(ROCK_DIST)/$(ROCK_NAME).$(rock_arch_$(1)).rock: $(ROCKSPEC_BINARY) $(LUA_MODUL
 	$(Q)$(PYTHON) scripts/md-links.py absolute --url $(PROJECT_URL) --tag $(PROJECT_TAG) \
 	    --path bindings/luajit/README.md bindings/luajit/README.md $(ROCK_DIR)/$(1)/stage/doc/README.md
 	$(Q)printf 'rocks_servers = {}\narch = "%s"\n' $(rock_arch_$(1)) > $(ROCK_DIR)/$(1)/luarocks-config.lua
-	@echo "  STRIP    $(ROCK_DIR)/$(1)/stage/libidlelock.so"
+	@echo "  STRIP   $(ROCK_DIR)/$(1)/stage/libidlelock.so"
 	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/strip.log,$(call cross_strip,$(1)) -o $(ROCK_DIR)/$(1)/stage/libidlelock.so \
 	    $(BUILD)/$(1)/self-contained/libidlelock.so)
-	@echo "  LUAROCKS make $(ROCK_DIR)/$(1)/tree"
+	@echo "  LUAROCKS $(ROCK_DIR)/$(1)/tree (luarocks make)"
 	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/make.log,cd $(ROCK_DIR)/$(1)/stage && \
 	    LUAROCKS_CONFIG=../luarocks-config.lua $(LUAROCKS) make --tree ../tree $(ROCK_NAME).rockspec)
-	@echo "  PACK     $$@"
+	@echo "  PACK    $$@"
 	$(Q)rm -f $$@
 	$(Q)$(call rock_logged,$(ROCK_DIR)/$(1)/pack.log,cd $(ROCK_DIST) && \
 	    LUAROCKS_CONFIG=$(abspath $(ROCK_DIR)/$(1)/luarocks-config.lua) $(LUAROCKS) pack idlelock $(VERSION)-1 \

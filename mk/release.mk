@@ -43,8 +43,8 @@ release: dist docs jar nuget wheel sdist rock aar
 # moved) is no part of this release: it leaves build/dist, said so.
 release-sums:
 	@cd $(RELEASE_DIST) && for f in $$(find . -maxdepth 1 -type f ! -name 'SHA256SUMS*' ! -name '*[-.]$(VERSION)[-.]*' \
-	    -printf '%f\n' | LC_ALL=C sort); do echo "  REMOVE   $(RELEASE_DIST)/$$f (not $(VERSION))"; rm -f "$$f"; done
-	@echo "  SUMS     $(RELEASE_SUMS)"
+	    -printf '%f\n' | LC_ALL=C sort); do echo "  REMOVE  $(RELEASE_DIST)/$$f (not $(VERSION))"; rm -f "$$f"; done
+	@echo "  SUMS    $(RELEASE_SUMS)"
 	@rm -f $(RELEASE_SUMS)
 	@cd $(RELEASE_DIST) && find . -type f ! -name 'SHA256SUMS*' -printf '%P\n' | LC_ALL=C sort \
 	    | xargs sha256sum > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS

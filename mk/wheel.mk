@@ -56,7 +56,7 @@ wheel_logged = ( $(2) ) > $(1) 2>&1 || { cat $(1); echo "failed: see $(1)" >&2; 
 .PHONY: wheel test-wheel wheel-libs
 
 $(WHEEL_TOOLS)/ready: bindings/python/wheel-tools.txt
-	@echo "  VENV     $(WHEEL_TOOLS) (wheel-tools.txt from PyPI)"
+	@echo "  VENV    $(WHEEL_TOOLS) (wheel-tools.txt from PyPI)"
 	$(Q)rm -rf $(WHEEL_TOOLS) && mkdir -p $(WHEEL_DIR)
 	$(Q)$(call wheel_logged,$(WHEEL_DIR)/tools.log,$(PYTHON) -m venv $(WHEEL_TOOLS) && \
 	    $(WHEEL_TOOLS)/bin/python -m pip install --disable-pip-version-check -r $<)
@@ -87,10 +87,10 @@ wheel_platform_musl    := linux_x86_64
 wheel_strip = $(if $(filter musl,$(1)),strip,$(call cross_strip,$(1)))
 # wheel_tag KIND: give the raw wheel its platform tag, into $(WHEEL_DIR)/<kind>/tagged.
 wheel_tag = $(if $(filter musl,$(1)),$(wheel_tag_musl),$(wheel_tag_glibc))
-wheel_tag_glibc = @echo "  REPAIR   $(WHEEL_DIR)/$(1)/tagged (auditwheel, manylinux tag)"; \
+wheel_tag_glibc = @echo "  REPAIR  $(WHEEL_DIR)/$(1)/tagged (auditwheel, manylinux tag)"; \
 	$(call wheel_logged,$(WHEEL_DIR)/$(1)/auditwheel.log,PATH=$(abspath $(WHEEL_TOOLS))/bin:$$$$PATH \
 	    auditwheel repair --plat auto -w $(WHEEL_DIR)/$(1)/tagged $(WHEEL_DIR)/$(1)/raw/*.whl)
-wheel_tag_musl = @echo "  TAG      $(WHEEL_DIR)/$(1)/tagged (wheel tags, musllinux_1_2_x86_64)"; \
+wheel_tag_musl = @echo "  TAG     $(WHEEL_DIR)/$(1)/tagged (wheel tags, musllinux_1_2_x86_64)"; \
 	$(call wheel_logged,$(WHEEL_DIR)/$(1)/tags.log,sh scripts/check-library.sh --self-contained --libc musl \
 	    $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so $(HEADER) && \
 	    $(abspath $(WHEEL_TOOLS))/bin/wheel tags --remove --platform-tag musllinux_1_2_x86_64 $(WHEEL_DIR)/$(1)/raw/*.whl && \
@@ -104,14 +104,14 @@ wheel_tag_musl = @echo "  TAG      $(WHEEL_DIR)/$(1)/tagged (wheel tags, musllin
 define wheel_rules
 $(WHEEL_DIR)/$(1)/ready: $(wheel_lib_$(1)) $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER) scripts/reproducible.py scripts/md-links.py \
         $(RELEASE_STAMP)
-	@echo "  STAGE    $(WHEEL_DIR)/$(1)/src (version $(VERSION))"
+	@echo "  STAGE   $(WHEEL_DIR)/$(1)/src (version $(VERSION))"
 	$(Q)rm -rf $(WHEEL_DIR)/$(1) $(if $(filter musl,$(1)),$(WHEEL_DIST)/idlelock-*-musllinux_*.whl,$(WHEEL_DIR)/dist/idlelock-*-manylinux*_$(1).whl $(WHEEL_DIST)/idlelock-*-manylinux*_$(1).whl)
 	$(Q)mkdir -p $(WHEEL_DIR)/dist $(WHEEL_DIST)
 	$(call wheel_stage,$(WHEEL_DIR)/$(1)/src)
-	@echo "  STRIP    $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so"
+	@echo "  STRIP   $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so"
 	$(Q)$(call wheel_logged,$(WHEEL_DIR)/$(1)/strip.log,$(call wheel_strip,$(1)) \
 	    -o $(WHEEL_DIR)/$(1)/src/idlelock/libidlelock.so $(wheel_lib_$(1)))
-	@echo "  WHEEL    $(WHEEL_DIR)/$(1)/raw (pip wheel, py3-none-$(wheel_platform_$(1)))"
+	@echo "  WHEEL   $(WHEEL_DIR)/$(1)/raw (pip wheel, py3-none-$(wheel_platform_$(1)))"
 	$(Q)$(call wheel_logged,$(WHEEL_DIR)/$(1)/wheel.log,cd $(WHEEL_DIR)/$(1)/src && \
 	    IDLELOCK_WHEEL_PLATFORM=$(wheel_platform_$(1)) $(abspath $(WHEEL_TOOLS))/bin/python -m pip wheel \
 	    --disable-pip-version-check --no-deps --no-build-isolation -w ../raw .)
@@ -139,12 +139,12 @@ SDIST_LIBRARY := Makefile idlelock.map include Sources/IdleLock Sources/CSystem 
 
 $(SDIST): $(WHEEL_SOURCES) $(WHEEL_TOOLS)/ready $(HEADER) $(SWIFT_SOURCES) Makefile idlelock.map \
           scripts/reproducible.py scripts/md-links.py $(filter scripts/%,$(SDIST_LIBRARY)) mk/wheel.mk $(RELEASE_STAMP)
-	@echo "  STAGE    $(SDIST_DIR)/src (version $(VERSION), the library's source in libidlelock/)"
+	@echo "  STAGE   $(SDIST_DIR)/src (version $(VERSION), the library's source in libidlelock/)"
 	$(Q)rm -rf $(SDIST_DIR) && mkdir -p $(SDIST_DIR)/src/libidlelock $(WHEEL_DIST)
 	$(call wheel_stage,$(SDIST_DIR)/src)
 	$(Q)git ls-files -z -- $(SDIST_LIBRARY) | tar --create --null --files-from=- | tar --extract --directory=$(SDIST_DIR)/src/libidlelock
 	$(Q)printf 'graft libidlelock\nglobal-exclude *.py[cod]\n' > $(SDIST_DIR)/src/MANIFEST.in
-	@echo "  SDIST    $@ (python -m build --sdist)"
+	@echo "  SDIST   $@ (python -m build --sdist)"
 	$(Q)$(call wheel_logged,$(SDIST_DIR)/sdist.log,cd $(SDIST_DIR)/src && \
 	    $(abspath $(WHEEL_TOOLS))/bin/python -m build --sdist --no-isolation --outdir ../out .)
 	$(Q)$(PYTHON) scripts/reproducible.py tar.gz $(SDIST_DIR)/out/idlelock-$(VERSION).tar.gz

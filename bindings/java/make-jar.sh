@@ -28,7 +28,7 @@ mkdir -p "$stage/META-INF/maven/org.idlelock/idlelock" "$logs" "$(dirname "$out"
 step() { # step NAME TARGET LOG COMMAND...
     name=$1 target=$2 log=$3
     shift 3
-    printf '  %-6s %s\n' "$name" "$target"
+    printf '  %-7s %s\n' "$name" "$target"
     if ! "$@" > "$log" 2>&1; then
         cat "$log"
         echo "make-jar.sh: $name $target failed (log: $log)" >&2
