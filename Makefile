@@ -248,7 +248,7 @@ list-suites:
 # --disable-xctest and keeps swift test's full output in build/swift-test/.
 test-swift:
 	$(BUILD_STEP) SWIFT-BUILD "the package's tests (debug)" swift build --build-tests -Xswiftc -warnings-as-errors
-	@sh scripts/swift-test.sh $(BUILD)/swift-test/debug.log --skip-build
+	@sh scripts/swift-test.sh $(BUILD)/swift-test/debug.log --skip-build $(SWIFT_TEST_ARGS)
 
 # The Swift tests (the stress test among them) under ThreadSanitizer and
 # AddressSanitizer, each in its own build folder.
@@ -269,18 +269,21 @@ test-swift:
 # test-swift stays incremental. The driver's two notes about it
 # (batch mode ignored, incremental off) are left out by swift-test.sh.
 SWIFT_TEST_WMO := -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 2 -Xswiftc -no-emit-module-separately-wmo
+# SWIFT_TEST_ARGS: more arguments for swift test in every Swift suite, e.g.
+# one test: `make test-swift-asan SWIFT_TEST_ARGS='--filter DelayTests'`.
+SWIFT_TEST_ARGS ?=
 
 test-sanitizers: test-swift-tsan test-swift-asan
 
 test-swift-tsan:
 	@SWIFT_BACKTRACE=enable=no \
 	    sh scripts/swift-test.sh $(BUILD)/swift-test/tsan.log --sanitize=thread --scratch-path .build/sanitize-thread \
-	    $(SWIFT_TEST_WMO)
+	    $(SWIFT_TEST_WMO) $(SWIFT_TEST_ARGS)
 
 test-swift-asan:
 	@SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tests/lsan.supp):print_suppressions=0 \
 	    sh scripts/swift-test.sh $(BUILD)/swift-test/asan.log --sanitize=address --scratch-path .build/sanitize-address \
-	    -Xswiftc -use-ld=lld -Xswiftc -warnings-as-errors $(SWIFT_TEST_WMO)
+	    -Xswiftc -use-ld=lld -Xswiftc -warnings-as-errors $(SWIFT_TEST_WMO) $(SWIFT_TEST_ARGS)
 
 # The shipped library's exports, the header as C99 and as C++11, the C
 # suites (Tests/c/), and the README's C example.

@@ -33,14 +33,14 @@ SWIFT_BINDING_ENV   := IDLELOCK_REPLAY=$(abspath $(BUILD)/idlelock-replay) SWIFT
 test-swift-api: lib $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
 	$(STEP) $(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/api.log $(SWIFT_BINDING_LINK) \
-	    --scratch-path $(BUILD)/swift-api
+	    --scratch-path $(BUILD)/swift-api $(SWIFT_TEST_ARGS)
 	$(STEP) sh $(SWIFT_BINDING)/Tests/typecheck-readme.sh $(SWIFTC) $(BUILD)/swift-api $(SWIFT_BINDING)/README.md
 	@$(STEPS_END)
 
 test-swift-api-tsan: lib $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
 	$(STEP) $(SWIFT_BINDING_ENV) sh scripts/swift-test.sh $(BUILD)/swift-test/api-tsan.log $(SWIFT_BINDING_LINK) \
-	    --sanitize=thread --scratch-path $(BUILD)/swift-api-tsan
+	    --sanitize=thread --scratch-path $(BUILD)/swift-api-tsan $(SWIFT_TEST_ARGS)
 	$(STEP) sh $(SWIFT_BINDING)/Tests/typecheck-readme.sh $(SWIFTC) $(BUILD)/swift-api-tsan $(SWIFT_BINDING)/README.md
 	@$(STEPS_END)
 

@@ -26,12 +26,12 @@
 #       One suite made of parts that may run at once (test-cross: each
 #       program on each CPU). Each line of stdin is "NAME|COMMAND" (COMMAND
 #       runs under sh from the current folder, killed after TIMEOUT
-#       seconds), JOBS at a time. A passing suite prints its parts' skip
-#       lines and one count line, its parts' counts added up (the replay
-#       tool's "... N expects, N failed" counts as its expects); a part
-#       that failed is shown with its FAIL lines or the tail of its log.
-#       LOGDIR/<n>.log holds each part's output, LOGDIR/summary one line
-#       per part (V=1 prints it).
+#       seconds), JOBS at a time. A passing suite prints one count line,
+#       its parts' counts added up (the replay tool's "... N expects, N
+#       failed" counts as its expects); a part that failed is shown with
+#       its FAIL lines or the tail of its log. LOGDIR/<n>.log holds each
+#       part's output, LOGDIR/summary one line per part with its skip and
+#       info lines (V=1 prints it).
 #
 #   run-suites.sh step TALLY COMMAND [ARG...]
 #       One step of a suite of several (the Makefile's $(STEP)): runs
@@ -258,7 +258,6 @@ each)
             echo "     (whole log: $base.log)"
         fi
         grep -E '^(skip|info) ' "$base.log" | sed 's/^/     /' >> "$logdir/summary"
-        grep -E '^skip ' "$base.log" | sed "s|^|$name: |"
     done
     echo "$label: $n parts, $parts_failed failed, $(( $(date +%s) - began )) s" >> "$logdir/summary"
     [ "${V:-}" != 1 ] || cat "$logdir/summary"
