@@ -35,7 +35,12 @@ epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 dir=$(dirname "$tarball")
 mkdir -p "$dir"
 work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-dist.XXXXXX")
-trap 'rm -rf "$work" "$tarball.tmp"' EXIT
+# The tarball is written under a name of its own beside TARBALL and renamed
+# into place: two makes that pack it at once (make test's suites each ask
+# for `make dist`) each rename a whole file, and a reader never sees half
+# of one. Its mode is the one the umask gives a new file.
+part=$(mktemp "$tarball.XXXXXX")
+trap 'rm -rf "$work" "$part"' EXIT
 list=$work/list
 # Tracked files that exist (a file deleted but not yet `git rm`ed is left
 # out), NUL-separated.
@@ -52,5 +57,6 @@ printf '  %-7s %s\n' TAR "$tarball"
 tar --create --directory="$work/stage" --null --files-from="$list" --sort=name --format=gnu \
     --transform="flags=r;s|^|$name/|" \
     --owner=0 --group=0 --numeric-owner --mode='u+rw,go=rX,go-w' --mtime="@$epoch" \
-    | gzip -9 -n > "$tarball.tmp"
-mv "$tarball.tmp" "$tarball"
+    | gzip -9 -n > "$part"
+chmod "$(umask -S | tr -d x)" "$part"
+mv "$part" "$tarball"
