@@ -217,13 +217,18 @@ TEST_JOBS ?= 2
 # (docs/TESTING.md has each suite's time); the table lists the suites in
 # the order they ran.
 SLOW_SUITES := test-model test-cross test-swift-asan test-swift-tsan test-android test-java test-nuget
-TEST_ORDER   = $(foreach s,$(SLOW_SUITES),$(filter $(s),$(TEST_SUITES))) $(filter-out $(SLOW_SUITES),$(TEST_SUITES))
+# ALONE_SUITES run last, by themselves: test-reproducible deletes and
+# rebuilds the packages, assemblies and build/dist/ that other suites read
+# (a wheel, a jar, the tarball), so it waits until they have all ended.
+ALONE_SUITES := test-reproducible
+TEST_ORDER   = $(foreach s,$(SLOW_SUITES),$(filter $(s),$(TEST_SUITES))) \
+               $(filter-out $(SLOW_SUITES) $(ALONE_SUITES),$(TEST_SUITES)) $(filter $(ALONE_SUITES),$(TEST_SUITES))
 
 # RESULTS is one folder (a space would split it into a folder and a suite).
 $(if $(word 2,$(RESULTS)),$(error RESULTS must be one path without spaces, not "$(RESULTS)"))
 
 test: test-deps lib
-	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) sh scripts/run-suites.sh make $(RESULTS) $(TEST_ORDER)
+	@MAKE="$(MAKE)" TEST_JOBS=$(TEST_JOBS) TEST_ALONE="$(ALONE_SUITES)" sh scripts/run-suites.sh make $(RESULTS) $(TEST_ORDER)
 
 # `make check`: what to run before every commit (docs/TESTING.md, "Before
 # you commit"): the layers, the Swift unit tests, the C suites, every

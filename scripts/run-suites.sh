@@ -10,7 +10,8 @@
 #       so nothing is built twice at once; a build that fails there fails
 #       again, shown, in its suite), then runs `$MAKE SUITE` for each,
 #       TEST_JOBS at once (environment, default 1), in the order given, also
-#       after one failed. The output is the same for any TEST_JOBS: each
+#       after one failed; the suites TEST_ALONE names (environment) run one
+#       by one once all the others have ended. The output is the same for any TEST_JOBS: each
 #       suite's in turn, the first one not yet shown followed live. Ends
 #       with one table of every suite's last count line (TEST_LABEL names
 #       it, default "make test") and exits 1 when a suite exited non-zero,
@@ -304,17 +305,35 @@ make)
         rm -f "$results/build.cmd" "$results/build.pid" "$results/build.rc" "$results/build.time"
     fi
 
-    bases=""
+    # TEST_ALONE's suites run by themselves, once every other has ended
+    # (each rebuilds what the others read: test-reproducible).
+    alone=" ${TEST_ALONE:-} " bases="" alone_bases="" alone_started=""
     for suite in "$@"; do
         echo "$make --no-print-directory $suite" > "$results/$suite.cmd"
-        bases="$bases $results/$suite"
+        case $alone in
+            *" $suite "*) alone_bases="$alone_bases $results/$suite" ;;
+            *) bases="$bases $results/$suite" ;;
+        esac
     done
-    # shellcheck disable=SC2086
-    start "$jobs" 0 $bases
+    # start_alone: the suites that run by themselves, after the others.
+    start_alone() {
+        [ -z "$alone_started" ] && [ -n "$alone_bases" ] || return 0
+        alone_started=1
+        [ -z "$bases" ] || wait "$runners"
+        # shellcheck disable=SC2086
+        start 1 0 $alone_bases
+    }
+    if [ -n "$bases" ]; then
+        # shellcheck disable=SC2086
+        start "$jobs" 0 $bases
+    else
+        start_alone
+    fi
     # The printer: each suite in order, followed live while it runs (a
     # runner that died without its status counts as failed).
     for suite in "$@"; do
         base=$results/$suite
+        case $alone in *" $suite "*) start_alone ;; esac
         waitfor "$base.pid"
         echo "==== $suite"
         waitfor "$base.log"
