@@ -247,6 +247,10 @@ code() {
                 if (i == 0) { line = ""; break }
                 line = substr(line, i + 2); inblock = 0; continue
             }
+            # up to the next quote or slash at once (the rest is code)
+            i = match(line, /["\/]/)
+            if (i == 0) { out = out line; break }
+            out = out substr(line, 1, i - 1); line = substr(line, i)
             c = substr(line, 1, 1); two = substr(line, 1, 2)
             if (two == "//") break
             if (two == "/*") { inblock = 1; line = substr(line, 3); continue }
