@@ -49,8 +49,10 @@ release-sums:
 	@cd $(RELEASE_DIST) && find . -type f ! -name 'SHA256SUMS*' -printf '%P\n' | LC_ALL=C sort \
 	    | xargs sha256sum > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS
 
+# make test runs it last, by itself (ALONE_SUITES in the Makefile), so its
+# builds take TEST_JOBS jobs.
 test-reproducible: test-deps
-	@MAKE="$(MAKE)" PYTHON=$(PYTHON) TOOLS=$(abspath $(WHEEL_TOOLS)) sh scripts/test-reproducible.sh \
+	@MAKE="$(MAKE) -j$(TEST_JOBS)" PYTHON=$(PYTHON) TOOLS=$(abspath $(WHEEL_TOOLS)) sh scripts/test-reproducible.sh \
 	    $(VERSION) $(RELEASE_DIST) $(BUILD)/reproducible \
 	    "$(JAVA_JAR) $(CS_DLL) $(CS_NS_DLL) $(LUA_MODULE)" \
 	    "$(foreach c,x86_64 aarch64 musl,$(WHEEL_DIR)/$(c)/ready) $(CS_NUGET_DIR) $(ROCK_DIR) $(SDIST_DIR) $(BUILD)/jar/stage"
