@@ -13,10 +13,10 @@
 # Darwin has memset_s and no explicit_bzero, musl has getrandom and
 # explicit_bzero), compiles the portable sources of upstream's
 # src/libsodium/Makefile.am (LIBSODIUM_SOURCES: all of the full, not
-# --enable-minimal, library), and the flags upstream's configure adds
-# (LIBSODIUM_CFLAGS). A target's extra sources (x86-64's SSE/AVX
-# implementations, chosen at run time by libsodium's CPU detection) come
-# with the flags Makefile.am gives them.
+# --enable-minimal, library) that the links use (LIBSODIUM_LINKED, below),
+# with the flags upstream's configure adds (LIBSODIUM_CFLAGS). A target's
+# extra sources (x86-64's SSE/AVX implementations, chosen at run time by
+# libsodium's CPU detection) come with the flags Makefile.am gives them.
 #
 #   $(call libsodium_archive,TARGET)   the archive's path, a prerequisite
 #   $(LIBSODIUM_INCLUDE)               its headers (sodium.h, sodium/*.h with
@@ -228,10 +228,31 @@ $(call libsodium_objects,$(1),$(3)): $(LIBSODIUM_DIR)/$(1)/obj/%.o: $(LIBSODIUM_
 	    $$(LIBSODIUM_DEFINES_$(1)) $(2) -c $(LIBSODIUM_SRC)/$$*.c -o $$@
 endef
 
+# The archive members the links take (a static archive gives a link only
+# the members it needs, so the others never reach a library): the closure
+# of what the library calls (sodium_init picks every primitive's
+# implementation, so scalarmult and the SIMD variants come in) and what
+# the musl replay tool calls, the same on every target (their link maps,
+# `-Wl,-Map`, list 44 members on x86-64 and 33 on ARM, all named here).
+# Only these are compiled: the shipped bytes are those of the full
+# archive, for 44 of 102 compiles. A library that calls a libsodium
+# function outside them does not link (musl and Android: --no-undefined;
+# Apple: test-apple's check that every name left undefined is
+# libSystem's): add the file that defines it.
+LIBSODIUM_LINKED := aead_xchacha20poly1305 argon2-core argon2-encoding argon2-fill-block-avx2 \
+    argon2-fill-block-avx512f argon2-fill-block-ref argon2-fill-block-ssse3 argon2 blake2b-compress-avx2 \
+    blake2b-compress-ref blake2b-compress-sse41 blake2b-compress-ssse3 blake2b-long blake2b-ref \
+    chacha20_dolbeau-avx2 chacha20_dolbeau-ssse3 chacha20_ref codecs core core_hchacha20 core_salsa_ref \
+    crypto_generichash crypto_kdf crypto_pwhash ed25519_ref10 generichash_blake2b kdf_blake2b \
+    onetimeauth_poly1305 poly1305_donna poly1305_sse2 pwhash_argon2i pwhash_argon2id randombytes \
+    randombytes_sysrandom runtime salsa20_ref salsa20_xmm6int-avx2 salsa20_xmm6int-sse2 \
+    scalarmult_curve25519 stream_chacha20 stream_salsa20 utils verify x25519_ref10
+libsodium_linked = $(foreach s,$(1),$(if $(filter $(notdir $(basename $(s))),$(LIBSODIUM_LINKED)),$(s)))
+
 # The sources of TARGET: the portable ones, and its x86-64 groups or, with
-# none, the aes256gcm file compiled without AES-NI.
-libsodium_all_sources = $(LIBSODIUM_SOURCES) \
-    $(if $(libsodium_groups_$(1)),$(foreach g,$(libsodium_groups_$(1)),$(libsodium_x86_64_sources_$(g))),$(LIBSODIUM_PORTABLE_AES))
+# none, the aes256gcm file compiled without AES-NI; those the links take.
+libsodium_all_sources = $(call libsodium_linked,$(LIBSODIUM_SOURCES) \
+    $(if $(libsodium_groups_$(1)),$(foreach g,$(libsodium_groups_$(1)),$(libsodium_x86_64_sources_$(g))),$(LIBSODIUM_PORTABLE_AES)))
 
 # libsodium_rules TARGET: its objects and archive.
 define libsodium_rules
