@@ -45,10 +45,14 @@ DIST_LEFT_OUT := scripts/test-wheel.sh scripts/test-rock.sh scripts/test-sdist.s
                  scripts/android-stubs.py scripts/check-android.py scripts/vendor-aosp.sh \
                  Tests/c/test_last_error.c Tests/c/bionic_shim.c scripts/gen-bindings.py
 
-.PHONY: dist test-dist
+.PHONY: dist test-dist FORCE
 
-# Always made afresh, as `git archive` would (a second or so).
-dist:
+# Packed afresh whenever it is asked for, as `git archive` would (a second
+# or so), and put in place only when its bytes changed (scripts/make-dist.sh):
+# what is made from it (the source rock) is remade only then, and a pack
+# that changed nothing prints nothing.
+dist: $(DIST_TARBALL)
+$(DIST_TARBALL): FORCE
 	@PROJECT_URL=$(PROJECT_URL) PROJECT_TAG=$(PROJECT_TAG) sh scripts/make-dist.sh $(DIST_TARBALL) $(DIST_NAME) $(DIST_PATHS) $(foreach f,$(DIST_LEFT_OUT),':(exclude)$(f)')
 
 test-dist: c-test-deps dist

@@ -113,7 +113,7 @@ $(ROCKSPEC_BINARY): bindings/luajit/rock/idlelock.rockspec.in $(HEADER)
 
 # The source rock: the rockspec and the source tarball it names (a rock
 # server's .src.rock; `luarocks install` builds it offline).
-$(SRC_ROCK): $(ROCKSPEC) dist scripts/reproducible.py
+$(SRC_ROCK): $(ROCKSPEC) $(DIST_TARBALL) scripts/reproducible.py
 	@echo "  PACK    $@"
 	$(Q)rm -rf $(ROCK_DIR)/src && mkdir -p $(ROCK_DIR)/src && cp $(ROCKSPEC) $(DIST_TARBALL) $(ROCK_DIR)/src/
 	$(Q)rm -f $@ && cd $(ROCK_DIR)/src && $(PYTHON) -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED); [z.write(f) for f in sys.argv[2:]]; z.close()' \

@@ -12,9 +12,11 @@
 # absolute; PROJECT_URL and PROJECT_TAG from the environment), so no link
 # in the tarball is dead. Reproducible: names sorted, owner and group 0,
 # modes 0644 or 0755, every time the last commit's (or SOURCE_DATE_EPOCH),
-# gzip with no name or time stamp. Prints one line, and a note when the
-# working tree has changes not committed (the tarball holds them: a
-# release is made from a clean tree).
+# gzip with no name or time stamp. A TARBALL that already holds these
+# bytes is left as it is (its time too, so nothing made from it is remade);
+# otherwise it is replaced, with one line saying so. A note says when the
+# working tree has changes not committed (the tarball holds them: a release
+# is made from a clean tree).
 set -eu
 tarball=$1 name=$2
 shift 2
@@ -53,10 +55,13 @@ grep '\.md$' "$work/shipped" | while IFS= read -r f; do
     python3 scripts/md-links.py absolute --url "$PROJECT_URL" --tag "$PROJECT_TAG" --path "$f" \
         --keep "$work/shipped" "$work/stage/$f" "$work/stage/$f"
 done
-printf '  %-7s %s\n' TAR "$tarball"
 tar --create --directory="$work/stage" --null --files-from="$list" --sort=name --format=gnu \
     --transform="flags=r;s|^|$name/|" \
     --owner=0 --group=0 --numeric-owner --mode='u+rw,go=rX,go-w' --mtime="@$epoch" \
     | gzip -9 -n > "$part"
+if cmp -s "$part" "$tarball"; then
+    exit 0
+fi
+printf '  %-7s %s\n' TAR "$tarball"
 chmod "$(umask -S | tr -d x)" "$part"
 mv "$part" "$tarball"
