@@ -319,7 +319,12 @@ make)
     start_alone() {
         [ -z "$alone_started" ] && [ -n "$alone_bases" ] || return 0
         alone_started=1
-        [ -z "$bases" ] || wait "$runners"
+        # (Polled, as waitfor does: an alone suite named before others
+        # waits here for them all, and the run stops if its starter goes.)
+        if [ -n "$bases" ]; then
+            while kill -0 "$runners" 2>/dev/null; do orphaned; sleep 1; done
+            wait "$runners"
+        fi
         # shellcheck disable=SC2086
         start 1 0 $alone_bases
     }
