@@ -36,13 +36,24 @@ epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
 
 dir=$(dirname "$tarball")
 mkdir -p "$dir"
+# The temporary files go on any exit: sh runs no EXIT trap when a signal
+# ends it, so INT, TERM and HUP exit through it (a Ctrl-C left a
+# TARBALL.XXXXXX beside the tarball, which release-sums would list as part
+# of the release, and a folder in /tmp).
+work="" part=""
+trap 'rm -rf "$work" "$part"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-dist.XXXXXX")
 # The tarball is written under a name of its own beside TARBALL and renamed
 # into place: two makes that pack it at once (make test's suites each ask
 # for `make dist`) each rename a whole file, and a reader never sees half
 # of one. Its mode is the one the umask gives a new file.
-part=$(mktemp "$tarball.XXXXXX")
-trap 'rm -rf "$work" "$part"' EXIT
+part=$(mktemp "$tarball.XXXXXX" 2>/dev/null) || {
+    echo "make dist: cannot create a file in $dir (read-only, or not a folder?): make it writable, or set BUILD to a folder you can write" >&2
+    exit 1
+}
 list=$work/list
 # Tracked files that exist (a file deleted but not yet `git rm`ed is left
 # out), NUL-separated.
