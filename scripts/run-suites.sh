@@ -11,8 +11,9 @@
 #       again, shown, in its suite), then runs `$MAKE SUITE` for each,
 #       TEST_JOBS at once (environment, default 1), in the order given, also
 #       after one failed; the suites TEST_ALONE names (environment) run one
-#       by one once all the others have ended. The output is the same for any TEST_JOBS: each
-#       suite's in turn, the first one not yet shown followed live. Ends
+#       by one once all the others have ended. The output is the same for
+#       any TEST_JOBS: each suite's in turn, the first one not yet shown
+#       followed live. Ends
 #       with one table of every suite's last count line (TEST_LABEL names
 #       it, default "make test") and exits 1 when a suite exited non-zero,
 #       printed no count line, or counted a failure. Kept in RESULTS:
@@ -130,13 +131,13 @@ orphaned() {
 }
 # waitfor FILE: until FILE exists or the runners are gone.
 waitfor() { until [ -f "$1" ]; do kill -0 "$runners" 2>/dev/null || break; orphaned; sleep 1; done; }
-# follow PID LOG: LOG as it grows until PID ends (in the background, so
-# that a signal's trap runs at once).
+# await PID: until PID, a child of this shell, has ended (polled, so that
+# the run stops if its starter goes and a signal's trap runs at once).
+await() { while kill -0 "$1" 2>/dev/null; do orphaned; sleep 1; done; wait "$1"; }
+# follow PID LOG: LOG as it grows until PID ends.
 follow() {
     tail -n +1 -f --pid="$1" "$2" 2>/dev/null &
-    follower=$!
-    while kill -0 "$follower" 2>/dev/null; do orphaned; sleep 1; done
-    wait "$follower"
+    await $!
 }
 
 # fresh DIR: DIR emptied for this run. A folder that exists must be one
@@ -297,7 +298,7 @@ make)
         waitfor "$results/build.pid"
         tail -n +1 -f --pid="$(cat "$results/build.pid")" "$results/build.log" 2>/dev/null \
             | grep -v -E "^make(\[[0-9]+\])?: ('.*' is up to date|Nothing to be done for '.*')\.$" &
-        wait "$runners"
+        await "$runners"
         wait $!
         printf 'build\t%s\n' "$(tr ' ' '\t' < "$results/build.time")" >> "$results/times.tsv"
         [ "$(cat "$results/build.rc")" -eq 0 ] \
@@ -319,12 +320,7 @@ make)
     start_alone() {
         [ -z "$alone_started" ] && [ -n "$alone_bases" ] || return 0
         alone_started=1
-        # (Polled, as waitfor does: an alone suite named before others
-        # waits here for them all, and the run stops if its starter goes.)
-        if [ -n "$bases" ]; then
-            while kill -0 "$runners" 2>/dev/null; do orphaned; sleep 1; done
-            wait "$runners"
-        fi
+        [ -z "$bases" ] || await "$runners"
         # shellcheck disable=SC2086
         start 1 0 $alone_bases
     }
