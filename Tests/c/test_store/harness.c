@@ -178,21 +178,31 @@ int file_exists(const char *path)
  * hold (`dir` itself stays). */
 void remove_files(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
     char path[600];
-    if (d == NULL) return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        /* A folder a case made (read-only, lf-e) goes too, with what it
-         * holds: test_store leaves nothing in /tmp. */
-        if (unlink(path) != 0 && errno == EISDIR) {
-            remove_files(path);
-            rmdir(path);
+    int pass, removed = 1;
+    /* Passes until one removes nothing: whether readdir still returns the
+     * entries after one that was unlinked during the walk is unspecified
+     * (POSIX), and under qemu-arm (a 32-bit guest's getdents, translated)
+     * a single walk left files behind, and so the folder in /tmp. */
+    for (pass = 0; removed && pass < 16; pass++) {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        if (d == NULL) return;
+        removed = 0;
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            /* A folder a case made (read-only, lf-e) goes too, with what it
+             * holds: test_store leaves nothing in /tmp. */
+            if (unlink(path) == 0) {
+                removed = 1;
+            } else if (errno == EISDIR) {
+                remove_files(path);
+                if (rmdir(path) == 0) removed = 1;
+            }
         }
+        closedir(d);
     }
-    closedir(d);
 }
 
 /* Number of `<name>.tmp.*` files in the temp folder. */

@@ -146,6 +146,7 @@ void test_rollback(void);                       /* rollback.c */
 void test_requests_across_processes(void);     /* requests.c */
 /* Issue 26: a lock file deleted under a running process (finding 7). */
 void test_lock_file_replaced(void);             /* lockfile.c */
+void test_lock_file_races(void);                /* lockfile.c */
 /* Issue 26's red team: clock steps and the gates across processes sharing
  * one caller clock. */
 void test_clock_steps_across_processes(void);   /* steps.c */

@@ -44,11 +44,13 @@
  *     setting a new passcode or signing out voids this process's open
  *     requests once it looks at the store (requests.c).
  * 14. `<store>.lock` deleted under a running process: it takes the new
- *     one, and no attempt is lost, also when a cleanup tool deletes it
- *     every millisecond; a new sign-in made after the deletion is never
- *     refused as an older copy; another user holding the folder's flock
- *     stops no step (lockfile.c).
- * 15. Clock steps across processes that share one caller clock: a step is
+ *     one and counts the attempt; a new sign-in made after the deletion is
+ *     never refused as an older copy; another user holding the folder's
+ *     flock stops no step (lockfile.c).
+ * 15. The same under races: no attempt is lost when three processes make
+ *     wrong attempts on a deleted lock file, or while a cleanup tool
+ *     deletes or replaces it every millisecond (lockfile.c).
+ * 16. Clock steps across processes that share one caller clock: a step is
  *     recorded whoever saw it, a step during a key derivation neither
  *     re-dates the entry nor lengthens a delay, and an unlock or a new
  *     passcode answers from the state it leaves (steps.c).
@@ -68,7 +70,7 @@
  * helpers and the child processes; processes.c holds areas 1 to 3 and 10
  * (several processes on one store), kill.c areas 4 and 7, modes.c 5,
  * faults.c 6, damage.c 8, paths.c 9, policies.c 11, rollback.c 12,
- * requests.c 13, lockfile.c 14 and steps.c 15; this one makes the
+ * requests.c 13, lockfile.c 14 and 15, and steps.c 16; this one makes the
  * temporary folder, runs the areas in order and prints the count.
  *
  * Build and run (from the repository root): `make build/test_store`, or
@@ -120,6 +122,7 @@ static const struct test_area areas[] = {
     {"rollback", test_rollback},
     {"requests", test_requests_across_processes},
     {"lock_file_replaced", test_lock_file_replaced},
+    {"lock_file_races", test_lock_file_races},
     {"clock_steps", test_clock_steps_across_processes},
 };
 #define AREA_COUNT (sizeof areas / sizeof areas[0])

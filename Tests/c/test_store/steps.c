@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Area 15 (issue 26's red team): clock steps, and the gate's "the state the
+ * Area 16 (clock_steps): clock steps, and the gate's "the state the
  * call leaves", across real processes that share one caller clock (a
  * reading kept in a file every process maps, so a step is seen by whichever
  * process reads next). The header forbids a clock that steps ("The clock":
