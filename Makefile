@@ -169,8 +169,10 @@ $(BUILD)/test_abi: $(TEST_ABI_SOURCES) $(TEST_ABI_HEADERS) $(HEADER) $(LIB)
 # not only on the library's rules: what the builds for other CPUs, C
 # libraries and the tarball run (test-cross, test-musl, test-android,
 # test-dist), while test-c runs every area natively and test-c-sanitized
-# under ASan (docs/TESTING.md).
-STORE_PLATFORM_AREAS := shared_count concurrent cross_process modes faults damage paths rollback lock_file_replaced
+# under ASan (docs/TESTING.md). test-cross leaves out lock_file_races
+# (mk/cross.mk).
+STORE_PLATFORM_AREAS := shared_count concurrent cross_process modes faults damage paths rollback lock_file_replaced \
+                        lock_file_races
 
 $(BUILD)/test_store: $(TEST_STORE_SOURCES) $(TEST_STORE_HEADERS) $(HEADER) $(LIB)
 	$(BUILD_STEP) CC $@ $(CC) $(CWARN) -Iinclude $(TEST_STORE_SOURCES) $(CLINK) -o $@
