@@ -71,6 +71,15 @@ cross_gnu_armv7   := arm-linux-gnueabihf
 # float, no NEON). Thumb-2 code is what keeps the library under its size
 # goal: the A32 default makes it 231 KB stripped, Thumb-2 166 KB (ABI 1.2).
 cross_codegen_armv7 := -march=armv7-a -mthumb -mfpu=vfpv3-d16 -mfloat-abi=hard
+# 32-bit ARM's glibc calls with 64-bit file offsets, inode numbers and
+# directory offsets (readdir64, fstat64, pread64, ...), as Debian builds its
+# own packages: the 32-bit readdir fails (EOVERFLOW) where the kernel hands
+# out 64-bit directory offsets (a 64-bit kernel not told the caller is
+# 32-bit: qemu-user; NFS), and the 32-bit fstat wherever an inode number
+# passes 32 bits (XFS, btrfs), which would make every durable step
+# STORAGE. The Swift code calls them through the headers' own names (its
+# compile only: glibc_floor.c defines fstat and fstat64 for the glibc floor).
+cross_lfs_armv7 := -D_FILE_OFFSET_BITS=64
 cross_run_x86_64  :=
 cross_run_aarch64 := qemu-aarch64
 cross_run_armv7   := qemu-arm
@@ -87,7 +96,7 @@ cross_strip = $(if $(filter x86_64,$(1)),strip,$(cross_gnu_$(1))-strip)
 cross_sysroot_flags = $(if $(filter x86_64,$(1)),,-Xcc --sysroot=/usr/$(cross_gnu_$(1)) \
     -Xcc -isystem -Xcc /usr/$(cross_gnu_$(1))/include -Xcc -isystem -Xcc $(CROSS_SODIUM_INCLUDE))
 cross_swift_flags = -target $(cross_swift_target_$(1)) $(call cross_sysroot_flags,$(1)) \
-    $(foreach f,$(cross_codegen_$(1)),-Xcc $(f))
+    $(foreach f,$(cross_codegen_$(1)) $(cross_lfs_$(1)),-Xcc $(f))
 
 # libsodium's headers are the same on every CPU (Multi-Arch: same); a folder
 # with only them keeps the host's other headers out of a cross build.

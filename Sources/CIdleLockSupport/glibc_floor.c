@@ -13,7 +13,12 @@
  *   fstat@GLIBC_2.33           glibc 2.33 turned fstat from a header inline
  *                              into a symbol; before, every program called
  *                              __fxstat(_STAT_VER, ...), which glibc still
- *                              exports at its first version;
+ *                              exports at its first version; on 32-bit ARM
+ *                              also fstat64@GLIBC_2.33 (__fxstat64): the
+ *                              Swift code is built with 64-bit file
+ *                              offsets there (mk/cross.mk), and calls
+ *                              fstat64, while Debian's libsodium.a of the
+ *                              self-contained variant calls fstat;
  *   pthread_create, _join, _detach @GLIBC_2.34
  *                              glibc 2.34 moved them from libpthread into
  *                              libc under a new version; the code is the
@@ -37,6 +42,9 @@
  * interceptors and glibc. Other C libraries (Android's bionic) have their
  * own arc4random_buf and need none of this. */
 #if defined(ILK_GLIBC_FLOOR) && defined(__linux__)
+#if defined(__arm__)
+#define _LARGEFILE64_SOURCE 1 /* struct stat64 */
+#endif
 #include <features.h>
 #endif
 
@@ -64,6 +72,9 @@
 /* glibc's entry points, declared here: 2.33+ headers no longer declare
  * __fxstat, and the pthread ones are bound to their first version. */
 extern int __fxstat(int version, int fd, struct stat *buf);
+#if defined(__arm__)
+extern int __fxstat64(int version, int fd, struct stat64 *buf);
+#endif
 extern int ilk_glibc_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 extern int ilk_glibc_pthread_join(pthread_t, void **);
 extern int ilk_glibc_pthread_detach(pthread_t);
@@ -80,6 +91,13 @@ ILK_HIDDEN int fstat(int fd, struct stat *buf)
 {
     return __fxstat(ILK_STAT_VER, fd, buf);
 }
+
+#if defined(__arm__)
+ILK_HIDDEN int fstat64(int fd, struct stat64 *buf)
+{
+    return __fxstat64(ILK_STAT_VER, fd, buf);
+}
+#endif
 
 ILK_HIDDEN int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
 {
