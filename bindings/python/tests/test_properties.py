@@ -145,7 +145,7 @@ ops = st.lists(
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=configs, operations=ops)
-def test_library_follows_the_rules_of_spec_section_3(config, operations):
+def test_library_follows_the_rules_of_docs_rules_md(config, operations):
     clock = FakeClock()
     model = Model(**config)
     lock = IdleLock(
