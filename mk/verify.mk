@@ -9,8 +9,9 @@
 #                            each harness fuzzes for what is left
 #   make fuzz FUZZ_SECONDS=N each harness for N seconds (default 600)
 #   make fuzz-seeds          remake the seed corpus (Tests/fuzz/corpus/)
-#   make test-c-sanitized    the C tests and the replay tool under ASan+UBSan,
-#                            and the replay tool under Valgrind
+#   make test-c-sanitized    the C tests and the replay tool under ASan+UBSan
+#                            (the replay tool under Valgrind: make
+#                            test-traces)
 #   make test-hygiene        no passcode or secret left in process memory
 #   make test-abi            exported symbols and struct layout vs the baseline
 #   make abi-baseline        rewrite the symbol baseline (a deliberate change)
