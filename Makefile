@@ -116,13 +116,13 @@ SUPPORT_CFLAGS  := -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror 
 EMBEDDED_SWIFT_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
                    -Xllvm -sil-disable-pass=closure-specialize \
                    -warnings-as-errors -module-name IdleLock \
-                   -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include -Xcc -fPIC
+                   -I include -I Sources/CSystem -I Sources/CIdleLockSupport/include
 
 # The host as a target (mk/target.mk lists the variables): swiftc's and the
 # C compiler's own defaults. libpthread.so.0 in NEEDED: glibc before 2.34
 # has pthread_create there (glibc_floor.c); from 2.34 on it is an empty stub
 # every glibc ships.
-target_swift_native   :=
+target_swift_native   := $(TARGET_SWIFT_PIC)
 target_cc_native      := $(CC)
 target_cflags_native  := $(SUPPORT_CFLAGS)
 target_inputs_native  :=

@@ -119,7 +119,7 @@ ANDROID_SUPPORT := last_error struct_sizes scrub_registers arc4random_sodium
 define android_abi
 android_objects_$(1)   := $(ANDROID_DIR)/$(1)/obj/IdleLock.o $(foreach s,$(ANDROID_SUPPORT),$(ANDROID_DIR)/$(1)/obj/$(s).o)
 android_link_libs_$(1) := -Wl,--exclude-libs,ALL $(call libsodium_archive,android-$(1)) $(call android_runtime,$(1))
-target_swift_android-$(1)   := -target $(android_swift_$(1)) -module-cache-path $(ANDROID_DIR)/$(1)/module-cache $(foreach f,$(call android_includes,$(1)) $(ANDROID_PREDEFINED) $(android_codegen_$(1)),-Xcc $(f))
+target_swift_android-$(1)   := $(TARGET_SWIFT_PIC) -target $(android_swift_$(1)) -module-cache-path $(ANDROID_DIR)/$(1)/module-cache $(foreach f,$(call android_includes,$(1)) $(ANDROID_PREDEFINED) $(android_codegen_$(1)),-Xcc $(f))
 target_cc_android-$(1)      := $(call android_cc,$(1))
 target_cflags_android-$(1)  := $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM $(android_codegen_$(1))
 target_inputs_android-$(1)  := $(LIBSODIUM_READY)

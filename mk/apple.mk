@@ -95,11 +95,24 @@ APPLE_LIBS    := $(foreach s,$(APPLE_SLICES),$(call apple_lib,$(s)))
 APPLE_HEADERS := $(foreach s,$(APPLE_SLICES),$(call apple_headers,$(s)))
 APPLE_NOTICES := $(APPLE_XCF)/LICENSE $(APPLE_XCF)/THIRD_PARTY_NOTICES.md
 
-# Swift for the device: Embedded, whole-module, the Linux library's flags.
-# The headers come through Clang's sysroot (the host's /usr/include stays
-# out; -sdk would want an SDKSettings.json this folder does not have).
-APPLE_SWIFT_FLAGS := $(filter-out -Xcc -fPIC,$(EMBEDDED_SWIFT_FLAGS)) -target $(apple_triple_ios-arm64) \
-    -Xfrontend -disable-target-os-checking -Xcc -isysroot -Xcc $(abspath $(APPLE_SDK))
+# The Swift core for the device and each slice's C support objects: targets
+# of the one compile recipe (mk/target.mk). Swift: Embedded, whole-module,
+# the Linux library's flags but -fPIC (arm64 Mach-O code is always
+# position-independent). The headers come through Clang's sysroot (the
+# host's /usr/include stays out; -sdk would want an SDKSettings.json this
+# folder does not have).
+include mk/target.mk
+target_swift_apple  := -target $(apple_triple_ios-arm64) -Xfrontend -disable-target-os-checking \
+    -Xcc -isysroot -Xcc $(abspath $(APPLE_SDK)) -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE)
+target_inputs_apple := mk/apple.mk $(APPLE_ZIG_DIR) $(LIBSODIUM_READY)
+target_order_apple  :=
+define apple_support_target
+target_cc_apple-$(1)     = $$(APPLE_CC)
+target_cflags_apple-$(1) = $$(call apple_cflags,$(1)) $$(filter-out -fPIC -DILK_GLIBC_FLOOR,$$(SUPPORT_CFLAGS)) \
+    -DILK_ARC4RANDOM_SODIUM -isystem $$(LIBSODIUM_INCLUDE)
+target_inputs_apple-$(1) = $$(APPLE_ZIG_DIR) $$(LIBSODIUM_READY)
+target_order_apple-$(1)  =
+endef
 
 # libsodium per slice (mk/libsodium.mk), with Darwin's C library as
 # configure finds it on macOS and iOS: memset_s (for sodium_memzero), no
@@ -143,31 +156,23 @@ $(APPLE_ZIG_DIR): mk/apple-tools.txt
 # incremental builds, read by nothing at link or run time) that changes with
 # the folder the build runs in, while every other byte stays the same; so
 # the same sources give the same library, and the same zip, anywhere.
-$(APPLE_OBJ)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h mk/apple.mk $(APPLE_ZIG_DIR) $(LIBSODIUM_READY)
-	@mkdir -p $(@D)
-	$(BUILD_STEP) SWIFTC $@ $(SWIFTC) $(APPLE_SWIFT_FLAGS) -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE) \
-	    -c -o $(APPLE_OBJ)/IdleLock-modhash.o $(SWIFT_SOURCES)
-	$(BUILD_STEP) OBJCOPY $@ $(LLVM_OBJCOPY) --remove-section=__LLVM,__swift_modhash $(APPLE_OBJ)/IdleLock-modhash.o $@
+$(eval $(call target_swift_rule,apple,$(APPLE_OBJ)/IdleLock-modhash.o))
+$(APPLE_OBJ)/IdleLock.o: $(APPLE_OBJ)/IdleLock-modhash.o
+	$(BUILD_STEP) OBJCOPY $@ $(LLVM_OBJCOPY) --remove-section=__LLVM,__swift_modhash $< $@
 
 # The header's functions, as Mach-O names them: the only globals kept.
 $(APPLE_OBJ)/exports.txt: $(HEADER)
 	@mkdir -p $(@D)
 	$(Q)grep -oE '\bidlelock_[a-z_]+\(' $< | tr -d '(' | sort -u | sed 's/^/_/' > $@
 
-# apple_slice SLICE: its Swift object, C support objects, the joined object,
-# its archive and its headers.
+# apple_slice SLICE: its Swift object, the joined object, its archive and
+# its headers (its C support objects: target_c_rules, below).
 define apple_slice
 ifneq ($(1),ios-arm64)
 $$(apple_swift_$(1)): $$(APPLE_OBJ)/IdleLock.o scripts/apple-restamp.py
 	@mkdir -p $$(@D)
 	$$(BUILD_STEP) RESTAMP $$@ $$(PYTHON) scripts/apple-restamp.py $$< $$@ $$(apple_platform_$(1)) $$(apple_minos_$(1))
 endif
-
-$$(APPLE_DIR)/$(1)/obj/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $$(HEADER) \
-        $$(APPLE_ZIG_DIR) $$(LIBSODIUM_READY)
-	@mkdir -p $$(@D)
-	$$(BUILD_STEP) CC $$@ $$(APPLE_CC) $$(call apple_cflags,$(1)) $$(filter-out -fPIC -DILK_GLIBC_FLOOR,$$(SUPPORT_CFLAGS)) \
-	    -DILK_ARC4RANDOM_SODIUM -isystem $$(LIBSODIUM_INCLUDE) -c $$< -o $$@
 
 # Zig's ld -r (the stdlib's arc4random_buf binds to arc4random_sodium.c's
 # there; only the libsodium members the library needs come in), then every
@@ -197,6 +202,7 @@ $$(APPLE_XCF)/$(1)/Headers/CIdleLock/module.modulemap: mk/apple.mk
 	    'module CIdleLock {' '    header "../idlelock.h"' '    export *' '}' > $$@
 endef
 $(foreach s,$(APPLE_SLICES),$(eval $(call apple_slice,$(s))))
+$(foreach s,$(APPLE_SLICES),$(eval $(call apple_support_target,$(s))) $(eval $(call target_c_rules,apple-$(s),$(APPLE_DIR)/$(s)/obj)))
 
 $(APPLE_XCF)/LICENSE: LICENSE
 	@mkdir -p $(@D)

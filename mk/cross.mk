@@ -147,7 +147,7 @@ $(CROSS_SODIUM_INCLUDE)/sodium.h:
 # under make -j too.
 define cross_target
 target_order_$(1)   := cross-deps
-target_swift_$(1)   := $(call cross_swift_flags,$(1))
+target_swift_$(1)   := $(TARGET_SWIFT_PIC) $(call cross_swift_flags,$(1))
 target_cc_$(1)      := $(call cross_cc,$(1))
 target_cflags_$(1)  := $(SUPPORT_CFLAGS) $(cross_codegen_$(1))
 target_inputs_$(1)  := $(CROSS_SODIUM_INCLUDE)/sodium.h

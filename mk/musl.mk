@@ -73,7 +73,7 @@ $(MUSL_WORK)/sysroot/usr/include:
 	$(Q)ln -sfn $(MUSL_INCLUDE) $@
 
 # The library through the shared recipe (mk/target.mk).
-target_swift_musl   := -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
+target_swift_musl   := $(TARGET_SWIFT_PIC) -target x86_64-unknown-linux-gnu -sdk $(abspath $(MUSL_WORK)/sysroot) \
                        -Xcc -isystem -Xcc $(LIBSODIUM_INCLUDE)
 target_cc_musl      := $(MUSL_CC)
 target_cflags_musl  := $(filter-out -DILK_GLIBC_FLOOR,$(SUPPORT_CFLAGS)) -DILK_ARC4RANDOM_SODIUM -isystem $(LIBSODIUM_INCLUDE)

@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: MIT
 # mk/target.mk: the one compile recipe of the library's builds: the native
-# one (Makefile), Linux on other CPUs (mk/cross.mk), musl (mk/musl.mk) and
-# Android's ABIs (mk/android.mk). A target T is a set of variables; the
-# rules below turn them into its Swift object, its C support objects and
-# its libraries, with the flags every build shares (EMBEDDED_SWIFT_FLAGS,
-# SUPPORT_CFLAGS' files, the version script, TARGET_LDFLAGS).
+# one (Makefile), Linux on other CPUs (mk/cross.mk), musl (mk/musl.mk),
+# Android's ABIs (mk/android.mk) and Apple's (mk/apple.mk: its Swift
+# object, and each slice's C objects). A target T is a set of variables;
+# the rules below turn them into its Swift object, its C support objects
+# and its libraries, with the flags every build shares
+# (EMBEDDED_SWIFT_FLAGS, SUPPORT_CFLAGS' files, the version script,
+# TARGET_LDFLAGS). The instrumented library of the fuzzers and the
+# sanitized C tests is the one build outside it (Tests/fuzz/build-lib.sh:
+# sanitizer flags, swiftc's own link, and a fallback to a copy of the
+# shipped library where the toolchain cannot instrument).
 #
-#   target_swift_T    swiftc flags after EMBEDDED_SWIFT_FLAGS: -target, the
-#                     C library's headers and libsodium's, code generation
+#   target_swift_T    swiftc flags after EMBEDDED_SWIFT_FLAGS:
+#                     TARGET_SWIFT_PIC for an ELF shared library, -target,
+#                     the C library's headers and libsodium's, code
+#                     generation
 #   target_cc_T       the C compiler, with its target
 #   target_cflags_T   the C support files' flags (SUPPORT_CFLAGS and the
 #                     target's code generation)
@@ -19,7 +26,9 @@
 #
 #   $(eval $(call target_compile_rules,T,OBJDIR))
 #       OBJDIR/IdleLock.o (the Swift core: Embedded Swift, whole module)
-#       and OBJDIR/<name>.o for Sources/CIdleLockSupport/<name>.c
+#       and OBJDIR/<name>.o for Sources/CIdleLockSupport/<name>.c; the two
+#       halves alone: $(eval $(call target_swift_rule,T,OBJECT)) and
+#       $(eval $(call target_c_rules,T,OBJDIR))
 #   $(eval $(call target_library_rule,T,LIB,SONAME,OBJECTS,LIBS))
 #       LIB linked from OBJECTS with soname SONAME, then LIBS (libsodium,
 #       the C library; its words that are not options are files LIB is
@@ -29,18 +38,29 @@
 ifndef TARGET_MK
 TARGET_MK := 1
 
+# The Swift code of an ELF shared library is position-independent (Mach-O
+# code on arm64 always is: Apple's target leaves it out).
+TARGET_SWIFT_PIC := -Xcc -fPIC
+
 # Every library: only the header's functions exported (idlelock.map), bound
 # at load, RELRO, no executable stack.
 TARGET_LDFLAGS := -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,-z,noexecstack
 
-define target_compile_rules
-$(2)/IdleLock.o: $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(target_inputs_$(1)) | $(target_order_$(1))
+define target_swift_rule
+$(2): $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(target_inputs_$(1)) | $(target_order_$(1))
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(target_swift_$(1)) -c -o $$@ $(SWIFT_SOURCES)
+endef
 
+define target_c_rules
 $(2)/%.o: Sources/CIdleLockSupport/%.c Sources/CIdleLockSupport/include/idlelock_support.h $(HEADER) $(target_inputs_$(1)) | $(target_order_$(1))
 	@mkdir -p $$(@D)
 	$(BUILD_STEP) CC $$@ $(target_cc_$(1)) $(target_cflags_$(1)) -c $$< -o $$@
+endef
+
+define target_compile_rules
+$(call target_swift_rule,$(1),$(2)/IdleLock.o)
+$(call target_c_rules,$(1),$(2))
 endef
 
 define target_library_rule
