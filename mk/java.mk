@@ -68,15 +68,18 @@ $(JAVA_TEST_JAR): $(JAVA_TEST_SRC) $(JAVA_JAR)
 java: lib $(JAVA_JAR) $(JAVA_JNI)
 
 # The glue needs nothing beyond the Android NDK's libc: its undefined
-# symbols are checked against bindings/java/jni/bionic-symbols.txt. The
-# tests run with -Xcheck:jni (any JNI warning fails them); the traces go
-# through the Java API and must print what the C replay tool prints; the
+# symbols are checked against bindings/java/jni/bionic-symbols.txt, and the
+# classes' uses of the JDK against what Android 7 lacks
+# (check-android-api.sh; its --self-test plants each way a class can use
+# one and checks that it is found). The tests run with -Xcheck:jni (any
+# JNI warning fails them); the traces go through the Java API and must print what the C replay tool prints; the
 # README shows its example files verbatim, and the example runs.
 JAVA_TEST_CP := $(JAVA_JAR):$(JAVA_TEST_JAR)
 test-java: test-deps java $(JAVA_TEST_JAR) $(BUILD)/idlelock-replay
 	@$(STEPS_BEGIN)
 	$(STEP) sh bindings/java/jni/check-symbols.sh $(JAVA_JNI) bindings/java/jni/bionic-symbols.txt
 	$(STEP) sh bindings/java/tests/check-android-api.sh $(JAVA_DIR)/classes bindings/java/android-api-24-denied.txt
+	$(STEP) sh bindings/java/tests/check-android-api.sh --self-test bindings/java/android-api-24-denied.txt
 	$(STEP) LD_LIBRARY_PATH=$(abspath $(BUILD)) sh bindings/java/tests/run-jvm.sh $(JAVA_DIR)/test.log \
 	    -Djava.library.path=$(abspath $(JAVA_DIR)) -cp $(JAVA_TEST_CP) \
 	    org.idlelock.tests.Main
