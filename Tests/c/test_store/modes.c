@@ -7,6 +7,9 @@
  * file that only looks like one stays. The last is the library listing a
  * folder: on 32-bit ARM under qemu-user its 32-bit readdir found nothing
  * (EOVERFLOW) until it was built with 64-bit file offsets (mk/cross.mk).
+ * A stray of that name that is no regular file: a FIFO goes (and nothing
+ * opens it: the create does not block), a symbolic link goes and the file
+ * it points to stays, a folder stays with what it holds.
  */
 #include "harness.h"
 
@@ -14,7 +17,11 @@ void test_modes(void)
 {
     char path[200], lock_path[220];
     char name[] = "t5.store";
-    char stray[230], other[230];
+    char stray[230], other[230], fifo[230], link_stray[230], outside[230], folder[230], inner[240];
+    /* Names that only look like a temporary file: five and seven
+     * characters after `.tmp.`, and one that is no random suffix. */
+    static const char *const kept[] = {".tmp.notes", ".tmp.3f9a0", ".tmp.3f9a0c7"};
+    size_t k;
     int fd;
     struct stat st, lock_before, lock_after;
     mode_t old_mask;
@@ -32,18 +39,47 @@ void test_modes(void)
     CHECK(stat(lock_path, &lock_before) == 0, "t5: <store>.lock does not exist (errno %d)", errno);
 
     snprintf(stray, sizeof stray, "%s.tmp.3f9a0c", path);
-    snprintf(other, sizeof other, "%s.tmp.notes", path);
     fd = open(stray, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     CHECK(fd >= 0, "t5: create %s (errno %d)", stray, errno);
     if (fd >= 0) close(fd);
-    fd = open(other, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    CHECK(fd >= 0, "t5: create %s (errno %d)", other, errno);
+    for (k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+        snprintf(other, sizeof other, "%s%s", path, kept[k]);
+        fd = open(other, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        CHECK(fd >= 0, "t5: create %s (errno %d)", other, errno);
+        if (fd >= 0) close(fd);
+    }
+    snprintf(fifo, sizeof fifo, "%s.tmp.f1f0c0", path);
+    CHECK(mkfifo(fifo, 0600) == 0, "t5: mkfifo %s (errno %d)", fifo, errno);
+    snprintf(outside, sizeof outside, "%s/t5.outside", tmpdir);
+    fd = open(outside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    CHECK(fd >= 0, "t5: create %s (errno %d)", outside, errno);
+    if (fd >= 0) close(fd);
+    snprintf(link_stray, sizeof link_stray, "%s.tmp.11a4c0", path);
+    CHECK(symlink(outside, link_stray) == 0, "t5: symlink %s (errno %d)", link_stray, errno);
+    snprintf(folder, sizeof folder, "%s.tmp.d1d0c0", path);
+    snprintf(inner, sizeof inner, "%s/inner", folder);
+    CHECK(mkdir(folder, 0700) == 0, "t5: mkdir %s (errno %d)", folder, errno);
+    fd = open(inner, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    CHECK(fd >= 0, "t5: create %s (errno %d)", inner, errno);
     if (fd >= 0) close(fd);
 
     h = open_store(path, 5, 1, __FILE__, __LINE__);
     CHECK(!file_exists(stray), "t5: a stray temporary file (%s) is still there after idlelock_create", stray);
-    CHECK(file_exists(other), "t5: idlelock_create removed %s, which is no temporary file of its", other);
-    (void)unlink(other);
+    for (k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+        snprintf(other, sizeof other, "%s%s", path, kept[k]);
+        CHECK(file_exists(other), "t5: idlelock_create removed %s, which is no temporary file of its", other);
+        (void)unlink(other);
+    }
+    CHECK(lstat(fifo, &st) != 0 && errno == ENOENT, "t5: a stray FIFO (%s) is still there after idlelock_create", fifo);
+    CHECK(lstat(link_stray, &st) != 0 && errno == ENOENT,
+          "t5: a stray symbolic link (%s) is still there after idlelock_create", link_stray);
+    CHECK(file_exists(outside), "t5: idlelock_create removed %s, the file a stray symbolic link pointed to", outside);
+    CHECK(file_exists(inner), "t5: idlelock_create removed %s, inside a folder named as a stray", inner);
+    (void)unlink(fifo);
+    (void)unlink(link_stray);
+    (void)unlink(outside);
+    (void)unlink(inner);
+    (void)rmdir(folder);
     if (h != NULL) {
         idlelock_snapshot s;
         CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "t5: idlelock_start");
