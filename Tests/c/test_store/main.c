@@ -115,6 +115,7 @@ static void start_janitor(void)
     pid = fork();
     if (pid == 0) {
         char byte;
+        int null;
         memset(&ignore, 0, sizeof ignore);
         ignore.sa_handler = SIG_IGN;
         sigaction(SIGINT, &ignore, NULL);
@@ -122,6 +123,15 @@ static void start_janitor(void)
         sigaction(SIGHUP, &ignore, NULL);
         sigaction(SIGQUIT, &ignore, NULL);
         close(p[1]);
+        /* Not the run's output: whoever reads it to its end (make, a pipe)
+         * does not wait for the janitor. */
+        null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+            close(null);
+        }
         while (read(p[0], &byte, 1) < 0 && errno == EINTR) {
         }
         remove_files(tmpdir);
