@@ -14,13 +14,16 @@
 #   target_swift_T    swiftc flags after EMBEDDED_SWIFT_FLAGS:
 #                     TARGET_SWIFT_PIC for an ELF shared library, -target,
 #                     the C library's headers and libsodium's, code
-#                     generation
+#                     generation (a bare-metal triple's defaults are not the
+#                     Linux ABI: give the float ABI, as mk/cross.mk's
+#                     cross_codegen_armv7 does)
 #   target_cc_T       the C compiler, with its target
 #   target_cflags_T   the C support files' flags (SUPPORT_CFLAGS and the
 #                     target's code generation)
 #   target_inputs_T   files the compiles read that the build makes
-#   target_order_T    what the compiles and the link need done first: folders,
-#                     a deps target (order-only)
+#   target_order_T    what the compiles and the link need done first, order
+#                     only: a deps target (cross-deps, $(BUILD_TOOLS_OK), a
+#                     sysroot folder); each rule makes its own output folder
 #   target_link_T     the compiler driver that links
 #   target_ldflags_T  linker flags after TARGET_LDFLAGS
 #

@@ -5,6 +5,10 @@
  */
 #include "harness.h"
 
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Checks                                                                 */
 /* ---------------------------------------------------------------------- */
@@ -205,6 +209,14 @@ void remove_files(const char *dir)
     }
 }
 
+void die_with_parent(pid_t parent)
+{
+#if defined(__linux__)
+    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    if (getppid() != parent) _exit(3);
+}
+
 /* Number of `<name>.tmp.*` files in the temp folder. */
 int count_temporaries(const char *name)
 {
@@ -253,6 +265,7 @@ struct child spawn(const char *child_role, child_body body, void *arg)
 {
     struct child c;
     int p[2];
+    pid_t parent;
     c.pid = -1;
     c.fd = -1;
     c.role = child_role;
@@ -261,9 +274,11 @@ struct child spawn(const char *child_role, child_body body, void *arg)
         return c;
     }
     fflush(stdout);
+    parent = getpid();
     c.pid = fork();
     if (c.pid == 0) {
         struct report r;
+        die_with_parent(parent);
         close(p[0]);
         role = child_role;
         passed = 0;

@@ -87,6 +87,10 @@ char recv_byte(int fd);
 int file_exists(const char *path);
 /* Unlinks every file in `dir` (the folder stays). */
 void remove_files(const char *dir);
+/* In a child right after fork(): it gets SIGKILL when PARENT dies (Linux's
+ * PR_SET_PDEATHSIG), so an interrupted or timed-out run leaves no child
+ * behind; exits at once when PARENT is already gone. */
+void die_with_parent(pid_t parent);
 /* Number of `<name>.tmp.*` files in the temp folder. */
 int count_temporaries(const char *name);
 void sleep_ms(long ms);

@@ -205,7 +205,7 @@ static void lf_deleted_repeatedly(int by_rename)
     struct child kids[3];
     int64_t v[3][4];
     int64_t answered = 0;
-    pid_t cleaner;
+    pid_t cleaner, parent = getpid();
     int i;
     memset(v, 0, sizeof v);
     store_path(lf_path, sizeof lf_path, by_rename ? "lf-renamed.store" : "lf-deleted.store");
@@ -222,6 +222,7 @@ static void lf_deleted_repeatedly(int by_rename)
     fflush(stdout);
     cleaner = fork();
     if (cleaner == 0) {
+        die_with_parent(parent);
         alarm(child_timeout);
         lf_cleaner(by_rename);
         _exit(0);
@@ -308,7 +309,7 @@ static void lf_folder_held_by_another_user(void)
 {
     char folder[200], path[240];
     int ready[2];
-    pid_t holder;
+    pid_t holder, parent = getpid();
     idlelock *h;
     idlelock_snapshot s;
     snprintf(folder, sizeof folder, "%s/lf-e", tmpdir);
@@ -326,6 +327,7 @@ static void lf_folder_held_by_another_user(void)
         int fd;
         close(ready[0]);
         if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(2);
+        die_with_parent(parent); /* after setuid, which clears it */
         fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0 || flock(fd, LOCK_EX) != 0) _exit(3);
         send_byte(ready[1], 'L');
