@@ -151,14 +151,12 @@ $(APPLE_ZIG_DIR): mk/apple-tools.txt
 	$(Q)ln -sfn "$$(cat $@.part)/lib/libc/include/any-darwin-any" $(APPLE_SDK)/usr/include
 	$(Q)mv $@.part $@
 
-# The Swift core, once, for the device. Without the section
-# __LLVM,__swift_modhash: a hash of the compiler's module (for its own
-# incremental builds, read by nothing at link or run time) that changes with
-# the folder the build runs in, while every other byte stays the same; so
-# the same sources give the same library, and the same zip, anywhere.
-$(eval $(call target_swift_rule,apple,$(APPLE_OBJ)/IdleLock-modhash.o))
-$(APPLE_OBJ)/IdleLock.o: $(APPLE_OBJ)/IdleLock-modhash.o
-	$(BUILD_STEP) OBJCOPY $@ $(LLVM_OBJCOPY) --remove-section=__LLVM,__swift_modhash $< $@
+# The Swift core, once, for the device, without the section
+# __LLVM,__swift_modhash (mk/target.mk: a hash that changes with the folder
+# the build runs in), so the same sources give the same library, and the
+# same zip, anywhere.
+target_modhash_apple := __LLVM,__swift_modhash
+$(eval $(call target_swift_rule,apple,$(APPLE_OBJ)/IdleLock.o))
 
 # The header's functions, as Mach-O names them: the only globals kept.
 $(APPLE_OBJ)/exports.txt: $(HEADER)

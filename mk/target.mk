@@ -28,7 +28,8 @@
 #   target_ldflags_T  linker flags after TARGET_LDFLAGS
 #
 #   $(eval $(call target_compile_rules,T,OBJDIR))
-#       OBJDIR/IdleLock.o (the Swift core: Embedded Swift, whole module)
+#       OBJDIR/IdleLock.o (the Swift core: Embedded Swift, whole module,
+#       without the compiler's .swift_modhash section)
 #       and OBJDIR/<name>.o for Sources/CIdleLockSupport/<name>.c; the two
 #       halves alone: $(eval $(call target_swift_rule,T,OBJECT)) and
 #       $(eval $(call target_c_rules,T,OBJDIR))
@@ -45,6 +46,17 @@ TARGET_MK := 1
 # code on arm64 always is: Apple's target leaves it out).
 TARGET_SWIFT_PIC := -Xcc -fPIC
 
+# swiftc writes a section of 16 bytes, .swift_modhash (Mach-O:
+# __LLVM,__swift_modhash, target_modhash_T), a hash of its module for its
+# own incremental builds that nothing reads at link or run time and that
+# changes with the folder the build runs in: the same sources built in two
+# checkouts differed in it (and in the build id computed over it). The
+# recipe compiles to OBJECT's -modhash.o and removes it with the
+# toolchain's llvm-objcopy (it reads every target's objects), so the same
+# commit gives the same libraries anywhere; scripts/check-library.sh fails
+# on a library that has it.
+TARGET_OBJCOPY = $(dir $(realpath $(shell command -v $(SWIFTC) 2>/dev/null)))llvm-objcopy
+
 # Every library: only the header's functions exported (idlelock.map), bound
 # at load, RELRO, no executable stack.
 TARGET_LDFLAGS := -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,-z,noexecstack
@@ -52,7 +64,8 @@ TARGET_LDFLAGS := -Wl,--version-script=idlelock.map -Wl,-z,now -Wl,-z,relro -Wl,
 define target_swift_rule
 $(2): $(SWIFT_SOURCES) $(HEADER) Sources/CSystem/shim.h $(target_inputs_$(1)) | $(target_order_$(1))
 	@mkdir -p $$(@D)
-	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(target_swift_$(1)) -c -o $$@ $(SWIFT_SOURCES)
+	$(BUILD_STEP) SWIFTC $$@ $(SWIFTC) $(EMBEDDED_SWIFT_FLAGS) $(target_swift_$(1)) -c -o $(basename $(2))-modhash.o $(SWIFT_SOURCES)
+	$(BUILD_STEP) OBJCOPY $$@ $(TARGET_OBJCOPY) --remove-section=$(or $(target_modhash_$(1)),.swift_modhash) $(basename $(2))-modhash.o $$@
 endef
 
 define target_c_rules

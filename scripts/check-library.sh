@@ -3,7 +3,8 @@
 # Checks a built library: its exported symbols are exactly the functions
 # declared in the header, it needs no Swift runtime, its soname, what it
 # needs from the system (NEEDED), and how it is linked (no text
-# relocations, bind-now, a stack that is not executable). Prints one line
+# relocations, bind-now, a stack that is not executable, no section that
+# changes with the build folder). Prints one line
 # per check and "N passed, N failed".
 #
 #   check-library.sh [--self-contained] [--libc musl|bionic] [--strip TOOL] [--size-goal BYTES] LIB HEADER
@@ -90,6 +91,13 @@ else check "not linked with -z now" fail; fi
 stack=$(readelf -lW "$lib" | awk '$1 == "GNU_STACK" {print $(NF-1)}')
 if [ "$stack" = RW ]; then check "stack not executable (GNU_STACK RW)" ok
 else check "GNU_STACK is '$stack', expected RW" fail; fi
+
+# The compiler's module hash differs from one build folder to another
+# (mk/target.mk removes it): with it, the same commit built in two
+# checkouts gives two libraries.
+if readelf -SW "$lib" | grep -q '[.]swift_modhash'; then
+    check "a .swift_modhash section (swiftc's module hash, which changes with the build folder; mk/target.mk removes it)" fail
+else check "no .swift_modhash section (the same sources give the same bytes in any build folder)" ok; fi
 
 stripped="$tmp/stripped.so"
 if "$strip_tool" -o "$stripped" "$lib" 2>"$tmp/strip.err"; then
