@@ -8,12 +8,17 @@ set -u
 love="$1"
 demo="$2"
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+runtime=
+trap 'rm -f "$out"; [ -z "$runtime" ] || rm -rf "$runtime"' EXIT
 export IDLELOCK_DEMO_IDLE_MS="${IDLELOCK_DEMO_IDLE_MS:-800}"
 # No sound device is needed or wanted.
 export SDL_AUDIODRIVER=dummy
-# LÖVE wants a runtime dir; a private one under the build.
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+# LÖVE wants a runtime dir: the caller's, or a private one, removed at the
+# end (every run left an empty tmp.* folder in TMPDIR).
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+    runtime=$(mktemp -d)
+    export XDG_RUNTIME_DIR="$runtime"
+fi
 if [ -n "${DISPLAY:-}" ]; then
     timeout 120 "$love" "$demo" > "$out" 2>&1
 elif command -v xvfb-run > /dev/null 2>&1; then
