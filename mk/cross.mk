@@ -72,8 +72,8 @@ cross_gnu_armv7   := arm-linux-gnueabihf
 # goal: the A32 default makes it 231 KB stripped, Thumb-2 166 KB (ABI 1.2).
 cross_codegen_armv7 := -march=armv7-a -mthumb -mfpu=vfpv3-d16 -mfloat-abi=hard
 # 32-bit ARM's glibc calls with 64-bit file offsets, inode numbers and
-# directory offsets (readdir64, fstat64, pread64, ...), as Debian builds its
-# own packages: the 32-bit readdir fails (EOVERFLOW) where the kernel hands
+# directory offsets (readdir64, fstat64, pread64, ...; Debian 13 builds all
+# its armhf packages so): the 32-bit readdir fails (EOVERFLOW) where the kernel hands
 # out 64-bit directory offsets (a 64-bit kernel not told the caller is
 # 32-bit: qemu-user; NFS), and the 32-bit fstat wherever an inode number
 # passes 32 bits (XFS, btrfs), which would make every durable step
