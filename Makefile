@@ -132,7 +132,6 @@ target_link_native    := $(CC)
 # AArch64 build's is: mk/cross.mk): no linker the system may lack (gold,
 # which swiftc's driver used until 1.2.1, is deprecated and packaged apart
 # from Debian 13 on), and GNU ld's page padding would add 8 KB.
-SWIFT_TOOLCHAIN_BIN   := $(dir $(realpath $(shell command -v $(SWIFTC))))
 target_ldflags_native := -B$(SWIFT_TOOLCHAIN_BIN) -fuse-ld=lld
 NATIVE_LINK           := -lsodium -Wl,--no-as-needed -l:libpthread.so.0
 $(eval $(call target_compile_rules,native,$(NATIVE_OBJ)))
@@ -146,7 +145,7 @@ $(BUILD)/libidlelock.so: $(LIB)
 # A file, not a phony target: an order-only phony prerequisite makes
 # `make -q` call every object out of date.
 $(BUILD_TOOLS_OK): scripts/check-build-tools.sh
-	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC) $(SWIFT_TOOLCHAIN_BIN)ld.lld
+	@sh scripts/check-build-tools.sh $(SWIFTC) $(CC) $(SWIFT_TOOLCHAIN_BIN)ld.lld $(TARGET_OBJCOPY)
 	@mkdir -p $(@D) && touch $@
 
 $(SUPPORT_OBJECTS): | $(BUILD_TOOLS_OK)

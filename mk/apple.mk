@@ -63,10 +63,10 @@ APPLE_ZIG_DIR   := $(APPLE_TOOLS)/zig-dir
 APPLE_ZIG       := $(APPLE_TOOLS)/bin/python -m ziglang
 APPLE_SDK       := $(APPLE_DIR)/sdk
 # The toolchain's own LLVM tools (they read Mach-O; the host's binutils do not).
-SWIFT_BIN       := $(patsubst %/,%,$(dir $(realpath $(shell command -v $(SWIFTC) 2>/dev/null))))
+SWIFT_BIN       := $(patsubst %/,%,$(SWIFT_TOOLCHAIN_BIN))
 APPLE_CC        := $(SWIFT_BIN)/clang
 LLVM_AR         := $(SWIFT_BIN)/llvm-ar
-LLVM_OBJCOPY    := $(SWIFT_BIN)/llvm-objcopy
+LLVM_OBJCOPY    := $(TARGET_OBJCOPY)
 APPLE_SUPPORT_NAMES := last_error struct_sizes scrub_registers arc4random_sodium
 
 # Per slice: clang's target, Zig's, the LC_BUILD_VERSION platform and minimum.

@@ -42,6 +42,10 @@
 ifndef TARGET_MK
 TARGET_MK := 1
 
+# The Swift toolchain's own tools (lld, llvm-objcopy, clang, ...) are in
+# swiftc's folder: swift.org's toolchains ship them there.
+SWIFT_TOOLCHAIN_BIN := $(dir $(realpath $(shell command -v $(SWIFTC) 2>/dev/null)))
+
 # The Swift code of an ELF shared library is position-independent (Mach-O
 # code on arm64 always is: Apple's target leaves it out).
 TARGET_SWIFT_PIC := -Xcc -fPIC
@@ -55,7 +59,7 @@ TARGET_SWIFT_PIC := -Xcc -fPIC
 # toolchain's llvm-objcopy (it reads every target's objects), so the same
 # commit gives the same libraries anywhere; scripts/check-library.sh fails
 # on a library that has it.
-TARGET_OBJCOPY = $(dir $(realpath $(shell command -v $(SWIFTC) 2>/dev/null)))llvm-objcopy
+TARGET_OBJCOPY := $(SWIFT_TOOLCHAIN_BIN)llvm-objcopy
 
 # Every library: only the header's functions exported (idlelock.map), bound
 # at load, RELRO, no executable stack.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# check-build-tools.sh SWIFTC CC [LLD]: what `make lib` needs is here, or a
+# check-build-tools.sh SWIFTC CC [TOOL...]: what `make lib` needs is here, or a
 # message naming what to install. `make lib` and `make install` never run
 # a package manager (`make deps`, `make demo` and `make test` do:
 # scripts/install-deps.sh).
@@ -10,15 +10,19 @@ command -v "$1" > /dev/null 2>&1 || missing="$missing
   $1: the Swift 6.3 toolchain (https://www.swift.org/install/linux/), with swiftc on PATH"
 command -v "$2" > /dev/null 2>&1 || missing="$missing
   $2: a C compiler (Debian: apt-get install gcc)"
-# The Swift toolchain's lld links the library (the Makefile,
-# target_ldflags_native): swift.org's toolchains ship it beside swiftc.
-if [ -n "${3:-}" ] && [ ! -x "$3" ]; then
-    missing="$missing
-  $3: the Swift toolchain's lld, which swift.org's toolchains ship beside swiftc"
-fi
+# TOOLs: the Swift toolchain's own, by path: lld links the library (the
+# Makefile, target_ldflags_native) and llvm-objcopy takes the compiler's
+# module hash out of its object (mk/target.mk); swift.org's toolchains ship
+# them beside swiftc.
+cc=$2
+shift 2
+for tool in "$@"; do
+    [ -x "$tool" ] || missing="$missing
+  $tool: the Swift toolchain's $(basename "$tool"), which swift.org's toolchains ship beside swiftc"
+done
 # libsodium's headers: the compiler's own search path decides (a header
 # under /usr/local or a sysroot counts too).
-if command -v "$2" > /dev/null 2>&1 && ! printf '#include <sodium.h>\n' | "$2" -E -x c - > /dev/null 2>&1; then
+if command -v "$cc" > /dev/null 2>&1 && ! printf '#include <sodium.h>\n' | "$cc" -E -x c - > /dev/null 2>&1; then
     missing="$missing
   sodium.h: libsodium's headers (Debian: apt-get install libsodium-dev)"
 fi
