@@ -217,6 +217,15 @@ void die_with_parent(pid_t parent)
     if (getppid() != parent) _exit(3);
 }
 
+pid_t fork_child(void)
+{
+    pid_t parent = getpid(), pid;
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) die_with_parent(parent);
+    return pid;
+}
+
 /* Number of `<name>.tmp.*` files in the temp folder. */
 int count_temporaries(const char *name)
 {
@@ -265,7 +274,6 @@ struct child spawn(const char *child_role, child_body body, void *arg)
 {
     struct child c;
     int p[2];
-    pid_t parent;
     c.pid = -1;
     c.fd = -1;
     c.role = child_role;
@@ -273,12 +281,9 @@ struct child spawn(const char *child_role, child_body body, void *arg)
         CHECK(0, "pipe failed (errno %d)", errno);
         return c;
     }
-    fflush(stdout);
-    parent = getpid();
-    c.pid = fork();
+    c.pid = fork_child();
     if (c.pid == 0) {
         struct report r;
-        die_with_parent(parent);
         close(p[0]);
         role = child_role;
         passed = 0;

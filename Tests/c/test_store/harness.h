@@ -89,8 +89,12 @@ int file_exists(const char *path);
 void remove_files(const char *dir);
 /* In a child right after fork(): it gets SIGKILL when PARENT dies (Linux's
  * PR_SET_PDEATHSIG), so an interrupted or timed-out run leaves no child
- * behind; exits at once when PARENT is already gone. */
+ * behind; exits at once when PARENT is already gone. A setuid clears it:
+ * call it again after one. */
 void die_with_parent(pid_t parent);
+/* fork() (stdout flushed first) whose child dies with this process
+ * (die_with_parent): every child of test_store comes from here. */
+pid_t fork_child(void);
 /* Number of `<name>.tmp.*` files in the temp folder. */
 int count_temporaries(const char *name);
 void sleep_ms(long ms);

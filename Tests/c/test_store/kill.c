@@ -83,7 +83,7 @@ void test_kill(unsigned seed, int iterations)
     srand(seed);
     for (it = 0; it < iterations; it++) {
         int p[2];
-        pid_t pid, parent = getpid();
+        pid_t pid;
         long delay = rand() % (T4_MAX_DELAY_MS + 1);
         char buf[4096];
         size_t used = 0;
@@ -101,10 +101,8 @@ void test_kill(unsigned seed, int iterations)
             CHECK(0, "pipe failed (errno %d)", errno);
             return;
         }
-        fflush(stdout);
-        pid = fork();
+        pid = fork_child();
         if (pid == 0) {
-            die_with_parent(parent);
             close(p[0]);
             role = "t4 killed child";
             alarm(30);
@@ -300,15 +298,11 @@ void test_kill_during_check(void)
     idlelock *h = NULL;
     idlelock_snapshot s;
     int status = 0;
-    pid_t pid, parent = getpid();
+    pid_t pid;
     store_path(kd_path, sizeof kd_path, "kill-during-check.store");
     join(spawn("kill during the check: setup", kd_setup, NULL), NULL);
-    fflush(stdout);
-    pid = fork();
-    if (pid == 0) {
-        die_with_parent(parent);
-        kd_killed();
-    }
+    pid = fork_child();
+    if (pid == 0) kd_killed();
     if (pid < 0) {
         CHECK(0, "fork failed (errno %d)", errno);
         return;

@@ -205,7 +205,7 @@ static void lf_deleted_repeatedly(int by_rename)
     struct child kids[3];
     int64_t v[3][4];
     int64_t answered = 0;
-    pid_t cleaner, parent = getpid();
+    pid_t cleaner;
     int i;
     memset(v, 0, sizeof v);
     store_path(lf_path, sizeof lf_path, by_rename ? "lf-renamed.store" : "lf-deleted.store");
@@ -219,10 +219,8 @@ static void lf_deleted_repeatedly(int by_rename)
     close(lf_ready[1]);
     close(lf_go[0]);
     for (i = 0; i < 3; i++) CHECK(recv_byte(lf_ready[0]) == 'r', "lockfile c: a child never became ready");
-    fflush(stdout);
-    cleaner = fork();
+    cleaner = fork_child();
     if (cleaner == 0) {
-        die_with_parent(parent);
         alarm(child_timeout);
         lf_cleaner(by_rename);
         _exit(0);
@@ -321,13 +319,12 @@ static void lf_folder_held_by_another_user(void)
         CHECK(0, "lockfile e: pipe (errno %d)", errno);
         return;
     }
-    fflush(stdout);
-    holder = fork();
+    holder = fork_child();
     if (holder == 0) {
         int fd;
         close(ready[0]);
         if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(2);
-        die_with_parent(parent); /* after setuid, which clears it */
+        die_with_parent(parent); /* again: the setuid cleared it */
         fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0 || flock(fd, LOCK_EX) != 0) _exit(3);
         send_byte(ready[1], 'L');

@@ -102,7 +102,7 @@ static unsigned run_seed;
  * process of the run has gone, however the run ended (Ctrl-C, a kill, the
  * timeout, a crash). It reads a pipe whose write end the parent and every
  * child it forks hold, so it reads end of file when the last of them has
- * exited (each child dies with its parent: die_with_parent). It ignores
+ * exited (each child dies with its parent: fork_child). It ignores
  * the terminal's signals, which reach the whole process group. After a
  * run that ended normally the folder is already gone. */
 static void start_janitor(void)
@@ -134,8 +134,7 @@ static void start_janitor(void)
         }
         while (read(p[0], &byte, 1) < 0 && errno == EINTR) {
         }
-        remove_files(tmpdir);
-        (void)rmdir(tmpdir);
+        remove_tmpdir();
         _exit(0);
     }
     close(p[0]);

@@ -13,6 +13,14 @@
  */
 #include "harness.h"
 
+/* An empty file at PATH, which must not exist yet. */
+static void create_empty(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    CHECK(fd >= 0, "t5: create %s (errno %d)", path, errno);
+    if (fd >= 0) close(fd);
+}
+
 void test_modes(void)
 {
     char path[200], lock_path[220];
@@ -22,7 +30,6 @@ void test_modes(void)
      * characters after `.tmp.`, and one that is no random suffix. */
     static const char *const kept[] = {".tmp.notes", ".tmp.3f9a0", ".tmp.3f9a0c7"};
     size_t k;
-    int fd;
     struct stat st, lock_before, lock_after;
     mode_t old_mask;
     idlelock *h;
@@ -39,29 +46,21 @@ void test_modes(void)
     CHECK(stat(lock_path, &lock_before) == 0, "t5: <store>.lock does not exist (errno %d)", errno);
 
     snprintf(stray, sizeof stray, "%s.tmp.3f9a0c", path);
-    fd = open(stray, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    CHECK(fd >= 0, "t5: create %s (errno %d)", stray, errno);
-    if (fd >= 0) close(fd);
+    create_empty(stray);
     for (k = 0; k < sizeof kept / sizeof kept[0]; k++) {
         snprintf(other, sizeof other, "%s%s", path, kept[k]);
-        fd = open(other, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        CHECK(fd >= 0, "t5: create %s (errno %d)", other, errno);
-        if (fd >= 0) close(fd);
+        create_empty(other);
     }
     snprintf(fifo, sizeof fifo, "%s.tmp.f1f0c0", path);
     CHECK(mkfifo(fifo, 0600) == 0, "t5: mkfifo %s (errno %d)", fifo, errno);
     snprintf(outside, sizeof outside, "%s/t5.outside", tmpdir);
-    fd = open(outside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    CHECK(fd >= 0, "t5: create %s (errno %d)", outside, errno);
-    if (fd >= 0) close(fd);
+    create_empty(outside);
     snprintf(link_stray, sizeof link_stray, "%s.tmp.11a4c0", path);
     CHECK(symlink(outside, link_stray) == 0, "t5: symlink %s (errno %d)", link_stray, errno);
     snprintf(folder, sizeof folder, "%s.tmp.d1d0c0", path);
     snprintf(inner, sizeof inner, "%s/inner", folder);
     CHECK(mkdir(folder, 0700) == 0, "t5: mkdir %s (errno %d)", folder, errno);
-    fd = open(inner, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    CHECK(fd >= 0, "t5: create %s (errno %d)", inner, errno);
-    if (fd >= 0) close(fd);
+    create_empty(inner);
 
     h = open_store(path, 5, 1, __FILE__, __LINE__);
     CHECK(!file_exists(stray), "t5: a stray temporary file (%s) is still there after idlelock_create", stray);
