@@ -79,7 +79,7 @@ C_PROGRAMS := $(BUILD)/idlelock-replay $(BUILD)/test_abi $(BUILD)/test_store
 # shell operators).
 BUILD_STEP = @V=$(V) sh scripts/build-step.sh $(BUILD)/logs
 
-.PHONY: all lib deps c-test-deps test-deps list-suites demo test check-licence test-install-deps test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
+.PHONY: all lib deps c-test-deps test-deps list-suites demo test check-licence test-install-deps test-run-suites test-swift test-sanitizers test-swift-tsan test-swift-asan test-c \
         test-traces test-python check-library check-layers clean
 
 all: lib
@@ -188,7 +188,7 @@ RESULTS     := $(BUILD)/results
 # (The Swift unit tests run once in `make test`, under AddressSanitizer,
 # test-swift-asan, and once more under ThreadSanitizer for the races;
 # test-swift, the same tests in a plain debug build, is `make check`'s.)
-TEST_SUITES := check-layers check-licence test-install-deps test-swift-tsan test-swift-asan test-c test-traces
+TEST_SUITES := check-layers check-licence test-install-deps test-run-suites test-swift-tsan test-swift-asan test-c test-traces
 # The Python package's tests; the source tarball (mk/dist.mk) carries the
 # library without the bindings, and so without this suite.
 ifneq ($(wildcard bindings/python/tests),)
@@ -342,6 +342,11 @@ check-licence:
 # (a mirror mid-sync) warns, retries once and goes on to the install.
 test-install-deps:
 	@sh scripts/test-install-deps.sh
+
+# scripts/run-suites.sh on suites of its own: the table, the exit status,
+# and each suite's private TMPDIR, gone after the run (a stopped one too).
+test-run-suites:
+	@sh scripts/test-run-suites.sh
 
 check-layers: lib
 	@$(STEPS_BEGIN)

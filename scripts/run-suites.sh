@@ -77,22 +77,38 @@ counts() {
 # BASE.pid when it starts, then `sh BASE.cmd` (killed after TIMEOUT
 # seconds, 0: never) with its output in BASE.log, "WALL CPU" in seconds in
 # BASE.time (CPU from `times`: the children this shell waited for), and its
-# exit status in BASE.rc, last.
+# exit status in BASE.rc, last. The command gets a private TMPDIR, removed
+# when it ends (also when this job is stopped by a signal): what the
+# toolchains leave in the temporary folder on every run (SwiftPM's
+# TemporaryDirectory.* folders and lock files, the compiler's
+# swift-generated-sources, pytest's pytest-of-USER, Hypothesis' cache) and
+# a killed test's files do not pile up in /tmp. A suite run by itself
+# (`make test-swift`) keeps the caller's TMPDIR, and what it leaves there.
 if [ "${1:-}" = job ]; then
     limit=$2 base=$3
     echo $$ > "$base.pid"
     start=$(date +%s)
+    private=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-$(basename "$base").XXXXXX") || {
+        echo "run-suites: could not make a temporary folder in ${TMPDIR:-/tmp}" > "$base.log"
+        echo "0 0" > "$base.time"; echo 1 > "$base.rc"; exit 0
+    }
+    # A test may leave a folder it made unwritable: chmod first.
+    cleanup() { chmod -R u+rwx "$private" 2>/dev/null; rm -rf "$private"; }
     if [ "$limit" -gt 0 ]; then
         # timeout runs the command in a process group of its own (so that
         # it can end all of it): a signal to this job is passed on there.
-        timeout -k 10 "$limit" sh "$base.cmd" > "$base.log" 2>&1 &
+        TMPDIR=$private timeout -k 10 "$limit" sh "$base.cmd" > "$base.log" 2>&1 &
         part=$!
-        trap 'kill -TERM -$part 2>/dev/null; kill -TERM $part 2>/dev/null; exit 143' INT TERM HUP
-        wait "$part"
+        trap 'kill -TERM -$part 2>/dev/null; kill -TERM $part 2>/dev/null; cleanup; exit 143' INT TERM HUP
     else
-        sh "$base.cmd" > "$base.log" 2>&1
+        # (In the runners' process group: the runner's stop reaches it.)
+        TMPDIR=$private sh "$base.cmd" > "$base.log" 2>&1 &
+        part=$!
+        trap 'kill -TERM $part 2>/dev/null; cleanup; exit 143' INT TERM HUP
     fi
+    wait "$part"
     rc=$?
+    cleanup
     wall=$(( $(date +%s) - start ))
     # `times` in this shell, not in a pipeline's subshell (which has waited
     # for no one): its second line is the children's "user system".

@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Tests scripts/run-suites.sh, the runner of `make test` and `make check`,
+# on a Makefile of its own with suites that pass, fail, count nothing and
+# write into their temporary folder, and on a suite made of parts (`each`):
+# the table and the exit status say which suite failed and why; every
+# suite and part gets a TMPDIR of its own inside the caller's, and nothing
+# is left there when the run ends, also when the run is stopped by a
+# signal in the middle of a suite. Prints "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-run-suites.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+check() { # check NAME CONDITION...
+    name=$1
+    shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-run-suites: $name"; fi
+}
+empty() { [ -z "$(ls -A "$1")" ]; }
+
+# The suites: each records the TMPDIR it was given in seen/, writes into
+# it, and prints a count line (or not).
+mkdir -p "$work/project/seen" "$work/tmp"
+cat > "$work/project/Makefile" <<'MAKE'
+record = echo "$$TMPDIR" > seen/$@; echo x > "$$TMPDIR/left-$@"; mkdir -p "$$TMPDIR/ro"; chmod 500 "$$TMPDIR/ro"
+good:
+	@$(record); echo "3 passed, 0 failed"
+bad:
+	@$(record); echo "FAIL one"; echo "2 passed, 1 failed"
+silent:
+	@$(record); echo "no count here"
+parts:
+	@$(record); printf 'one|echo "$$TMPDIR" > seen/part1; echo x > "$$TMPDIR/f"; echo "1 passed, 0 failed"\ntwo|echo "$$TMPDIR" > seen/part2; echo "1 passed, 0 failed"\n' \
+	    | sh $(RUNNER) each parts $(CURDIR)/parts-logs 2 60
+slow:
+	@$(record); sleep 60 & echo $$! > seen/slow.pid; touch seen/slow-started; wait; echo "1 passed, 0 failed"
+MAKE
+
+cd "$work/project" || exit 1
+TMPDIR=$work/tmp TEST_JOBS=2 MAKE=make RUNNER=$here/run-suites.sh \
+    sh "$here/run-suites.sh" make results good bad silent parts > out.log 2>&1
+rc=$?
+check "the run fails when a suite failed" [ "$rc" -eq 1 ]
+check "the table names the failed suites" grep -q -x -F "make test: 2 of 4 suites FAILED: bad silent" out.log
+check "a passing suite's count is in the table" grep -q -E '^  good +3 passed, 0 failed$' out.log
+check "a suite without a count line fails" grep -q -E '^  silent +FAILED: no "N passed, N failed" line' out.log
+check "a suite of parts adds its parts' counts" grep -q -E '^  parts +2 passed, 0 failed$' out.log
+for s in good bad silent parts part1 part2; do
+    t=$(cat "seen/$s" 2>/dev/null)
+    case $t in
+        "$work/tmp/"?*) ok=1 ;;
+        *) ok=0 ;;
+    esac
+    check "$s ran with a TMPDIR of its own in the caller's (got \"$t\")" [ "$ok" -eq 1 ]
+done
+check "the suites' TMPDIRs differ" [ "$(cat seen/good)" != "$(cat seen/bad)" ]
+check "a part's TMPDIR is inside its suite's" sh -c 'case $(cat seen/part1) in "$(cat seen/parts)"/?*) exit 0 ;; esac; exit 1'
+check "nothing is left in TMPDIR after the run (read-only folders too)" empty "$work/tmp"
+
+# Stopped in the middle of a suite: the suite's TMPDIR goes too.
+rm -f seen/*
+TMPDIR=$work/tmp TEST_JOBS=1 MAKE=make RUNNER=$here/run-suites.sh \
+    sh "$here/run-suites.sh" make results2 slow > out2.log 2>&1 &
+runner=$!
+i=0
+while [ ! -f seen/slow-started ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+check "the slow suite started" [ -f seen/slow-started ]
+kill -TERM "$runner"
+wait "$runner"
+rc=$?
+check "a stopped run exits non-zero" [ "$rc" -ne 0 ]
+i=0
+while ! empty "$work/tmp" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "a stopped run leaves nothing in TMPDIR" empty "$work/tmp"
+# (Gone, or a zombie its dead parent left for init to reap.)
+gone() { case $(ps -o stat= -p "$(cat seen/slow.pid)") in ""|Z*) return 0 ;; esac; return 1; }
+i=0
+while ! gone && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "a stopped run leaves no suite running" gone
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
