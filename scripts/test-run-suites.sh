@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Tests scripts/run-suites.sh, the runner of `make test` and `make check`,
+# Tests scripts/run-suites.sh, the runner of `make test` and `make check`
+# (and scripts/build-step.sh, the build's: its TMPDIR and exit status),
 # on a Makefile of its own with suites that pass, fail, count nothing and
 # write into their temporary folder, and on a suite made of parts (`each`):
 # the table and the exit status say which suite failed and why; every
@@ -79,6 +80,23 @@ gone() { case $(ps -o stat= -p "$(cat seen/slow.pid)") in ""|Z*) return 0 ;; esa
 i=0
 while ! gone && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "a stopped run leaves no suite running" gone
+
+# build-step.sh: the command's TMPDIR is its own and gone after it; its
+# exit status and output come through.
+rm -f seen/*
+TMPDIR=$work/tmp sh "$here/build-step.sh" "$work/logs" CC out.o \
+    sh -c 'echo "$TMPDIR" > seen/step; mkdir "$TMPDIR/TemporaryDirectory.x"' > step.out 2>&1
+rc=$?
+check "a build step that passes exits 0" [ "$rc" -eq 0 ]
+check "a build step prints its one line" grep -q -x "  CC      out.o" step.out
+check "a build step ran with a TMPDIR of its own (got \"$(cat seen/step 2>/dev/null)\")" \
+    sh -c 'case $(cat seen/step) in "$0"/?*) exit 0 ;; esac; exit 1' "$work/tmp"
+check "a build step leaves nothing in TMPDIR" empty "$work/tmp"
+TMPDIR=$work/tmp sh "$here/build-step.sh" "$work/logs" CC bad.o sh -c 'echo broken; exit 3' > step.out 2>&1
+rc=$?
+check "a failed build step exits with its command's status" [ "$rc" -eq 3 ]
+check "a failed build step shows its output" grep -q -x "broken" step.out
+check "a failed build step leaves nothing in TMPDIR" empty "$work/tmp"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
