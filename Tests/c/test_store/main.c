@@ -193,6 +193,10 @@ int main(int argc, char **argv)
     if (limit / 5 > child_timeout) child_timeout = limit / 5;
     alarm(limit);
 
+    /* In /tmp, not $TMPDIR: the faults and lock-file areas hand the folder
+     * to another user (nobody), who must be able to reach it, and make
+     * test's TMPDIR is a folder only its owner may enter. The folder goes
+     * at the end, also when the run is stopped (the janitor above). */
     strcpy(tmpdir, "/tmp/idlelock-test-store-XXXXXX");
     if (mkdtemp(tmpdir) == NULL) {
         printf("FAIL test_store: mkdtemp failed (errno %d)\n", errno);
