@@ -7,7 +7,9 @@
 # the table and the exit status say which suite failed and why; every
 # suite and part gets a TMPDIR of its own inside the caller's, and nothing
 # is left there when the run ends, also when the run is stopped by a
-# signal in the middle of a suite. Prints "N passed, N failed".
+# signal in the middle of a suite or killed outright (its suites stop
+# too); a link a suite leaves there or puts in its place changes nothing
+# outside. Prints "N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-run-suites.XXXXXX")
@@ -37,8 +39,10 @@ parts:
 	    | sh $(RUNNER) each parts $(CURDIR)/parts-logs 2 60
 slow:
 	@$(record); sleep 60 & echo $$! > seen/slow.pid; touch seen/slow-started; wait; echo "1 passed, 0 failed"
+linked:
+	@$(record); ln -s "$(OUTSIDE)" "$$TMPDIR/outside"; ln -s "$(OUTSIDE)/locked" "$$TMPDIR/locked"; echo "1 passed, 0 failed"
 swap:
-	@$(record); ln -s "$(OUTSIDE)" "$$TMPDIR/inside"; rm -rf "$$TMPDIR"; ln -s "$(OUTSIDE)" "$$TMPDIR"; echo "1 passed, 0 failed"
+	@$(record); rm -rf "$$TMPDIR"; ln -s "$(OUTSIDE)" "$$TMPDIR"; echo "1 passed, 0 failed"
 MAKE
 
 cd "$work/project" || exit 1
@@ -112,12 +116,13 @@ check "a killed run starts no further suite" [ ! -f seen/good ]
 mkdir -p "$work/outside/locked"
 chmod 500 "$work/outside/locked"
 OUTSIDE=$work/outside TMPDIR=$work/tmp TEST_JOBS=1 MAKE=make RUNNER=$here/run-suites.sh \
-    sh "$here/run-suites.sh" make results3 swap > out3.log 2>&1
+    sh "$here/run-suites.sh" make results3 linked swap > out3.log 2>&1
+check "a suite that left links in its TMPDIR passes" grep -q -E '^  linked +1 passed, 0 failed$' out3.log
 check "a suite that swapped its TMPDIR for a link passes" grep -q -E '^  swap +1 passed, 0 failed$' out3.log
 check "the cleanup changed nothing the link named (mode $(stat -c %a "$work/outside/locked"))" \
     [ "$(stat -c %a "$work/outside/locked")" = 500 ]
 check "the cleanup removed the link, not what it named" [ -d "$work/outside/locked" ]
-check "nothing is left in TMPDIR after a swapped TMPDIR" empty "$work/tmp"
+check "nothing is left in TMPDIR after links" empty "$work/tmp"
 chmod 700 "$work/outside/locked"
 
 # build-step.sh: the command's TMPDIR is its own and gone after it; its
