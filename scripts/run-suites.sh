@@ -85,15 +85,21 @@ counts() {
 # a killed test's files do not pile up in /tmp. A suite run by itself
 # (`make test-swift`) keeps the caller's TMPDIR, and what it leaves there.
 if [ "${1:-}" = job ]; then
-    limit=$2 base=$3
+    limit=$2 base=$3 runner=${RUN_SUITES_RUNNER:-}
     echo $$ > "$base.pid"
     start=$(date +%s)
     private=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-$(basename "$base").XXXXXX") || {
         echo "run-suites: could not make a temporary folder in ${TMPDIR:-/tmp}" > "$base.log"
         echo "0 0" > "$base.time"; echo 1 > "$base.rc"; exit 0
     }
-    # A test may leave a folder it made unwritable: chmod first.
-    cleanup() { chmod -R u+rwx "$private" 2>/dev/null; rm -rf "$private"; }
+    # A test may leave a folder it made unwritable: chmod first. Not when
+    # the test put a link in the folder's place: chmod follows a link it
+    # is named (never one it finds inside), and would make writable every
+    # folder of the one the link names; rm removes the link.
+    cleanup() {
+        [ -L "$private" ] || chmod -R u+rwx "$private" 2>/dev/null
+        rm -rf "$private"
+    }
     if [ "$limit" -gt 0 ]; then
         # timeout runs the command in a process group of its own (so that
         # it can end all of it): a signal to this job is passed on there.
@@ -106,8 +112,18 @@ if [ "${1:-}" = job ]; then
         part=$!
         trap 'kill -TERM $part 2>/dev/null; cleanup; exit 143' INT TERM HUP
     fi
+    # A runner killed outright (SIGKILL: no trap of its runs) leaves its
+    # runners, in a session of their own, with no one to stop them: xargs
+    # would start every remaining suite for no one. So each job watches
+    # the runner that started it, and when it is gone stops the runners'
+    # whole process group, itself included (its trap then stops its
+    # command and removes its TMPDIR).
+    # (start() names the runner; a job run by hand has none to watch.)
+    [ -z "$runner" ] || ( while kill -0 "$runner" 2>/dev/null; do sleep 1; done; kill -TERM 0 ) > /dev/null 2>&1 &
+    watchdog=$!
     wait "$part"
     rc=$?
+    [ -z "$runner" ] || kill "$watchdog" 2>/dev/null
     cleanup
     wall=$(( $(date +%s) - start ))
     # `times` in this shell, not in a pipeline's subshell (which has waited
@@ -131,7 +147,7 @@ start() {
     shift 2
     start_list="$(dirname "$1")/.jobs"
     printf '%s\n' "$@" > "$start_list"
-    setsid xargs -P "$start_jobs" -n 1 sh "$0" job "$start_limit" < "$start_list" 2>/dev/null &
+    RUN_SUITES_RUNNER=$$ setsid xargs -P "$start_jobs" -n 1 sh "$0" job "$start_limit" < "$start_list" 2>/dev/null &
     runners=$!
     trap 'trap - INT TERM HUP; kill -TERM -$runners 2>/dev/null; exit 143' INT TERM HUP
 }

@@ -7,7 +7,9 @@
 # the table and the exit status say which suite failed and why; every
 # suite and part gets a TMPDIR of its own inside the caller's, and nothing
 # is left there when the run ends, also when the run is stopped by a
-# signal in the middle of a suite. Prints "N passed, N failed".
+# signal in the middle of a suite or killed outright (its suites stop
+# too); a link a suite leaves there or puts in its place changes nothing
+# outside. Prints "N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-run-suites.XXXXXX")
@@ -37,6 +39,10 @@ parts:
 	    | sh $(RUNNER) each parts $(CURDIR)/parts-logs 2 60
 slow:
 	@$(record); sleep 60 & echo $$! > seen/slow.pid; touch seen/slow-started; wait; echo "1 passed, 0 failed"
+linked:
+	@$(record); ln -s "$(OUTSIDE)" "$$TMPDIR/outside"; ln -s "$(OUTSIDE)/locked" "$$TMPDIR/locked"; echo "1 passed, 0 failed"
+swap:
+	@$(record); rm -rf "$$TMPDIR"; ln -s "$(OUTSIDE)" "$$TMPDIR"; echo "1 passed, 0 failed"
 MAKE
 
 cd "$work/project" || exit 1
@@ -80,6 +86,44 @@ gone() { case $(ps -o stat= -p "$(cat seen/slow.pid)") in ""|Z*) return 0 ;; esa
 i=0
 while ! gone && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "a stopped run leaves no suite running" gone
+
+# Killed (SIGKILL: no trap of the runner's runs): the suites, in a session
+# of their own, stop too, and their TMPDIRs go.
+rm -f seen/*
+TMPDIR=$work/tmp TEST_JOBS=1 MAKE=make RUNNER=$here/run-suites.sh \
+    sh "$here/run-suites.sh" make results4 slow good > out4.log 2>&1 &
+runner=$!
+i=0
+while [ ! -f seen/slow-started ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+check "the slow suite started (before a kill)" [ -f seen/slow-started ]
+kill -KILL "$runner"
+wait "$runner" 2>/dev/null
+i=0
+while ! gone && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "a killed run leaves no suite running" gone
+# (On a runner that leaves it: stop it here, not a minute later.)
+gone || kill -TERM -"$(ps -o pgid= -p "$(cat seen/slow.pid)" | tr -d ' ')" 2>/dev/null
+i=0
+while ! empty "$work/tmp" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "a killed run leaves nothing in TMPDIR" empty "$work/tmp"
+sleep 2
+check "a killed run starts no further suite" [ ! -f seen/good ]
+
+# A suite that leaves a link to a folder outside in its TMPDIR, or puts
+# one in its TMPDIR's place: the cleanup removes the links and changes
+# nothing outside (it used to chmod -R through a TMPDIR that was a link,
+# making the folder it named and every folder in it writable).
+mkdir -p "$work/outside/locked"
+chmod 500 "$work/outside/locked"
+OUTSIDE=$work/outside TMPDIR=$work/tmp TEST_JOBS=1 MAKE=make RUNNER=$here/run-suites.sh \
+    sh "$here/run-suites.sh" make results3 linked swap > out3.log 2>&1
+check "a suite that left links in its TMPDIR passes" grep -q -E '^  linked +1 passed, 0 failed$' out3.log
+check "a suite that swapped its TMPDIR for a link passes" grep -q -E '^  swap +1 passed, 0 failed$' out3.log
+check "the cleanup changed nothing the link named (mode $(stat -c %a "$work/outside/locked"))" \
+    [ "$(stat -c %a "$work/outside/locked")" = 500 ]
+check "the cleanup removed the link, not what it named" [ -d "$work/outside/locked" ]
+check "nothing is left in TMPDIR after links" empty "$work/tmp"
+chmod 700 "$work/outside/locked"
 
 # build-step.sh: the command's TMPDIR is its own and gone after it; its
 # exit status and output come through.

@@ -296,10 +296,13 @@ struct LockAndSecretFaultTests {
 struct CreateFaultTests {
     static let refusals: [StepFault] = [
         StepFault("the folder's open", "cannot open the store's folder (errno 13)", .fail(.open, EACCES)),
+        // (openat#1 and fstat#1: the look that refuses a store path that
+        // is no file before the lock file is made; a failure there is left
+        // to the read.)
         StepFault("the lock file's open", "cannot open the store's lock file <store_path>.lock (errno 24)",
-                  .fail(.openat, EMFILE)),
+                  .fail(.openat, EMFILE, after: 1)),
         StepFault("the lock file's fstat", "cannot stat the store's lock file <store_path>.lock (errno 5)",
-                  .fail(.fstat, EIO)),
+                  .fail(.fstat, EIO, after: 1)),
         StepFault("the first flock", "flock on the store's lock file failed (errno 5)", .fail(.flock, EIO)),
         StepFault("the store's read", "reading the store file failed (errno 5)", .fail(.pread, EIO, after: 1)),
     ]
@@ -321,9 +324,24 @@ struct CreateFaultTests {
         #expect(fileBytes(folder.store) == before)
     }
 
+    /// The look that refuses a store path that is no file, before the lock
+    /// file is made beside it, answers only for a link or a file that is not
+    /// regular: when its open or fstat fails, create goes on, and the read
+    /// under the store lock opens the store.
+    @Test(arguments: [SystemCallFault.fail(.openat, EMFILE), .fail(.fstat, EIO)])
+    func aLookBeforeTheLockFileThatFailsIsLeftToTheRead(_ fault: SystemCallFault) {
+        let folder = TempFolder()
+        _ = lockedSession(folder)
+        let plan = SystemCallFaults(fault)
+        let b = plan.run { StoredLock(folder.store, clock: FakeClock()) }
+        #expect(b.status == 0, "\(lastError())")
+        #expect(plan.allHit, "\(plan.trace)")
+        #expect(b.snapshot().state == IDLELOCK_STATE_LOCKED)
+    }
+
     /// The listing that removes strays is best effort: when it fails, create
     /// goes on and the stray stays for the next one.
-    @Test(arguments: [SystemCallFault.fail(.openat, EMFILE, after: 2), .fail(.fdopendir, ENOMEM),
+    @Test(arguments: [SystemCallFault.fail(.openat, EMFILE, after: 3), .fail(.fdopendir, ENOMEM),
                       .fail(.readdir, EIO), .fail(.unlinkat, EACCES)])
     func aStrayThatCannotBeListedOrRemovedStays(_ fault: SystemCallFault) throws {
         let folder = TempFolder()

@@ -23,8 +23,8 @@ extension Folder: OwnedDescriptor {}
 
 extension OwnedDescriptor where Self: ~Copyable {
     /// Takes the exclusive lock, waiting at most `waitMs` ms for another
-    /// open file (another process) to release it: tried every 2 ms (an
-    /// interrupted pause counts whole, so the wait never grows), EINTR
+    /// open file (another process) to release it: tried every 2 ms (a
+    /// signal does not cut a pause short: SystemCalls.nanosleep), EINTR
     /// retried. Returns the ms it waited. Some file systems cannot lock a
     /// folder (`Errno.meansLockingUnsupported`).
     @discardableResult

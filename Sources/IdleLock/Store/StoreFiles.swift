@@ -62,9 +62,41 @@ final class StoreFiles {
         } catch {
             throw IdleLockError(.storage, "cannot open the store's folder (errno ", error.number, "); check that the folder of config.store_path exists and is readable")
         }
+        try refuseStoreThatIsNoFile(in: folder, base + [0])
         var status = FileStatus()
         let lockFile = try openLockFile(in: folder, lockName, status: &status)
         return StoreFiles(folder: folder, name: base + [0], tempPrefix: prefix, lockName: lockName, lockFile: lockFile)
+    }
+
+    /// Refuses a store path that names a folder, a FIFO, a device or a
+    /// symbolic link before `<store>.lock` is made beside it, so that a
+    /// create that fails on it leaves no file behind (a store path given
+    /// without its file name made `<folder>.lock` next to the folder).
+    /// Anything else (no store, one that cannot be opened or stat'ed) is
+    /// for the read under the store lock to answer.
+    private static func refuseStoreThatIsNoFile(in folder: borrowing Folder, _ name: [UInt8]) throws(IdleLockError) {
+        let file: OpenFile
+        do throws(Errno) {
+            file = try folder.openFile(name, .read)
+        } catch {
+            if error.meansSymbolicLink { throw storeIsSymbolicLink }
+            return
+        }
+        let status: FileStatus
+        do throws(Errno) {
+            status = try file.status()
+        } catch {
+            return
+        }
+        if !status.isRegularFile { throw storeIsNoRegularFile }
+    }
+
+    private static var storeIsSymbolicLink: IdleLockError {
+        .damagedStore("the store path is a symbolic link; libidlelock opens only a regular file there; it was left untouched")
+    }
+
+    private static var storeIsNoRegularFile: IdleLockError {
+        .damagedStore("the store path is not a regular file (a FIFO, a device or a folder?); it was left untouched")
     }
 
     /// Opens (or creates) `<store>.lock` in `folder`, which must be a
@@ -255,9 +287,7 @@ final class StoreFiles {
             return try folder.openFile(name, .read)
         } catch {
             if error.meansAbsent { return nil }
-            if error.meansSymbolicLink {
-                throw IdleLockError.damagedStore("the store path is a symbolic link; libidlelock opens only a regular file there; it was left untouched")
-            }
+            if error.meansSymbolicLink { throw StoreFiles.storeIsSymbolicLink }
             throw IdleLockError(.storage, "cannot open the store file (errno ", error.number, ")")
         }
     }
@@ -270,9 +300,7 @@ final class StoreFiles {
         } catch {
             throw IdleLockError(.storage, "cannot stat the store file (errno ", error.number, ")")
         }
-        if !status.isRegularFile {
-            throw IdleLockError.damagedStore("the store path is not a regular file (a FIFO, a device or a folder?); it was left untouched")
-        }
+        if !status.isRegularFile { throw StoreFiles.storeIsNoRegularFile }
         return status.size
     }
 

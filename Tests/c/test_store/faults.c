@@ -157,15 +157,32 @@ void test_faults(void)
     idlelock_config cfg;
     idlelock *h = NULL;
 
-    /* A store path that names a folder. */
-    store_path(path, sizeof path, "a-folder");
-    CHECK(mkdir(path, 0700) == 0, "t6: mkdir failed (errno %d)", errno);
-    make_config(&cfg, path, 5, 1, 0);
-    CHECK_ST(idlelock_create(&cfg, &h), IDLELOCK_ERR_STORAGE, "t6: a store path that is a folder");
-    idlelock_destroy(h);
-    rmdir(path);
-    snprintf(path, sizeof path, "%s/a-folder.lock", tmpdir);
-    unlink(path);
+    /* A store path that names a folder (a host that gave its data folder
+     * for the file), a FIFO or a link: refused, and nothing is made
+     * beside it (create used to leave `<path>.lock` there). */
+    {
+        static const char *const kinds[] = { "a-folder", "a-fifo", "a-link" };
+        char lock[260];
+        size_t i;
+        for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            store_path(path, sizeof path, kinds[i]);
+            snprintf(lock, sizeof lock, "%s.lock", path);
+            CHECK((i == 0 ? mkdir(path, 0700) : i == 1 ? mkfifo(path, 0600) : symlink("a-folder", path)) == 0,
+                  "t6: making %s failed (errno %d)", kinds[i], errno);
+            make_config(&cfg, path, 5, 1, 0);
+            h = NULL;
+            CHECK_ST(idlelock_create(&cfg, &h), IDLELOCK_ERR_STORAGE, "t6: a store path that is no file");
+            CHECK(strstr(idlelock_last_error(), i == 2 ? "symbolic link" : "not a regular file") != NULL,
+                  "t6: %s: the message does not say what is there: %s", kinds[i], idlelock_last_error());
+            CHECK(!file_exists(lock), "t6: a create refused for %s left %s.lock", kinds[i], kinds[i]);
+            idlelock_destroy(h);
+            unlink(lock);
+        }
+        for (i = 3; i-- > 0;) {
+            store_path(path, sizeof path, kinds[i]);
+            if (i == 0) rmdir(path); else unlink(path);
+        }
+    }
 
     /* The read-only folder belongs to the unprivileged user. */
     store_path(t6_dir, sizeof t6_dir, "read-only");

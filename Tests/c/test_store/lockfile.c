@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Areas 14 (lock_file_replaced: a, d, e) and 15 (lock_file_races: b, c):
+ * Areas 14 (lock_file_replaced: a, d, e, f) and 15 (lock_file_races: b, c):
  * `<store>.lock` deleted while a process holds it open. The flock is on the open file, not on the path: a process
  * started after the deletion creates a new lock file and locks that one.
  * A running handle must notice, once it has taken its flock, that the file
@@ -42,6 +42,12 @@
  *     as merged, every durable step answered STORAGE ("another process held
  *     the store's folder lock for more than 2000 ms"), the right passcode
  *     and the sign-out included, for as long as the other user held it.
+ *  f. A process that gets a signal every 200 microseconds (a profiler, a
+ *     runtime's preemption signals; no SA_RESTART) while another holds the
+ *     store lock for 600 ms: its step waits for the lock, as without the
+ *     signals. The wait used to count every 2 ms pause as whole, also one
+ *     a signal cut short, so the step gave up after about 0.1 s with
+ *     "another process held the store lock for more than 2000 ms".
  */
 #include <sys/file.h>
 
@@ -354,7 +360,74 @@ static void lf_folder_held_by_another_user(void)
     chmod(tmpdir, 0700);
 }
 
-/* Area lock_file_replaced: a, d and e, what a CPU's build changes (the
+static volatile sig_atomic_t lf_signals;
+static void lf_on_signal(int sig)
+{
+    (void)sig;
+    lf_signals++;
+}
+
+/* f: the store lock's wait under a storm of signals (in a child: the
+ * handler is its own). */
+static void lf_wait_under_signals(void *arg, int64_t values[4])
+{
+    char path[200], lock[210];
+    idlelock *h;
+    pid_t holder, storm, me = getpid();
+    struct sigaction sa;
+    struct timespec t0, t1;
+    long waited_ms;
+    int ready[2], st, fd;
+    (void)arg;
+    (void)values;
+    store_path(path, sizeof path, "lf-signals.store");
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    make_store(path, 5, 1, NULL);
+    h = open_store(path, 5, 1, __FILE__, __LINE__);
+    if (h == NULL) return;
+    {
+        idlelock_snapshot s;
+        CHECK_ST(idlelock_start(h, NULL), IDLELOCK_OK, "f: start");
+        CHECK_ST(unlock_with(h, RIGHT, &s), IDLELOCK_OK, "f: unlock");
+    }
+    CHECK(pipe(ready) == 0, "f: pipe (errno %d)", errno);
+    holder = fork_child();
+    if (holder == 0) {
+        fd = open(lock, O_RDWR | O_CLOEXEC);
+        if (fd < 0 || flock(fd, LOCK_EX) != 0) _exit(1);
+        send_byte(ready[1], 'h');
+        sleep_ms(600);
+        _exit(0);
+    }
+    CHECK(recv_byte(ready[0]) == 'h', "f: the holder did not take the store lock");
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = lf_on_signal; /* no SA_RESTART */
+    sigemptyset(&sa.sa_mask);
+    CHECK(sigaction(SIGUSR1, &sa, NULL) == 0, "f: sigaction (errno %d)", errno);
+    storm = fork_child();
+    if (storm == 0) {
+        const struct timespec pause = { 0, 200000 };
+        while (kill(me, SIGUSR1) == 0) nanosleep(&pause, NULL);
+        _exit(0);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = put_text(h, "token", "kept");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    kill(storm, SIGKILL);
+    waitpid(storm, NULL, 0);
+    waitpid(holder, NULL, 0);
+    waited_ms = (long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+    CHECK_ST(st, IDLELOCK_OK, "f: a step that waits for the store lock under signals");
+    CHECK(waited_ms >= 300, "f: the step ended after %ld ms, before the holder let go", waited_ms);
+    CHECK(lf_signals >= 100, "f: only %d signals came while the step waited", (int)lf_signals);
+    idlelock_destroy(h);
+    close(ready[0]);
+    close(ready[1]);
+    unlink(path);
+    unlink(lock);
+}
+
+/* Area lock_file_replaced: a, d, e and f, what a CPU's build changes (the
  * device and inode the library compares, its flock waits). */
 void test_lock_file_replaced(void)
 {
@@ -363,6 +436,7 @@ void test_lock_file_replaced(void)
     lf_deterministic();
     lf_new_sign_in_after_deletion();
     lf_folder_held_by_another_user();
+    join(spawn("lockfile f: signals", lf_wait_under_signals, NULL), NULL);
 }
 
 /* Area lock_file_races: b and c, processes racing over the kernel's flock,

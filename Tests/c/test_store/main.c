@@ -46,7 +46,8 @@
  * 14. `<store>.lock` deleted under a running process: it takes the new
  *     one and counts the attempt; a new sign-in made after the deletion is
  *     never refused as an older copy; another user holding the folder's
- *     flock stops no step (lockfile.c).
+ *     flock stops no step; a storm of signals does not cut the store
+ *     lock's wait short (lockfile.c).
  * 15. The same under races: no attempt is lost when three processes make
  *     wrong attempts on a deleted lock file, or while a cleanup tool
  *     deletes or replaces it every millisecond (lockfile.c).

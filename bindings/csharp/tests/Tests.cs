@@ -72,6 +72,32 @@ namespace LibIdleLock.Tests
                 Eq(IdleLock.StatusName(13), "IDLELOCK_ERR_REAUTH_REQUIRED", "13");
                 Eq(IdleLock.StatusName(4242), "IDLELOCK_ERR_UNKNOWN", "4242");
             });
+            // The status-to-exception table is generated from the header, the
+            // exception classes are written by hand, each with its status: a class
+            // that reports another status than the one it is thrown for (a copied
+            // class, a renumbered one) misreports every such failure.
+            h.Test("each status the library names is thrown as its own class, reporting that status", () =>
+            {
+                var of = typeof(IdleLockException).GetMethod("For",
+                    System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static);
+                int known = 0;
+                for (int code = 1; code < 64; code++)
+                {
+                    var name = IdleLock.StatusName(code);
+                    var e = (IIdleLockError)of.Invoke(null, new object[] { code, "m", null });
+                    Eq(e.Status, code, "Status of the exception for " + code);
+                    if (name == "IDLELOCK_ERR_UNKNOWN")
+                    {
+                        Eq(e.GetType(), typeof(IdleLockException), "the class for unknown status " + code);
+                        continue;
+                    }
+                    known++;
+                    var pascal = string.Concat(name.Substring("IDLELOCK_ERR_".Length).ToLowerInvariant().Split('_')
+                        .Select(p => char.ToUpperInvariant(p[0]) + p.Substring(1)));
+                    Eq(e.GetType().Name, pascal + "Exception", "the class for " + name);
+                }
+                Check(known >= 13, "the library names " + known + " statuses; 1.2 has 13");
+            });
             h.Test("the iOS delay preset", () =>
             {
                 var s = IdleLock.IosDelaySchedule();

@@ -137,6 +137,31 @@ NAMES = {
 }
 
 
+def test_status_exceptions():
+    """The status-to-exception table is generated from the header, the
+    exception classes are written by hand, each with its STATUS: a class
+    whose STATUS is another status than the one it is raised for (a copied
+    class, a renumbered one) misreports it to whoever reads ``STATUS`` or
+    makes one."""
+    from idlelock.errors import IdleLockError, _error_for
+
+    generic = idlelock.status_name(14)
+    known = 0
+    for code in range(1, 64):
+        name = idlelock.status_name(code)
+        error = _error_for(code, "m", None)
+        assert error.status == code
+        if name == generic:
+            assert type(error) is IdleLockError, code
+            continue
+        known += 1
+        words = name[len("IDLELOCK_ERR_"):].lower().split("_")
+        assert type(error).__name__ == "".join(w.capitalize() for w in words) + "Error", name
+        assert type(error).STATUS == code, name
+        assert type(error)("m").status == code, name
+    assert known >= 13  # 1.2 has 13
+
+
 def test_status_names():
     for code, name in NAMES.items():
         assert idlelock.status_name(code) == name

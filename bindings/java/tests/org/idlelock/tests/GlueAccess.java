@@ -20,6 +20,18 @@ final class GlueAccess {
 
     static long[] structSizes() { return call("structSizes"); }
 
+    /** The exception the binding throws for a status (package-private IdleLockException.of). */
+    static RuntimeException exceptionFor(int status) {
+        try {
+            Method m = org.idlelock.IdleLockException.class.getDeclaredMethod("of", int.class, String.class,
+                    org.idlelock.Snapshot.class);
+            m.setAccessible(true);
+            return (RuntimeException) m.invoke(null, status, "m", null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** The native handle of a lock (its private field). */
     static long handle(org.idlelock.IdleLock lock) {
         try {
