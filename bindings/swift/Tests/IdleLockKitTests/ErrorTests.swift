@@ -6,6 +6,30 @@ import Testing
 @testable import IdleLockKit
 
 @Suite struct ErrorTests {
+    /// Every status the library names reaches Swift as the case that
+    /// reports it: the enum is written by hand (its cases carry different
+    /// things), so a status the header gains and this binding does not map
+    /// would become `.internalFailure` silently. The statuses the binding
+    /// answers itself are named here (BUFFER_TOO_SMALL: `secret(named:)`
+    /// asks again with the size the library reported).
+    @Test func everyStatusTheLibraryNamesHasItsOwnCase() {
+        let answeredInside: Set<Int32> = [IDLELOCK_ERR_BUFFER_TOO_SMALL]
+        let unknown = String(cString: idlelock_status_name(64))
+        var known = 0
+        for code in Int32(1)..<64 {
+            let name = String(cString: idlelock_status_name(code))
+            let error = IdleLockError(status: code, message: "m", snapshot: nil)
+            if name == unknown || answeredInside.contains(code) {
+                #expect(error.status == IDLELOCK_ERR_INTERNAL, "status \(code) (\(name))")
+                #expect(error.description.contains("status \(code) (\(name))"), "the fallback names the status")
+                continue
+            }
+            known += 1
+            #expect(error.status == code, "\(name) reaches Swift as \(error), which reports \(error.status)")
+        }
+        #expect(known >= 12, "the library names \(known) statuses this binding maps; 1.2 has 12 (13 with BUFFER_TOO_SMALL)")
+    }
+
     @Test func aRefusedOptionNamesTheField() {
         let clock = TestClock()
         var o = testOptions(clock)
