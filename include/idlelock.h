@@ -320,7 +320,12 @@ typedef struct idlelock_config {
                                     default 64 MiB */
     const char *store_path;      /**< NULL (default): memory only. Otherwise
                                     the path of a store file the library owns
-                                    (plus `<path>.lock` beside it): UTF-8, at
+                                    (plus `<path>.lock` beside it, and
+                                    `<path>.tmp.XXXXXX` while it writes,
+                                    removed at create when a killed process
+                                    left one: two stores in one folder need
+                                    names that are not each other's with
+                                    these endings): UTF-8, at
                                     most 4000 bytes, its file name (after the
                                     last slash) at most 244 bytes, in an
                                     existing folder.

@@ -109,10 +109,10 @@ def _store_path(value: Any) -> bytes:
     """Validate and encode ``store_path`` (``str`` or ``os.PathLike``) for C.
 
     Encoded with :func:`os.fsencode`; a relative path is made absolute
-    against the current directory now (the library opens ``<path>.lock``
-    once at create but the store file at every durable step, so a later
-    ``os.chdir`` must not split them). No normalization otherwise: ``..``
-    and symlinks are left to the system."""
+    against the current directory now, as the library would at create
+    (which follows at once); the library holds the store's folder open
+    from then on, so a later ``os.chdir`` changes nothing. No
+    normalization otherwise: ``..`` and symlinks are left to the system."""
     if isinstance(value, (bytes, bytearray, memoryview)) or not isinstance(
         value, (str, os.PathLike)
     ):
