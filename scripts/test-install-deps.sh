@@ -7,17 +7,9 @@
 # finding 10). The script must warn, retry once, try the install anyway,
 # and fail only when the install fails, naming what is still missing.
 # Prints "N passed, N failed".
-set -u
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-install-deps.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() { # check NAME CONDITION...
-    name=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-install-deps: $name"; fi
-}
+checks_name=test-install-deps
+. "$here/shell-checks.sh"
 
 # The fakes: apt-get logs each call to $work/calls and exits with
 # $FAKE_UPDATE_RC for update and $FAKE_INSTALL_RC for install; dpkg-query
@@ -62,5 +54,4 @@ rc=$?
 check "a clean install fails (exit $rc)" [ "$rc" = 0 ]
 check "a working update is run once" [ "$(grep -c ' update' "$work/calls")" = 1 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+checks_end

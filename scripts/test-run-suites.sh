@@ -10,17 +10,9 @@
 # signal in the middle of a suite or killed outright (its suites stop
 # too); a link a suite leaves there or puts in its place changes nothing
 # outside. Prints "N passed, N failed".
-set -u
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/idlelock-run-suites.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() { # check NAME CONDITION...
-    name=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-run-suites: $name"; fi
-}
+checks_name=test-run-suites
+. "$here/shell-checks.sh"
 empty() { [ -z "$(ls -A "$1")" ]; }
 
 # The suites: each records the TMPDIR it was given in seen/, writes into
@@ -142,5 +134,4 @@ check "a failed build step exits with its command's status" [ "$rc" -eq 3 ]
 check "a failed build step shows its output" grep -q -x "broken" step.out
 check "a failed build step leaves nothing in TMPDIR" empty "$work/tmp"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_end
