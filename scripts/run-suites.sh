@@ -305,6 +305,13 @@ make)
     jobs=${TEST_JOBS:-1}
     label=${TEST_LABEL:-make test}
     jobs_of "$jobs"
+    # A suite named twice would run twice at once over the same files and
+    # logs, and fail for that: refused before anything runs.
+    twice=$(printf '%s\n' "$@" | sort | uniq -d | tr '\n' ' ')
+    if [ -n "$twice" ]; then
+        echo "run-suites: suites named more than once: ${twice% }; name each once (TEST_SUITES)" >&2
+        exit 2
+    fi
     fresh "$results"
     : > "$results/times.tsv"
 

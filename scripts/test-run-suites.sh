@@ -58,6 +58,14 @@ check "the suites' TMPDIRs differ" [ "$(cat seen/good)" != "$(cat seen/bad)" ]
 check "a part's TMPDIR is inside its suite's" sh -c 'case $(cat seen/part1) in "$(cat seen/parts)"/?*) exit 0 ;; esac; exit 1'
 check "nothing is left in TMPDIR after the run (read-only folders too)" empty "$work/tmp"
 
+# A suite named twice is refused before anything runs.
+rm -f seen/*
+TMPDIR=$work/tmp MAKE=make sh "$here/run-suites.sh" make results3 good bad good > out3.log 2>&1
+rc=$?
+check "a suite named twice is refused (exit $rc)" [ "$rc" -eq 2 ]
+check "the refusal names it" grep -q -x -F "run-suites: suites named more than once: good; name each once (TEST_SUITES)" out3.log
+check "no suite ran" [ -z "$(ls -A seen)" ]
+
 # Stopped in the middle of a suite: the suite's TMPDIR goes too.
 rm -f seen/*
 TMPDIR=$work/tmp TEST_JOBS=1 MAKE=make RUNNER=$here/run-suites.sh \
