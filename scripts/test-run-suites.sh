@@ -60,10 +60,10 @@ check "nothing is left in TMPDIR after the run (read-only folders too)" empty "$
 
 # A suite named twice is refused before anything runs.
 rm -f seen/*
-TMPDIR=$work/tmp MAKE=make sh "$here/run-suites.sh" make results3 good bad good > out3.log 2>&1
+TMPDIR=$work/tmp MAKE=make sh "$here/run-suites.sh" make results-twice good bad good > out-twice.log 2>&1
 rc=$?
 check "a suite named twice is refused (exit $rc)" [ "$rc" -eq 2 ]
-check "the refusal names it" grep -q -x -F "run-suites: suites named more than once: good; name each once (TEST_SUITES)" out3.log
+check "the refusal names it" grep -q -x -F "run-suites: suites named more than once: good; name each once (TEST_SUITES)" out-twice.log
 check "no suite ran" [ -z "$(ls -A seen)" ]
 
 # Stopped in the middle of a suite: the suite's TMPDIR goes too.
