@@ -42,6 +42,10 @@ namespace LibIdleLock.Tests
 
         // ------------------------------------------------------------------ module
 
+        /// <summary>delay_step -> DelayStep, no_memory -> NoMemory.</summary>
+        static string Pascal(string snake) =>
+            string.Concat(snake.Split('_').Select(p => char.ToUpperInvariant(p[0]) + p.Substring(1)));
+
         static void Module(Harness h)
         {
             // The constants, mirrors and declarations come from include/idlelock.h
@@ -59,7 +63,7 @@ namespace LibIdleLock.Tests
                 foreach (var name in new[] { "config", "snapshot", "authenticator", "delay_step" })
                 {
                     var size = (UIntPtr)t.GetMethod("idlelock_" + name + "_size", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static).Invoke(null, null);
-                    var pascal = string.Concat(name.Split('_').Select(p => char.ToUpperInvariant(p[0]) + p.Substring(1))) + "Size";
+                    var pascal = Pascal(name) + "Size";
                     var mine = (int)t.GetField(pascal, System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static).GetValue(null);
                     Eq((ulong)mine, size.ToUInt64(), name);
                 }
@@ -92,9 +96,8 @@ namespace LibIdleLock.Tests
                         continue;
                     }
                     known++;
-                    var pascal = string.Concat(name.Substring("IDLELOCK_ERR_".Length).ToLowerInvariant().Split('_')
-                        .Select(p => char.ToUpperInvariant(p[0]) + p.Substring(1)));
-                    Eq(e.GetType().Name, pascal + "Exception", "the class for " + name);
+                    Eq(e.GetType().Name, Pascal(name.Substring("IDLELOCK_ERR_".Length).ToLowerInvariant()) + "Exception",
+                        "the class for " + name);
                 }
                 Check(known >= 13, "the library names " + known + " statuses; 1.2 has 13");
             });
