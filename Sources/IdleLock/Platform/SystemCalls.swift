@@ -224,7 +224,7 @@ enum SystemCalls {
         #endif
         var pause = timespec(tv_sec: 0, tv_nsec: nanoseconds)
         var rest = timespec()
-        while CSystem.nanosleep(&pause, &rest) != 0 && ilk_errno() == EINTR {
+        while CSystem.nanosleep(&pause, &rest) != 0 && Errno.last.meansInterrupted {
             pause = rest
         }
     }
